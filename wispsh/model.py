@@ -1,0 +1,165 @@
+"""The data that flows through the pipeline, one way, as frozen dataclasses.
+
+shell.py -> Invocation; split.py -> Split[Part]; keys.py -> Key; rules -> Verdict;
+gate.py -> Plan. No stage mutates what an earlier one produced.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Level(enum.IntEnum):
+    SAFE = 0
+    LOW = 1
+    MODERATE = 2
+    HIGH = 3
+    DANGEROUS = 4
+
+    def __str__(self) -> str:  # "moderate", as in contracts.md
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> "Level":
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown level {text!r} (one of safe, low, moderate, high, dangerous)") from None
+
+
+# ---------------------------------------------------------------- split.py
+
+
+@dataclass(frozen=True)
+class Redirect:
+    op: str                 # ">", ">>", ">|", "&>", "&>>", "<", "<>", "<<", "<<-", "<<<", ">&", "<&"
+    fd: str | None          # the fd written before the operator ("2" in 2>), as written
+    target: str | None      # the target unquoted, None when it is known only at run time
+    target_text: str        # the target as written
+
+
+@dataclass(frozen=True)
+class Assignment:
+    name: str               # "LD_PRELOAD", "a[1]"
+    value: str | None       # unquoted static value; None when known only at run time
+    text: str               # as written ("X=$(cmd)")
+
+
+@dataclass(frozen=True)
+class LoopRange:
+    var: str                # "f"
+    over: str               # what it ranges over, as written: "~/*", '"$@"', "lines of list.txt"
+    words: tuple[str | None, ...] = ()  # the range's static words (None: known only at run time)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One simple command of the line, with everything the later stages need to judge it."""
+
+    text: str                           # as written (nested code: the code itself)
+    span: tuple[int, int]               # character offsets into the top-level line
+    argv: tuple[str | None, ...]        # static words unquoted; None for a word known only at run time
+    words: tuple[str, ...] = ()         # the same words as written
+    assignments: tuple[Assignment, ...] = ()   # prefix VAR=value (and bare assignment statements)
+    redirects: tuple[Redirect, ...] = ()
+    origin: str = "top"                 # "top", "$()", "``", "<()", ">()", "subshell", "group", "clause",
+                                        # "function", "sh -c", "eval", "find -exec", "xargs", "heredoc",
+                                        # "trap", "opaque", ...
+    context: str | None = None          # "f in ~/*" for a part that uses a loop variable
+    loops: tuple[LoopRange, ...] = ()   # the loop ranges behind `context`
+    runtime_program: bool = False       # the program is chosen at run time ($X args, $(which rm) -rf)
+    opaque: bool = False                # text the splitter could not read as commands (judged whole)
+    stdin_code: str | None = None       # heredoc / here-string body fed to this part (code for interpreters)
+    stdin_quoted: bool = False          # that body came from a quoted heredoc delimiter (no expansion)
+    parent: int | None = None           # index of the part whose text holds this one (nested code)
+    pipeline: int | None = None         # id of the pipeline this part is a stage of (None: not piped)
+    stage: int = 0                      # position within that pipeline
+    background: bool = False            # ended by `&`
+    second: str = ""                    # the second spelling (quotes, escapes, $IFS read away; data kept)
+
+
+@dataclass(frozen=True)
+class Split:
+    line: str
+    parts: tuple[Part, ...]
+    ok: bool = True                     # False when the guard checks flagged the parse or the fallback ran
+    notes: tuple[str, ...] = ()
+    second: str = ""                    # the second spelling of the whole line
+
+
+# ---------------------------------------------------------------- keys.py
+
+
+@dataclass(frozen=True)
+class Key:
+    program: str | None                 # essential program, directory stripped; None when unknowable
+    verb: str | None                    # multiplexer verb ("commit"), else None
+    pattern: str                        # "git commit *", "head *", or the exact text
+    exact: bool                         # the pattern is the part's exact text
+    legacy: str | None = None           # program-only key of a multiplexer ("git *")
+    command: tuple[str | None, ...] = ()        # argv from the essential program on (wrappers removed)
+    wrappers: tuple[str, ...] = ()      # wrappers unwrapped, outermost first ("sudo", "env", "timeout")
+    env: tuple[Assignment, ...] = ()    # assignments from the prefix and from `env NAME=…`
+    privileged: bool = False            # runs through sudo/doas/su
+    runs_nothing: bool = False          # e.g. `command -v rm`: looks up, runs nothing
+
+
+# ---------------------------------------------------------------- rules/
+
+
+@dataclass(frozen=True)
+class Verdict:
+    level: Level
+    reasons: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DenyHit:
+    pattern: str
+    matched: str
+
+
+# ---------------------------------------------------------------- gate.py
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A part with its key and its verdict."""
+
+    part: Part
+    key: Key
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class Decision:
+    kind: str                           # "below-threshold", "cached-once", "cached-session", "cached-project",
+                                        # "cached-always", "cached-legacy", "covered-line", "ask", "denied"
+    approval_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Question:
+    """One thing a person must answer: a part, or (covered line) the whole line."""
+
+    pattern: str                        # what the answer is remembered under
+    exact: bool
+    level: Level
+    reasons: tuple[str, ...]
+    parts: tuple[int, ...]              # indices of the parts it covers
+    whole_line: bool = False
+
+
+@dataclass(frozen=True)
+class Plan:
+    line: str
+    split: Split
+    judged: tuple[Judged, ...]
+    line_verdict: Verdict
+    decisions: tuple[Decision, ...]
+    questions: tuple[Question, ...]
+    threshold: Level
+    verdict: str                        # "run" | "ask" | "deny"
+    covered_line: bool = False
+    denied_by: DenyHit | None = None
+    notes: tuple[str, ...] = field(default=())
