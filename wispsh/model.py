@@ -163,3 +163,16 @@ class Plan:
     covered_line: bool = False
     denied_by: DenyHit | None = None
     notes: tuple[str, ...] = field(default=())
+
+
+# ---------------------------------------------------------------- ask.py
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A person's (or --yes's) answer to one Question of a Plan."""
+
+    question: int                       # index into Plan.questions
+    choice: str                         # "y" once, "s" session, "p" project, "a" always, "n" no
+    source: str                         # "tty", "watch", "--yes", "none" (no one could be asked)
+    note: str = ""                      # e.g. "timed out", "interrupted", "watcher went away"

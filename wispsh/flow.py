@@ -1,0 +1,77 @@
+"""The gate between reading a line and exec'ing the real shell: judge, ask, settle, then run or refuse.
+
+`check` returns only when every part of the text is allowed; otherwise the process ends with 126
+and one line on stderr. `explain` prints the plan and never asks, writes or runs.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from .config import ConfigError, load_config
+
+REFUSED = 126
+
+
+def refuse(message: str) -> "NoReturn":  # noqa: F821 - typing only
+    line = " ".join(message.split())  # one line, whatever the message held
+    if not line.startswith("wispsh:"):
+        line = "wispsh: not run: " + line
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    finally:
+        os._exit(REFUSED)
+
+
+def _plan(text: str):
+    from . import pipeline
+
+    config = load_config()
+    return config, pipeline.judge(text, config, os.getcwd(), dict(os.environ))
+
+
+def check(text: str, *, yes: bool = False) -> None:
+    """Return when `text` may run; refuse (exit 126) otherwise. Fails closed on any error."""
+    try:
+        config, plan = _plan(text)
+        if plan.verdict == "run":
+            _settle(plan, (), config, source="wispsh")
+            return
+        if plan.verdict == "deny":
+            _settle(plan, (), config, source="wispsh")
+            hit = plan.denied_by
+            refuse(f"wispsh: not run: the line matches the deny pattern {hit.pattern!r} "
+                   f"(at {hit.matched!r}); nothing was run")
+        from . import ask
+
+        answers = ask.collect(plan, config=config, env=os.environ, yes=yes, cwd=os.getcwd())
+        settlement = _settle(plan, answers, config, source="--yes" if yes else "wispsh")
+        if settlement.run:
+            return
+        refuse(settlement.refusal or ask.refusal_line(plan, answers))
+    except ConfigError as exc:
+        refuse(f"wispsh: not run: config error: {exc}")
+    except SystemExit:
+        raise
+    except BaseException as exc:  # fail closed: an error in the gate never lets the line run
+        refuse(f"wispsh: not run: internal error while checking the line ({type(exc).__name__}: {exc})")
+
+
+def _settle(plan, answers, config, *, source: str):
+    from . import gate
+
+    return gate.settle(plan, answers, config=config, cwd=os.getcwd(), env=os.environ, source=source)
+
+
+def explain(text: str, *, as_json: bool) -> int:
+    """Print the plan for `text`; the exit status says what would happen (contracts.md)."""
+    from . import explain as render
+
+    try:
+        _, plan = _plan(text)
+    except ConfigError as exc:
+        sys.stderr.write(f"wispsh: config error: {exc}\n")
+        return render.EXIT_FOR_VERDICT["deny"]
+    sys.stdout.write((render.render_json(plan) if as_json else render.render_text(plan)) + "\n")
+    return render.EXIT_FOR_VERDICT[plan.verdict]

@@ -1,0 +1,350 @@
+"""The approval key of a part (ADR 0015, ADR 0027): the program that actually runs, and for multiplexers its verb.
+
+`sudo env A=1 timeout 5 /usr/bin/head -n 5` -> `head *`; `git -C app commit -m x` -> `git commit *`;
+`$X args`, `python3 -c '…'`, `source ./env.sh` -> the exact text. Matching elsewhere is by key equality, so every
+pattern built here is canonical: `PROGRAM *` or `PROGRAM VERB *`, or the part's text as written.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Sequence
+
+from .model import Key, Part
+from .wrappers import program_name, unwrap
+
+MULTIPLEXERS_FILE = "multiplexers.txt"
+MULTIPLEXER_OPTIONS_FILE = "multiplexer-options.txt"
+
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "tcsh", "csh", "pwsh",
+                    "powershell"})
+
+# Keywords that lead a clause (`do rm x` is `rm x`) and keywords that are never a command of their own.
+CLAUSE_KEYWORDS = frozenset({"do", "then", "else", "elif", "if", "while", "until", "!", "{", "coproc"})
+NEVER_A_COMMAND = frozenset({"done", "fi", "esac", "}", "in", "for", "case", "select", "function", ";;", ";&",
+                             ";;&"})
+
+# Programs that run their argument as code: always keyed by the exact text.
+SOURCING = frozenset({"source", "."})
+
+# Environment variables whose value is code the program will load or run (`PERL5DB='exec "/bin/sh"' perl x`,
+# `LD_PRELOAD=/tmp/x.so ls`): a part that sets one is code given inline, keyed by its exact text.
+CODE_ENV = frozenset({
+    "LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PERL5OPT", "PERL5DB",
+    "NODE_OPTIONS", "RUBYOPT", "PYTHONSTARTUP", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_EDITOR",
+    "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_PROXY_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS",
+})
+
+
+@dataclass(frozen=True)
+class InlineCode:
+    """How an interpreter is told to run code given on its command line (`python -c CODE`)."""
+
+    short_code: str = ""                # letters whose option's value is code (`-c`, `-e`; also in clusters `-ne`)
+    long_code: frozenset[str] = frozenset()
+    short_value: str = ""               # letters that take a value (attached, or the next word)
+    short_stop: str = ""                # letters after which the rest is not the interpreter's (`python -m MOD`)
+    short_optional: str = ""            # letters whose value is the rest of the cluster, maybe empty (`perl -i.bak`)
+    short_digits: str = ""              # letters followed by optional digits, then more letters (`perl -l -0777`)
+    long_value: frozenset[str] = frozenset()
+    fold_case: bool = False             # pwsh: `-Command`, `-c`, `-EncodedCommand` in any case
+
+
+def _inline(code: str = "", longs: str = "", value: str = "", stop: str = "", long_value: str = "",
+            fold_case: bool = False, optional: str = "", digits: str = "") -> InlineCode:
+    return InlineCode(short_code=code, long_code=frozenset(longs.split()), short_value=value, short_stop=stop,
+                      short_optional=optional, short_digits=digits, long_value=frozenset(long_value.split()),
+                      fold_case=fold_case)
+
+
+_PYTHON = _inline("c", value="WXQ", stop="m")
+INTERPRETERS: dict[str, InlineCode] = {
+    "python": _PYTHON, "pypy": _PYTHON,  # also python3, python3.12, pypy3 (see _interpreter)
+    "node": _inline("ep", "--eval --print", "r", long_value="--require --import --loader --experimental-loader"),
+    "nodejs": _inline("ep", "--eval --print", "r", long_value="--require --import --loader"),
+    "bun": _inline("ep", "--eval --print", long_value="--cwd --config"),
+    "perl": _inline("eE", value="I", optional="iFxdDCMmV", digits="l0"),
+    "ruby": _inline("e", value="rICE", optional="ixWKTF", digits="0"),
+    "php": _inline("rBRE", "--run", "cdfzt"),
+    "lua": _inline("e", value="l"), "luajit": _inline("e", value="l"),
+    "osascript": _inline("e", value="ls"),
+    "Rscript": _inline("e"), "R": _inline("e"),
+    "npx": _inline("c", "--call", "p", long_value="--package"),
+    "pwsh": _inline("c", "-command -encodedcommand -ec -e -enc", fold_case=True),
+    "powershell": _inline("c", "-command -encodedcommand -ec -e -enc", fold_case=True),
+    "fish": _inline("c", "--command", "C", long_value="--init-command"),
+}
+# Subcommands that take code: `deno eval CODE`.
+EVAL_VERBS: dict[str, frozenset[str]] = {"deno": frozenset({"eval"})}
+
+_PYTHON_NAME = re.compile(r"^(python|pypy)[0-9.]*$")
+_DIGITS = re.compile(r"0[xX][0-9a-fA-F]*|[0-9]*")  # `perl -0777`, `-0x1FF`, `-l015`
+_VERB = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:@%+,-]*$")   # a word: no `/`, `=`, leading `-`, expansion or glob
+
+
+# ---------------------------------------------------------------- the multiplexer table (data)
+
+
+@dataclass(frozen=True)
+class Multiplexers:
+    programs: frozenset[str]
+    value_options: dict[str, dict[str, int]] = field(default_factory=dict)   # program -> option -> values taken
+    operations: dict[str, dict[str, str]] = field(default_factory=dict)      # program -> option -> verb (pacman -S)
+
+
+def _items(path: Path) -> list[str]:
+    """A one-item-a-line file: blank lines and `#` comments dropped."""
+    items = []
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        item = raw.split("#", 1)[0].strip()
+        if item:
+            items.append(item)
+    return items
+
+
+def load_multiplexers(programs_file: Path, options_file: Path | None = None) -> Multiplexers:
+    """Read the multiplexer list and, when given, their global options that take values."""
+    programs = frozenset(_items(programs_file))
+    value_options: dict[str, dict[str, int]] = {}
+    operations: dict[str, dict[str, str]] = {}
+    if options_file is not None:
+        for line in _items(options_file):
+            head, _, rest = line.partition(":")
+            head_words = head.split()
+            program = head_words[0]
+            if head_words[1:] == ["@ops"]:
+                for group in rest.split():
+                    names = group.split("|")
+                    for name in names:
+                        operations.setdefault(program, {})[name] = names[0]
+                continue
+            for token in rest.split():
+                name, _, count = token.partition(":")
+                value_options.setdefault(program, {})[name] = int(count or 1)
+    return Multiplexers(programs, value_options, operations)
+
+
+@cache
+def default_multiplexers() -> Multiplexers:
+    """The shipped table (Resources/, in the checkout or the installed wheel), read once."""
+    from .resources import resource_path
+
+    return load_multiplexers(resource_path(MULTIPLEXERS_FILE), resource_path(MULTIPLEXER_OPTIONS_FILE))
+
+
+# ---------------------------------------------------------------- the verb
+
+_RUNTIME = object()  # the verb's place holds a word known only at run time
+
+
+def find_verb(program: str, args: Sequence[str | None], table: Multiplexers) -> str | None | object:
+    """The multiplexer's verb: the first word after the program that is not an option, an option's value or a
+    toolchain selector (`+nightly`), if it looks like a word. `_RUNTIME` when that place is known only at run time."""
+    value_options = table.value_options.get(program, {})
+    operations = table.operations.get(program, {})
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word is None:
+            return _RUNTIME
+        if word == "--":
+            i += 1
+            if i < len(args) and args[i] is None:
+                return _RUNTIME
+            return args[i] if i < len(args) and _VERB.match(args[i] or "") else None
+        if operations and word.startswith("-") and len(word) > 1:
+            if word in operations:
+                return operations[word]
+            if not word.startswith("--"):
+                for letter in word[1:]:
+                    if "-" + letter in operations:
+                        return operations["-" + letter]
+        if word.startswith("-") and len(word) > 1:
+            i += 1 + (value_options.get(word, 0) if "=" not in word else 0)
+            continue
+        if word.startswith("+") and len(word) > 1:   # cargo +nightly
+            i += 1
+            continue
+        return word if _VERB.match(word) else None
+    return None
+
+
+# ---------------------------------------------------------------- interpreters
+
+
+def _interpreter(program: str) -> InlineCode | None:
+    if _PYTHON_NAME.match(program):
+        return INTERPRETERS["python"]
+    return INTERPRETERS.get(program)
+
+
+def _shell_code(args: Sequence[str | None]) -> tuple[bool, str | None | object]:
+    """For `sh [options] [-c CODE | SCRIPT | -s]`: (given -c, the code word or None when missing)."""
+    has_c = False
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word is None:
+            return has_c, _RUNTIME
+        if word == "--":
+            i += 1
+            break
+        if word in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            i += 2
+            continue
+        if (word.startswith("-") or word.startswith("+")) and len(word) > 1:
+            if not word.startswith("--") and "c" in word[1:]:
+                has_c = True
+            i += 1
+            continue
+        break
+    if i >= len(args):
+        return has_c, None
+    return has_c, (_RUNTIME if args[i] is None else args[i])
+
+
+_SHELL_VALUE_OPTIONS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
+
+
+def _reads_stdin_code(program: str, args: Sequence[str | None]) -> bool:
+    """True when the interpreter or shell takes its program from stdin: no script operand, `-`, or `sh -s`."""
+    spec = _interpreter(program) or InlineCode()
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word is None or word == "-":
+            return True   # `-`, or unknowable and maybe `-`
+        if word == "--":
+            return i + 1 >= len(args) or args[i + 1] == "-"
+        if not (word.startswith("-") and len(word) > 1):
+            return False  # a script file: stdin is its data
+        if program in SHELLS and not word.startswith("--") and "s" in word[1:]:
+            return True
+        if word in _SHELL_VALUE_OPTIONS or word in spec.long_value:
+            i += 2
+            continue
+        if not word.startswith("--"):
+            holds, takes_next = _read_cluster(word, spec)
+            if holds == "stop":
+                return False  # `python -m MODULE`
+            i += 1 if takes_next else 0
+        i += 1
+    return True
+
+
+def _read_cluster(word: str, spec: InlineCode) -> tuple[str | None, bool]:
+    """Walk one cluster of short options (`-lane`, `-i.bak`, `-0777`, `-W ignore`).
+    Returns (what it holds: "code", "stop" or None, whether its last option's value is the next word)."""
+    j = 1
+    while j < len(word):
+        letter = word[j]
+        if letter in spec.short_code:
+            return "code", False
+        if letter in spec.short_stop:
+            return "stop", False
+        if letter in spec.short_optional:
+            return None, False
+        if letter in spec.short_value:
+            return None, j == len(word) - 1
+        j += 1
+        if letter in spec.short_digits:
+            j = _DIGITS.match(word, j).end()  # type: ignore[union-attr]
+    return None, False
+
+
+def _inline_code(program: str, args: Sequence[str | None], spec: InlineCode) -> bool:
+    """True when `args` give the interpreter code on its command line (`-c`, `-e`, `--eval=…`, `-ne`)."""
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word is None or word == "--" or not word.startswith("-") or word == "-":
+            return False
+        probe = word.lower() if spec.fold_case else word
+        name = probe.partition("=")[0]
+        if name in spec.long_code:
+            return True
+        if probe.startswith("--") or (spec.fold_case and len(probe) > 2):
+            i += 2 if name in spec.long_value and "=" not in probe else 1
+            continue
+        holds, takes_next = _read_cluster(probe, spec)
+        if holds is not None:
+            return holds == "code"
+        i += 2 if takes_next else 1
+    return False
+
+
+def _runs_code_as_written(part: Part, program: str, args: Sequence[str | None], wrappers: Sequence[str]) -> bool:
+    """The part hands code to an interpreter in a way only its exact text describes."""
+    if program in SOURCING:
+        return True
+    if program == "eval":
+        return any(word is None for word in args)
+    # code on stdin (heredoc, here-string, pipe), or a script or code that xargs appends at run time
+    fed_stdin = part.stdin_code is not None or (part.pipeline is not None and part.stage > 0) or "xargs" in wrappers
+    if program in SHELLS and program not in INTERPRETERS:
+        has_c, code = _shell_code(args)
+        if has_c:
+            return code is None or code is _RUNTIME
+        return fed_stdin and _reads_stdin_code(program, args)
+    spec = _interpreter(program)
+    if spec is not None:
+        if _inline_code(program, args, spec):
+            return True
+        if program in SHELLS:   # fish, pwsh: `-c` was looked for above
+            return fed_stdin and _reads_stdin_code(program, args)
+        return fed_stdin and program != "npx" and _reads_stdin_code(program, args)
+    return False
+
+
+# ---------------------------------------------------------------- the key
+
+
+def _exact(part: Part, program: str | None, **fields) -> Key:
+    return Key(program=program, verb=fields.pop("verb", None), pattern=part.text, exact=True, **fields)
+
+
+def key_for(part: Part, multiplexers: Multiplexers | None = None) -> Key:
+    """The approval key of `part`. `multiplexers` defaults to the shipped table (tests pass another)."""
+    table = multiplexers if multiplexers is not None else default_multiplexers()
+    argv = list(part.argv)
+    while argv and argv[0] in CLAUSE_KEYWORDS:
+        argv.pop(0)   # a clause is its command: `do rm x` is `rm x`; a keyword is never a key of its own
+    if not argv or argv[0] in NEVER_A_COMMAND:
+        return _exact(part, None, env=part.assignments, runs_nothing=not argv and not part.opaque)
+
+    unwrapped = unwrap(argv, part.words[len(part.argv) - len(argv):] if part.words else None)
+    common = dict(
+        command=unwrapped.command, wrappers=unwrapped.wrappers, env=part.assignments + unwrapped.env,
+        privileged=unwrapped.privileged, runs_nothing=unwrapped.runs_nothing,
+    )
+    if part.opaque:   # judged whole: the exact text, with the program named where the words show it
+        shown = unwrapped.command[0] if unwrapped.command else argv[0]
+        return _exact(part, None if part.runtime_program else program_name(shown), **common)
+    if unwrapped.runs_nothing:
+        # `command -v rm`, `sudo -v`, `env`: the wrapper itself is what runs
+        program = unwrapped.wrappers[-1] if unwrapped.wrappers else program_name(argv[0])
+        return Key(program=program, verb=None, pattern=f"{program} *", exact=False, **common)
+
+    command = unwrapped.command
+    program = program_name(command[0])
+    if part.runtime_program or not program:
+        return _exact(part, None, **common)
+    if any(assignment.name in CODE_ENV for assignment in common["env"]):  # type: ignore[union-attr]
+        return _exact(part, program, **common)
+    args = command[1:]
+    if program in table.programs:
+        verb = find_verb(program, args, table)
+        if verb is _RUNTIME:
+            return _exact(part, program, **common)
+        if program in EVAL_VERBS and verb in EVAL_VERBS[program]:
+            return _exact(part, program, verb=verb, **common)
+        if _runs_code_as_written(part, program, args, unwrapped.wrappers):
+            return _exact(part, program, **common)
+        pattern = f"{program} {verb} *" if verb else f"{program} *"
+        return Key(program=program, verb=verb, pattern=pattern, exact=False, legacy=f"{program} *",
+                   **common)  # type: ignore[arg-type]
+    if _runs_code_as_written(part, program, args, unwrapped.wrappers):
+        return _exact(part, program, **common)
+    return Key(program=program, verb=None, pattern=f"{program} *", exact=False, **common)
