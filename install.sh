@@ -1,0 +1,148 @@
+#!/bin/sh
+# Install wispsh for the current user: a venv in the user's data directory, this checkout installed into
+# it, `wispsh` and `wisp` linked into ~/.local/bin (or --prefix DIR), and shims named bash, sh and zsh.
+# Idempotent: run it again to update. `install.sh --uninstall` removes what it made and nothing else
+# (your ~/.wisp config, approvals and audit log stay).
+set -eu
+
+usage() {
+    cat <<EOF
+usage: install.sh [--prefix DIR] [--python PYTHON] [--find-links DIR --no-index] [--uninstall]
+  --prefix DIR      where the wispsh and wisp commands are linked (default: ~/.local/bin)
+  --python PYTHON   the Python (3.11+) to build the venv from (default: python3)
+  --find-links DIR  also look for wheels in DIR; with --no-index, only there (offline installs)
+  --uninstall       remove what install.sh made
+EOF
+}
+
+prefix="$HOME/.local/bin"
+python="${PYTHON:-python3}"
+uninstall=0
+pip_extra=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --prefix) [ $# -ge 2 ] || { usage >&2; exit 2; }; prefix="$2"; shift 2 ;;
+        --prefix=*) prefix="${1#--prefix=}"; shift ;;
+        --python) [ $# -ge 2 ] || { usage >&2; exit 2; }; python="$2"; shift 2 ;;
+        --find-links) [ $# -ge 2 ] || { usage >&2; exit 2; }; pip_extra="$pip_extra --find-links $2"; shift 2 ;;
+        --no-index) pip_extra="$pip_extra --no-index"; shift ;;
+        --uninstall) uninstall=1; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+    esac
+done
+
+checkout=$(cd "$(dirname "$0")" && pwd -P)
+data_root="${XDG_DATA_HOME:-$HOME/.local/share}"
+home_dir="$data_root/wispsh"        # everything install.sh makes lives here, plus two links in $prefix
+venv="$home_dir/venv"
+launchers="$home_dir/bin"
+shims="$home_dir/shims"
+manifest="$home_dir/installed"      # what install.sh made outside $home_dir: links, directories it created
+shim_names="bash sh zsh"
+
+# Directories we create outside $home_dir (and their missing parents) are recorded, so that --uninstall
+# can remove them again if they are then empty.
+created=""
+make_dir() {
+    dir="$1"
+    while [ ! -d "$dir" ]; do
+        created="$created
+dir $dir"
+        dir=$(dirname "$dir")
+    done
+    mkdir -p "$1"
+}
+
+if [ "$uninstall" = 1 ]; then
+    if [ ! -f "$manifest" ]; then
+        echo "wispsh is not installed here (no $manifest)"
+        exit 0
+    fi
+    # Links first, then directories deepest first; only what the manifest lists, and only if still ours.
+    while IFS=' ' read -r kind path; do
+        if [ "$kind" = link ] && [ -L "$path" ]; then
+            case "$(readlink "$path")" in "$home_dir"/*) rm -f "$path" ;; esac
+        fi
+    done < "$manifest"
+    rm -rf "$venv" "$launchers" "$shims" "$home_dir/src"
+    dirs=$(sed -n 's/^dir //p' "$manifest" | awk '{ print length, $0 }' | sort -rn | cut -d' ' -f2-)
+    rm -f "$manifest"
+    rmdir "$home_dir" 2>/dev/null || true
+    echo "$dirs" | while IFS= read -r dir; do
+        [ -n "$dir" ] && rmdir "$dir" 2>/dev/null || true
+    done
+    echo "wispsh uninstalled (your settings in ${WISP_HOME:-~/.wisp} were left alone)"
+    exit 0
+fi
+
+"$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || {
+    echo "install.sh: $python is not Python 3.11 or newer (use --python)" >&2; exit 1; }
+
+make_dir "$data_root"
+make_dir "$prefix"
+mkdir -p "$home_dir"
+touch "$manifest"
+[ -n "$created" ] && printf '%s\n' "$created" | sed '/^$/d' >> "$manifest"
+
+[ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+
+# Build from a clean copy of the sources: an in-tree build would leave build/ in the checkout and could
+# ship stale modules from it.
+src="$home_dir/src"
+rm -rf "$src"
+mkdir -p "$src"
+cp -R "$checkout/pyproject.toml" "$checkout/wispsh" "$checkout/Resources" "$src/"
+for extra in README.md LICENSE; do
+    [ -f "$checkout/$extra" ] && cp "$checkout/$extra" "$src/"
+done
+find "$src" -name __pycache__ -type d -prune -exec rm -rf {} +
+# shellcheck disable=SC2086  # pip_extra is a list of words
+# (pip always rebuilds and reinstalls a project given as a directory: a second run updates it)
+PIP_DISABLE_PIP_VERSION_CHECK=1 "$venv/bin/python" -m pip install --quiet --no-cache-dir $pip_extra "$src"
+rm -rf "$src"
+
+# The launchers: tiny scripts that start Python with -I -S and the venv's site-packages (see shims/).
+site_packages=$("$venv/bin/python" -I -c 'import sysconfig; print(repr(sorted({sysconfig.get_paths()[k] for k in ("purelib", "platlib")})))')
+python_path="$venv/bin/python"
+make_launcher() {
+    tmp="$1.tmp.$$"
+    sed -e "s|@PYTHON@|$python_path|" -e "s|@SITE_PACKAGES@|$site_packages|" "$checkout/shims/launcher.in" > "$tmp"
+    chmod 755 "$tmp"
+    mv -f "$tmp" "$1"
+}
+mkdir -p "$launchers" "$shims"
+make_launcher "$launchers/wispsh"
+for name in $shim_names; do
+    make_launcher "$shims/$name"
+done
+
+link() {  # link NAME TARGET into $prefix, never over a file that is not ours
+    dest="$prefix/$1"
+    if [ -e "$dest" ] || [ -L "$dest" ]; then
+        if [ ! -L "$dest" ]; then
+            echo "install.sh: $dest exists and is not a link made by install.sh; left alone" >&2
+            return 0
+        fi
+        case "$(readlink "$dest")" in
+            "$home_dir"/*) ;;
+            *) echo "install.sh: $dest links elsewhere; left alone" >&2; return 0 ;;
+        esac
+    fi
+    ln -sfn "$2" "$dest"
+    grep -qxF "link $dest" "$manifest" 2>/dev/null || echo "link $dest" >> "$manifest"
+}
+link wispsh "$launchers/wispsh"
+link wisp "$venv/bin/wisp"
+
+"$prefix/wispsh" --version >/dev/null || { echo "install.sh: the installed wispsh does not start" >&2; exit 1; }
+
+cat <<EOF
+wispsh $("$prefix/wispsh" --version | cut -d' ' -f2) installed.
+  commands:  $prefix/wispsh, $prefix/wisp   (is $prefix on your PATH?)
+  shims:     $shims/{$(echo $shim_names | tr ' ' ',')}
+Use it for an agent in one of two ways:
+  SHELL=$shims/bash  <agent>              (agents that start \$SHELL)
+  PATH=$shims:\$PATH  <agent>              (agents that look bash/sh up on PATH)
+Check with: wisp doctor     Remove with: $checkout/install.sh --uninstall
+EOF

@@ -1,0 +1,37 @@
+"""Test driver: wispsh's argv handling and exec (shell.py + run.py) WITHOUT the gate.
+
+Used only by tests to check exec parity independently of the pipeline's verdicts; it never ships.
+Run as: python exec_driver.py ARGV0 [ARGS...]  (ARGV0 plays the name wispsh was called as).
+"""
+import os
+import sys
+
+from wispsh import main as wmain
+from wispsh import run, shell
+from wispsh.config import load_config
+
+
+def drive(argv):
+    invocation = shell.parse(argv, stdin_is_tty=os.isatty(0))
+    env = dict(os.environ)
+    depth = run.next_depth(env)
+    run.check_depth(depth)
+    try:
+        real_shell = run.find_shell(invocation.shell_name, load_config(), env, invocation.argv0)
+    except run.ShellNotFound as exc:
+        run.refuse(f"wispsh: not run: {exc}")
+    if invocation.mode in (shell.INTERACTIVE, shell.PASSTHROUGH):
+        run.exec_shell(real_shell, invocation.passthrough_argv(), env, depth)
+    if invocation.mode == shell.COMMAND:
+        run.exec_shell(real_shell, invocation.command_argv(), env, depth)
+    data = (wmain._read_all(0) if invocation.mode == shell.STDIN
+            else wmain.read_script(invocation.script, env, real_shell))
+    if data is None:
+        run.exec_shell(real_shell, invocation.passthrough_argv(), env, depth)
+    if os.environ.get("WISP_TEST_AFTER_READ"):  # lets a test swap the file between the read and the exec
+        os.system(os.environ["WISP_TEST_AFTER_READ"])
+    run.exec_shell(real_shell, invocation.source_argv(run.hold_text(data)), env, depth)
+
+
+if __name__ == "__main__":
+    drive(sys.argv[1:])

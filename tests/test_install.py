@@ -1,0 +1,80 @@
+"""install.sh in a temporary HOME: twice in a row, then lines through what it installed, then --uninstall."""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+BASE_PYTHON = getattr(sys, "_base_executable", None) or shutil.which("python3")
+
+
+def tree(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*")}
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    home = tmp_path_factory.mktemp("home")
+    # Things of the user's own that install.sh must leave alone.
+    (home / ".local" / "bin").mkdir(parents=True)
+    (home / ".local" / "bin" / "mytool").write_text("#!/bin/sh\necho mine\n")
+    (home / ".wisp").mkdir(mode=0o700)
+    (home / ".wisp" / "config.json").write_text("{}")
+    (home / ".wisp" / "config.json").chmod(0o600)
+    before = tree(home)
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "LC_ALL": "C"}
+    runs = [subprocess.run(["sh", str(REPO / "install.sh"), "--python", BASE_PYTHON], env=env,
+                           capture_output=True, text=True, stdin=subprocess.DEVNULL) for _ in range(2)]
+    return home, env, before, runs
+
+
+def test_install_twice_succeeds_and_says_how_to_use_it(installed):
+    home, _, _, runs = installed
+    for done in runs:
+        assert done.returncode == 0, done.stderr
+    shims = home / ".local" / "share" / "wispsh" / "shims"
+    assert f"SHELL={shims}/bash" in runs[-1].stdout and f"PATH={shims}:$PATH" in runs[-1].stdout
+    assert runs[-1].stderr == ""
+
+
+def test_installed_commands_and_shims(installed):
+    home, env, _, _ = installed
+    data = home / ".local" / "share" / "wispsh"
+    for name in ("wispsh", "wisp"):
+        link = home / ".local" / "bin" / name
+        assert link.is_symlink() and str(os.readlink(link)).startswith(str(data))
+        done = subprocess.run([str(link), "--version"], env=env, capture_output=True, text=True)
+        assert done.returncode == 0 and done.stdout.startswith(f"{name} ")
+    for name in ("bash", "sh", "zsh"):
+        shim = data / "shims" / name
+        assert os.access(shim, os.X_OK) and "wispsh-shim" in shim.read_text()
+    assert (home / ".local" / "bin" / "mytool").read_text() == "#!/bin/sh\necho mine\n"
+
+
+def test_lines_run_through_the_installed_wispsh_and_shims(installed):
+    home, env, _, _ = installed
+    wispsh = str(home / ".local" / "bin" / "wispsh")
+    shims = home / ".local" / "share" / "wispsh" / "shims"
+    done = subprocess.run([wispsh, "-c", 'echo "$0|$1"', "opencode", "/tmp"], env=env, capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "opencode|/tmp\n", "")
+    nested = {**env, "PATH": f"{shims}:/usr/bin:/bin", "SHELL": str(shims / "bash")}
+    done = subprocess.run(["bash", "-c", "bash -c 'echo deep'; sh -c 'echo $WISP_DEPTH'"], env=nested,
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "deep\n2\n", "")
+
+
+def test_uninstall_leaves_nothing_of_its_own(installed):
+    home, env, before, _ = installed
+    done = subprocess.run(["sh", str(REPO / "install.sh"), "--uninstall"], env=env, capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    # ~/.wisp is the user's (config, approvals, the audit of the lines run above): kept, never install.sh's
+    assert {p for p in tree(home) if not p.startswith(".wisp/")} == {p for p in before if not p.startswith(".wisp/")}
+    assert (home / ".wisp" / "config.json").read_text() == "{}"
+    again = subprocess.run(["sh", str(REPO / "install.sh"), "--uninstall"], env=env, capture_output=True,
+                           text=True, stdin=subprocess.DEVNULL)
+    assert again.returncode == 0 and "not installed" in again.stdout

@@ -1,0 +1,188 @@
+"""argv and env -> Invocation: sh/bash option parsing, the name called as, the mode, the exec argv.
+
+The option grammar mirrors bash's (shell.c: parse_long_options, then parse_shell_options), because what
+matters is that wispsh and the real shell agree on which word is the line. Where bash would refuse the
+argv, the words are passed on unchanged and the real shell gives its own error. The exec argv is rebuilt
+as `[argv0, *options, "-c", "--", LINE, *args]`, so the shell cannot take any other word for the line.
+
+Kept light: this runs on every `wispsh -c`.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+OWN_NAME = "wispsh"
+SHELL_NAMES = ("bash", "sh", "zsh", "dash", "ksh")
+
+# wispsh's own options: only when called as wispsh, and only before the sh options.
+OWN_OPTIONS = ("--explain", "--json", "--yes", "--version")
+
+# bash's long options (bash also takes them with one dash, and only before any short option);
+# "emulate" is zsh's. Those in LONG_WITH_ARGUMENT take the next word.
+LONG_OPTIONS = frozenset({
+    "debug", "debugger", "dump-po-strings", "dump-strings", "emulate", "help", "init-file", "login",
+    "noediting", "noprofile", "norc", "posix", "pretty-print", "rcfile", "restricted", "verbose",
+    "version", "wordexp",
+})
+LONG_WITH_ARGUMENT = frozenset({"init-file", "rcfile", "emulate"})
+LONG_THAT_ONLY_PRINT = frozenset({"help", "version"})     # the shell prints and exits; runs nothing
+SHORT_WITH_ARGUMENT = frozenset("oO")                     # -o NAME, +o NAME, -O SHOPT
+END_OF_OPTIONS = ("-", "--")
+
+# Modes
+COMMAND = "command"          # -c LINE
+SCRIPT = "script"            # SCRIPT [ARGS]
+STDIN = "stdin"              # no line, stdin not a terminal: the script comes from stdin
+INTERACTIVE = "interactive"  # no line, stdin a terminal: the real shell as it was asked for
+VERSION = "version"          # wispsh --version
+PASSTHROUGH = "passthrough"  # the shell will only print or refuse (bash --version, `-c` without a line)
+
+
+class UsageError(Exception):
+    """wispsh's own usage error (exit 2)."""
+
+
+@dataclass(frozen=True)
+class Invocation:
+    argv: tuple[str, ...]           # as given, argv[0] first
+    argv0: str                      # what the real shell gets as argv[0] (a login dash kept)
+    called_as: str                  # the name wispsh was called as: "bash", "sh", ..., "wispsh"
+    shell_name: str | None          # the real shell that name picks; None: the configured default
+    mode: str
+    shell_words: tuple[str, ...]    # the sh part of argv (after wispsh's own options), unchanged
+    options: tuple[str, ...] = ()   # option words passed on: `c` (and for STDIN `s`) taken out,
+                                    # the terminating `-`/`--` dropped
+    line: str | None = None         # COMMAND: the line to gate and run
+    script: str | None = None       # SCRIPT: the file as named
+    args: tuple[str, ...] = ()      # COMMAND: $0 $1 ...; SCRIPT and STDIN: $1 ...
+    login: bool = False             # -l, --login, or argv[0] starting with "-"
+    interactive: bool = False       # -i
+    explain: bool = False
+    json: bool = False
+    yes: bool = False
+
+    def command_argv(self) -> tuple[str, ...]:
+        """The exec argv that runs exactly `self.line`."""
+        return (self.argv0, *self.options, "-c", "--", self.line, *self.args)
+
+    def source_argv(self, path: str) -> tuple[str, ...]:
+        """The exec argv that runs the text held in `path` (a /dev/fd/N of what was read and checked).
+
+        `$0` stays the script's name (or the shell's, for stdin) and `$1`... its arguments.
+        """
+        name = self.script if self.mode == SCRIPT else self.argv0
+        return (self.argv0, *self.options, "-c", "--", f". {path}", name, *self.args)
+
+    def passthrough_argv(self) -> tuple[str, ...]:
+        """The real shell exactly as asked for (interactive, or a run that only prints or refuses)."""
+        return (self.argv0, *self.shell_words)
+
+
+def name_called_as(argv0: str) -> tuple[str, str | None, bool]:
+    """(name, the real shell it picks or None for the default, login dash)."""
+    base = os.path.basename(argv0)
+    login_dash = base.startswith("-")
+    name = base.lstrip("-")
+    return name, (name if name in SHELL_NAMES else None), login_dash
+
+
+def _own_options(words: list[str]) -> tuple[dict[str, bool], int]:
+    seen = {option: False for option in OWN_OPTIONS}
+    i = 0
+    while i < len(words) and words[i] in OWN_OPTIONS:
+        seen[words[i]] = True
+        i += 1
+    return seen, i
+
+
+def parse(argv: list[str] | tuple[str, ...], *, stdin_is_tty: bool) -> Invocation:
+    """Read argv as sh would. Raises UsageError for wispsh's own misuse only."""
+    if not argv:
+        raise UsageError("empty argv")
+    argv0 = argv[0]
+    called_as, shell_name, login_dash = name_called_as(argv0)
+    words = list(argv[1:])
+
+    own = {option: False for option in OWN_OPTIONS}
+    if shell_name is None:  # a shim named bash/sh/... must behave as that shell: `bash --version` is bash's
+        own, used = _own_options(words)
+        words = words[used:]
+    common = dict(argv=tuple(argv), argv0=argv0, called_as=called_as, shell_name=shell_name,
+                  shell_words=tuple(words), explain=own["--explain"], json=own["--json"], yes=own["--yes"])
+    if own["--version"]:
+        return Invocation(mode=VERSION, **common)
+    if own["--json"] and not own["--explain"]:
+        raise UsageError("--json goes with --explain")
+
+    options: list[str] = []
+    clusters: list[int] = []  # indices into options of short option clusters (not their arguments)
+    command = from_stdin = interactive = only_prints = False
+    login = login_dash
+    i = 0
+
+    # Long options: bash reads them first, and only before any short option (`--x` or `-x`).
+    while i < len(words):
+        word = words[i]
+        if not word.startswith("-") or word in END_OF_OPTIONS:
+            break
+        name = word[2:] if word.startswith("--") else word[1:]
+        if name not in LONG_OPTIONS and not word.startswith("--"):
+            break  # a short option cluster
+        options.append(word)
+        i += 1
+        login = login or name == "login"
+        only_prints = only_prints or name in LONG_THAT_ONLY_PRINT
+        if name in LONG_WITH_ARGUMENT and i < len(words):
+            options.append(words[i])
+            i += 1
+
+    # Short option clusters: -lc, -c -l, -ec, -o NAME, +o NAME, -O SHOPT; `-` or `--` ends them.
+    while i < len(words):
+        word = words[i]
+        if word in END_OF_OPTIONS:
+            i += 1
+            break
+        if word[:1] not in ("-", "+"):
+            break
+        i += 1
+        if word.startswith("--"):  # a long option after short ones: the real shell's to accept or refuse
+            options.append(word)
+            continue
+        kept = []
+        takes = 0
+        for letter in word[1:]:
+            if letter == "c":
+                command = True
+                continue
+            kept.append(letter)
+            from_stdin = from_stdin or letter == "s"
+            interactive = interactive or letter == "i"
+            login = login or letter == "l"
+            takes += letter in SHORT_WITH_ARGUMENT
+        if kept or len(word) == 1:
+            options.append(word[0] + "".join(kept))
+            clusters.append(len(options) - 1)
+        for _ in range(takes):
+            if i < len(words):
+                options.append(words[i])
+                i += 1
+    operands = words[i:]
+
+    common.update(options=tuple(options), login=login, interactive=interactive)
+    if only_prints or (command and not operands):
+        return Invocation(mode=PASSTHROUGH, **common)
+    if command:
+        return Invocation(mode=COMMAND, line=operands[0], args=tuple(operands[1:]), **common)
+    if operands and not from_stdin:
+        return Invocation(mode=SCRIPT, script=operands[0], args=tuple(operands[1:]), **common)
+    if stdin_is_tty:
+        if own["--explain"]:
+            raise UsageError("--explain needs a line (-c LINE), a script file, or a script on stdin")
+        return Invocation(mode=INTERACTIVE, args=tuple(operands), **common)
+    # The text is read here and handed to the shell another way: -s goes (kept with -c: bash shows it in $-).
+    for index in clusters:
+        options[index] = options[index].replace("s", "")
+    common["options"] = tuple(word for index, word in enumerate(options) if word not in ("-", "+")
+                              or index not in clusters)
+    return Invocation(mode=STDIN, args=tuple(operands), **common)
