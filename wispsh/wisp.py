@@ -195,7 +195,8 @@ def watch_command() -> None:
     """Answer approval questions from agents that have no terminal of yours.
 
     Run it in your own terminal window; agents' wispsh sends each question here and waits for your key:
-    y once, s session, p project, a always, n no. q (or Ctrl-C) quits; a question still waiting is then no.
+    y once, s session, p project, a always, n no. q quits when nothing waits; Ctrl-C quits at any time
+    (a question on screen is then answered no).
     """
     import os
 

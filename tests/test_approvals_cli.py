@@ -1,0 +1,210 @@
+"""`wisp approvals` and `wisp audit` through the real console scripts, against a real temporary WISP_HOME;
+and (once the pipeline is in) the gate's rules through `wispsh --explain --json` and `wispsh --yes -c`."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from wispsh import audit, store
+from wispsh.model import Level
+
+REPO = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def _tool(name: str) -> list[str]:
+    script = BIN / name
+    if script.exists():
+        return [str(script)]
+    module = {"wisp": "wispsh.wisp", "wispsh": "wispsh.main"}[name]
+    entry = "cli" if name == "wisp" else "main"
+    return [sys.executable, "-c", f"import sys; from {module} import {entry}; sys.exit({entry}())"]
+
+
+class Home:
+    def __init__(self, tmp_path: Path):
+        self.tmp = tmp_path
+        self.home = tmp_path / "home"
+        self.project = tmp_path / "proj"
+        (self.project / ".git").mkdir(parents=True)
+        self.env = {k: v for k, v in os.environ.items() if k not in ("WISP_SESSION", "WISP_TURN")}
+        self.env.update(WISP_HOME=str(self.home), XDG_RUNTIME_DIR=str(tmp_path / "run"), PYTHONPATH=str(REPO))
+
+    def run(self, name: str, *args: str, ok: bool = True, cwd: Path | None = None) -> subprocess.CompletedProcess:
+        out = subprocess.run(_tool(name) + list(args), env=self.env, cwd=cwd or self.project, capture_output=True,
+                             text=True, timeout=60, stdin=subprocess.DEVNULL)
+        if ok:
+            assert out.returncode == 0, out.stderr
+        return out
+
+    def wisp(self, *args: str, ok: bool = True) -> subprocess.CompletedProcess:
+        return self.run("wisp", *args, ok=ok)
+
+
+@pytest.fixture
+def h(tmp_path):
+    return Home(tmp_path)
+
+
+def test_add_list_revoke_clear_round_trip(h):
+    assert h.wisp("approvals").stdout.strip() == "no standing approvals"
+    always = h.wisp("approvals", "add", "git commit *", "--scope", "always", "--level", "high").stdout.strip()
+    project = h.wisp("approvals", "add", "make *", "--scope", "project").stdout.strip()
+    sub = h.project / "sub"
+    sub.mkdir()
+    other = h.wisp("approvals", "add", "npm *", "--scope", "project", "--dir", str(sub)).stdout.strip()
+    table = h.wisp("approvals", "list").stdout
+    assert table.splitlines()[0].split() == ["ID", "SCOPE", "LEVEL", "EXPIRES", "PATTERN", "DIRECTORY"]
+    assert always in table and "git commit *" in table and str(h.project.resolve()) in table
+    listed = json.loads(h.wisp("approvals", "--json").stdout)["approvals"]
+    assert [(a["id"], a["pattern"], a["scope"], a["level"], a["directory"]) for a in listed] == [
+        (always, "git commit *", "always", "high", None),
+        (project, "make *", "project", "moderate", str(h.project.resolve())),
+        (other, "npm *", "project", "moderate", str(h.project.resolve()))]     # --dir names its project
+    assert all(a["source"] == "wisp approvals add" and a["expires"] for a in listed)
+
+    assert h.wisp("approvals", "revoke", project).stdout.strip() == f"revoked {project}"
+    missing = h.wisp("approvals", "revoke", project, ok=False)
+    assert missing.returncode == 1 and f"no approval {project}" in missing.stderr
+    assert "cleared 1 approval" in h.wisp("approvals", "clear", "--scope", "always").stdout
+    assert [a["id"] for a in json.loads(h.wisp("approvals", "list", "--json").stdout)["approvals"]] == [other]
+    assert "cleared 1 approval" in h.wisp("approvals", "clear").stdout
+    kinds = [e["event"] for e in audit.read(h.home)]
+    assert kinds == ["approval.added"] * 3 + ["approval.revoked", "approval.cleared", "approval.cleared"]
+
+
+def test_add_refuses_what_must_not_be_stored(h):
+    dangerous = h.wisp("approvals", "add", "rm *", "--scope", "always", "--level", "dangerous", ok=False)
+    assert dangerous.returncode == 1 and "never persisted" in dangerous.stderr
+    no_scope = h.wisp("approvals", "add", "rm *", ok=False)
+    assert no_scope.returncode == 2
+    session = h.wisp("approvals", "add", "rm *", "--scope", "session", ok=False)
+    assert session.returncode == 2
+    assert h.wisp("approvals", "add", "rm *", "--scope", "always", "--dir", str(h.project), ok=False).returncode == 1
+    assert not (h.home / "approvals.json").exists()
+
+
+def test_untrusted_store_is_reported_and_never_written(h):
+    made = h.wisp("approvals", "add", "make *", "--scope", "always").stdout.strip()
+    path = h.home / "approvals.json"
+    path.chmod(0o666)
+    before = path.read_text()
+    listed = h.wisp("approvals", "list")
+    assert "writable by group or others" in listed.stderr and made not in listed.stdout
+    refused = h.wisp("approvals", "add", "npm *", "--scope", "always", ok=False)
+    assert refused.returncode == 1 and "not trusted" in refused.stderr
+    assert path.read_text() == before
+
+
+def test_session_grants_are_listed_and_cleared(h):
+    env = {**h.env, "WISP_SESSION": "cli-test"}
+    made = store.grant(h.home, pattern="npm *", scope="session", level=Level.MODERATE, source="t",
+                       cwd=str(h.project), env=env)
+    listed = json.loads(h.wisp("approvals", "list", "--json").stdout)["approvals"]
+    assert [(a["id"], a["scope"]) for a in listed] == [(made.id, "session")]
+    assert "cleared 1 approval" in h.wisp("approvals", "clear", "--scope", "session").stdout
+    assert json.loads(h.wisp("approvals", "--json").stdout)["approvals"] == []
+
+
+def test_audit_tail_json_and_follow(h):
+    h.home.mkdir(mode=0o700)
+    audit.append(h.home, [audit.event("classification", command=f"cmd {i}", level="low") for i in range(5)])
+    text = h.wisp("audit", "-n", "2").stdout.splitlines()
+    assert len(text) == 2 and text[0].endswith("cmd 3") and "classification" in text[0]
+    events = [json.loads(line) for line in h.wisp("audit", "--json").stdout.splitlines()]
+    assert [e["command"] for e in events] == [f"cmd {i}" for i in range(5)]
+    follower = subprocess.Popen(_tool("wisp") + ["audit", "--follow", "--json", "-n", "0"], env=h.env,
+                                stdout=subprocess.PIPE, text=True)
+    try:
+        # appended until the follower has shown one (it may start after the first append)
+        import select
+        for i in range(100):
+            audit.append(h.home, [audit.event("approval.decided", command=f"new {i}", decision="asked-once")])
+            ready, _, _ = select.select([follower.stdout], [], [], 0.2)
+            if ready:
+                break
+        shown = json.loads(follower.stdout.readline())
+        assert shown["event"] == "approval.decided" and shown["command"].startswith("new ")
+    finally:
+        follower.terminate()
+        follower.wait(timeout=10)
+
+
+# ---------------------------------------------------------------- through the real gate
+
+
+def _pipeline_ready() -> bool:
+    probe = subprocess.run([sys.executable, "-c", "import wispsh.split, wispsh.keys, wispsh.rules, wispsh.deny;"
+                            "from wispsh import pipeline, config;"
+                            "pipeline.judge('ls', config.Config(path=config.Path('/nonexistent/c.json')), '/', {})"],
+                           cwd=REPO, capture_output=True)
+    return probe.returncode == 0
+
+
+needs_pipeline = pytest.mark.skipif(not _pipeline_ready(), reason="split/keys/rules/deny not ready yet")
+
+
+def _explain(h: Home, line: str, cwd: Path | None = None) -> dict:
+    out = h.run("wispsh", "--explain", "--json", "-c", line, ok=False, cwd=cwd)
+    assert out.returncode in (0, 1, 3), out.stderr
+    return json.loads(out.stdout)
+
+
+def _decisions(plan: dict) -> list[str]:
+    return [p["decision"] for p in plan["parts"]]
+
+
+@needs_pipeline
+def test_cli_git_push_star_never_covers_force_push_and_legacy_git_star_covers_commit(h):
+    made = h.wisp("approvals", "add", "git push *", "--scope", "always", "--level", "high").stdout.strip()
+    force = _explain(h, "git push --force origin main")
+    assert force["parts"][0]["pattern"] == "git push *" and force["parts"][0]["level"] == "dangerous"
+    assert _decisions(force) == ["ask"] and force["verdict"] == "ask"
+    plain = _explain(h, "git push origin main")
+    assert plain["parts"][0]["approval_id"] in (made, None)
+    legacy = h.wisp("approvals", "add", "git *", "--scope", "always", "--level", "high").stdout.strip()
+    commit = _explain(h, "git commit -m wip")
+    if commit["parts"][0]["level"] in ("moderate", "high"):
+        assert _decisions(commit) == ["cached-legacy"] and commit["parts"][0]["approval_id"] == legacy
+
+
+@needs_pipeline
+def test_cli_rm_levels_and_projects(h, tmp_path):
+    h.wisp("approvals", "add", "rm *", "--scope", "project", "--level", "moderate")
+    build = _explain(h, "rm -rf build")
+    assert build["parts"][0]["level"] == "high" and _decisions(build) == ["ask"]
+    h.wisp("approvals", "add", "rm *", "--scope", "project", "--level", "high")
+    assert _decisions(_explain(h, "rm -rf build")) == ["cached-project"]
+    home_rm = _explain(h, "rm -rf ~")
+    assert home_rm["parts"][0]["level"] == "dangerous" and _decisions(home_rm) in (["ask"], ["denied"])
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / ".git").mkdir(parents=True)
+    assert _decisions(_explain(h, "rm -rf build", cwd=elsewhere)) == ["ask"]
+    assert not list(h.home.glob("grants*")) and len(audit.read(h.home)) == 2      # explain wrote nothing
+
+
+@needs_pipeline
+def test_cli_yes_runs_once_and_audits(h):
+    (h.project / "build").mkdir()
+    out = h.run("wispsh", "--yes", "-c", "rm -rf build && echo done")
+    assert out.stdout.strip() == "done" and not (h.project / "build").exists()
+    decided = [e for e in audit.read(h.home) if e["event"] == "approval.decided"]
+    assert ("rm -rf build", "asked-once") in [(e["command"], e["decision"]) for e in decided]
+    assert all(e["entry"] == "--yes" for e in decided)
+
+
+@needs_pipeline
+def test_cli_covered_line_asks_once_for_the_line(h):
+    line = "curl -s http://127.0.0.1:9/install.sh | sh"      # port 9: refused at once, sh reads nothing
+    plan = _explain(h, line)
+    assert plan["covered_line"] and plan["verdict"] == "ask" and plan["line_level"] == "dangerous"
+    assert _decisions(plan) == ["covered-line", "covered-line"]
+    h.run("wispsh", "--yes", "-c", line)
+    decided = [(e["command"], e["decision"]) for e in audit.read(h.home) if e["event"] == "approval.decided"]
+    assert decided == [("curl -s http://127.0.0.1:9/install.sh", "covered-line"), ("sh", "covered-line"),
+                       (line, "asked-once")]
