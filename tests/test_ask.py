@@ -1,0 +1,219 @@
+"""ask.py: the /dev/tty dialog on a person's terminal, whose terminal it is, --yes, the refusal line.
+
+The person's terminal is played by `script` (a real terminal program holding a real pty) with an
+interactive bash inside; a driver builds a Plan by hand and calls ask.collect, and writes the answers.
+"""
+from __future__ import annotations
+
+import os
+import pty
+import signal
+import subprocess
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from test_ask_support import (DANGER, DRIVER, PY, RM, PersonShell, build_plan, person_env, result,
+                              start_driver, write_config)
+from wispsh import ask
+from wispsh.config import Config
+from wispsh.model import Answer
+
+CONFIG = Config(path=Path("/nonexistent/config.json"))
+
+
+@pytest.fixture
+def shell(tmp_path):
+    sh = PersonShell(person_env(tmp_path))
+    yield sh
+    sh.close()
+
+
+def answers(out: Path) -> list:
+    return [tuple(a[:3]) for a in result(out)["answers"]]
+
+
+# ------------------------------------------------------------------ without a terminal
+
+
+def test_yes_answers_every_question_once():
+    plan = build_plan(RM)
+    got = ask.collect(plan, config=CONFIG, env={}, yes=True, cwd="/")
+    assert got == (Answer(0, "y", "--yes"), Answer(1, "y", "--yes"))
+
+
+def test_no_questions_no_answers():
+    plan = build_plan({**RM, "questions": []})
+    assert ask.collect(plan, config=CONFIG, env={}, yes=False, cwd="/") == ()
+
+
+def test_no_controlling_terminal_refuses_at_once(tmp_path):
+    env = person_env(tmp_path)
+    (tmp_path / "q.json").write_text(__import__("json").dumps(RM))
+    out = tmp_path / "q.out"
+    subprocess.run(["setsid", "-w", PY, DRIVER, str(tmp_path / "q.json"), str(out)], env=env,
+                   stdin=subprocess.DEVNULL, timeout=30, check=True)
+    got = result(out)
+    assert got["answers"] == []
+    assert got["refusal"].startswith("wispsh: not run: rm -rf build (high: recursive delete)")
+
+
+def test_pty_held_by_a_python_process_gets_no_dialog(tmp_path):
+    """As an agent would (Aider, SWE-ReX): pexpect holds the master; the model would read any prompt."""
+    env = person_env(tmp_path)
+    (tmp_path / "q.json").write_text(__import__("json").dumps(RM))
+    out = tmp_path / "q.out"
+    child = pexpect.spawn(PY, [DRIVER, str(tmp_path / "q.json"), str(out)], env=env, encoding="utf-8",
+                          timeout=30)
+    child.expect(pexpect.EOF)
+    assert "approve" not in child.before and "[y]" not in child.before
+    assert result(out)["answers"] == []
+
+
+def test_terminal_holder_is_judged():
+    master, slave = pty.openpty()                  # held by this (python) process: not a person's
+    try:
+        persons, why = ask.terminal_is_persons(os.fstat(slave).st_rdev, CONFIG)
+        assert not persons and "not a terminal program" in why
+        names = ask.process_names(os.getpid())
+        allowed = Config(path=CONFIG.path, terminal_programs=tuple(names))
+        assert ask.terminal_is_persons(os.fstat(slave).st_rdev, allowed)[0]
+    finally:
+        os.close(master), os.close(slave)
+    assert ask.terminal_is_persons(0, CONFIG) == (False, "no terminal")
+    assert ask.terminal_is_persons(os.makedev(4, 1), CONFIG)[0]          # /dev/tty1: the console
+
+
+# ------------------------------------------------------------------ what is shown
+
+
+def test_dialog_text_fits_80_columns_and_escapes_control_characters():
+    spec = {**RM, "line": "rm -rf build && echo '\x1b[2J\x1b]0;owned\x07' " + "x" * 200 + "\u202e"}
+    req = ask.question_request(build_plan(spec), 1, cwd="/w", env={})
+    text = ask.render(req, colour=False, width=80)
+    assert all(len(row) <= 80 for row in text.split("\n"))
+    assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+    assert "\\x1b" in text and "…" in text
+    coloured = ask.render(req, colour=True, width=80)
+    assert "\x1b[" in coloured and "\x1b]" not in coloured
+
+
+def test_whole_line_question_shows_every_part():
+    spec = {**RM, "questions": [["rm -rf build && git -C app push", "high", ["deletes then publishes"],
+                                 [0, 1], True]]}
+    text = ask.render(ask.question_request(build_plan(spec), 0, cwd="/w", env={}), colour=False)
+    assert "approve the whole line?" in text
+    assert "rm -rf build  [high]" in text and "git -C app push  [moderate]" in text
+
+
+def test_colour_only_when_the_terminal_has_it():
+    assert ask.use_colour({"TERM": "xterm-256color"})
+    assert not ask.use_colour({"TERM": "xterm", "NO_COLOR": "1"})
+    assert not ask.use_colour({"TERM": "dumb"}) and not ask.use_colour({})
+
+
+def test_refusal_line_is_one_short_plain_line():
+    plan = build_plan(RM)
+    none = ask.refusal_line(plan, ())
+    assert "\n" not in none and none.startswith("wispsh: not run: ")
+    for needed in ("rm -rf build (high", "git -C app push (moderate", "wisp watch",
+                   "wisp approvals add 'rm *' --scope project", "nothing ran"):
+        assert needed in none
+    said_no = ask.refusal_line(plan, (Answer(0, "y", "tty"), Answer(1, "n", "watch", "the watcher went away")))
+    assert said_no.startswith("wispsh: not run: git -C app push [moderate] was not approved")
+    assert "the watcher went away" in said_no
+    danger = ask.refusal_line(build_plan(DANGER), ())
+    assert "wisp watch" in danger and "approvals add" not in danger   # dangerous is never stored
+
+
+# ------------------------------------------------------------------ the dialog on a person's terminal
+
+
+def test_dialog_shows_the_question_and_takes_each_answer(shell, tmp_path):
+    before = shell.stty()
+    out = start_driver(shell, RM, tmp_path, "a")
+    shell.child.expect_exact("] no")
+    screen = shell.child.before
+    for shown in ("approve this command? (1 of 2)", "rm -rf build && git -C app push", "^^^^^^^^^^^^",
+                  "rm -rf build", "high:", "recursive delete", "rm *", "[y] once  [s] session  [p] project"):
+        assert shown in screen
+    shell.child.send("s")
+    shell.child.expect_exact("(2 of 2)")
+    shell.child.expect_exact("] no")
+    shell.child.send("a")
+    assert answers(out) == [(0, "s", "tty"), (1, "a", "tty")]
+    shell.child.expect_exact("WISP> ")
+    out = start_driver(shell, RM, tmp_path, "b")
+    shell.child.expect_exact("] no")
+    shell.child.send("xY")                     # other keys answer nothing; capitals count
+    shell.child.expect_exact("(2 of 2)")
+    shell.child.expect_exact("] no")
+    shell.child.send("p")
+    assert answers(out) == [(0, "y", "tty"), (1, "p", "tty")]
+    shell.child.expect_exact("WISP> ")
+    out = start_driver(shell, RM, tmp_path, "c")
+    shell.child.expect_exact("] no")
+    shell.child.send("n")                      # no stops at once: the second question is not asked
+    shell.child.expect_exact("nothing runs")
+    assert answers(out) == [(0, "n", "tty")]
+    shell.child.expect_exact("WISP> ")
+    assert "(2 of 2)" not in shell.child.before
+    assert shell.stty() == before
+
+
+def test_dangerous_offers_no_standing_scope(shell, tmp_path):
+    out = start_driver(shell, DANGER, tmp_path)
+    shell.child.expect_exact("[y] once  [n] no")
+    assert "[s] session" not in shell.child.before and "dangerous is never stored" in shell.child.before
+    shell.child.send("a")
+    shell.child.expect_exact("downgraded to session")
+    got = result(out)["answers"]
+    assert [a[:3] for a in got] == [[0, "s", "tty"]] and "always downgraded to session" in got[0][3]
+
+
+@pytest.mark.parametrize("key, note", [("\x03", "interrupted"), ("\x04", "end of input")])
+def test_ctrl_c_and_ctrl_d_mean_no_and_restore_the_terminal(shell, tmp_path, key, note):
+    before = shell.stty()
+    out = start_driver(shell, RM, tmp_path)
+    shell.child.expect_exact("] no")
+    shell.child.send(key)
+    assert result(out)["answers"] == [[0, "n", "tty", note]]
+    shell.child.expect_exact("WISP> ")
+    assert shell.stty() == before
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGHUP])
+def test_a_killed_asker_leaves_the_terminal_sane(shell, tmp_path, sig):
+    """Killed as an agent's timeout would; the asker's parent is a plain sh, which repairs nothing."""
+    before = shell.stty()
+    # after the asker dies, wait (bounded) until the mode is the one from before, then print it
+    then = (f"for i in $(seq 50); do [ \"$(stty -g)\" = {before} ] && break; sleep 0.1; done; "
+            "echo A=$(stty -g)=A")
+    out = start_driver(shell, RM, tmp_path, then=then)
+    shell.child.expect_exact("] no")
+    pid = int(Path(str(out) + ".pid").read_text())
+    os.kill(pid, sig)
+    shell.child.expect(r"A=(\S+)=A")
+    assert shell.child.match.group(1) == before
+    shell.child.expect_exact("WISP> ")
+    assert not out.exists()
+
+
+def test_prompt_timeout_means_no(tmp_path):
+    env = person_env(tmp_path)
+    write_config(env, promptSeconds=1)
+    sh = PersonShell(env)
+    try:
+        out = start_driver(sh, RM, tmp_path)
+        sh.child.expect_exact("] no")
+        assert result(out)["answers"] == [[0, "n", "tty", "no answer within 1s"]]
+    finally:
+        sh.close()
+
+
+def test_requests_are_validated_before_a_watcher_shows_them():
+    req = ask.question_request(build_plan(RM), 0, cwd="/w", env={})
+    assert ask.valid_request(req) and ask.valid_request(__import__("json").loads(__import__("json").dumps(req)))
+    assert not ask.valid_request({**req, "parts": [{"text": "x"}]})
+    assert not ask.valid_request({**req, "line": None}) and not ask.valid_request([])
