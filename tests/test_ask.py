@@ -169,7 +169,7 @@ def test_dangerous_offers_no_standing_scope(shell, tmp_path):
     shell.child.send("a")
     shell.child.expect_exact("downgraded to session")
     got = result(out)["answers"]
-    assert [a[:3] for a in got] == [[0, "s", "tty"]] and "always downgraded to session" in got[0][3]
+    assert [a[:3] for a in got] == [[0, "a", "tty"]] and "always downgraded to session" in got[0][3]
 
 
 @pytest.mark.parametrize("key, note", [("\x03", "interrupted"), ("\x04", "end of input")])

@@ -81,8 +81,6 @@ def test_each_answer_on_a_persons_terminal(tmp_path):
         sh.close()
 
 
-@pytest.mark.xfail(strict=True, reason="flow.check prints gate's refusal, not ask.refusal_line: the line does "
-                   "not say how to approve (wisp watch / wisp approvals add); the lead glues this")
 def test_no_terminal_no_watcher_refuses_at_once(tmp_path):
     (tmp_path / "build").mkdir()
     done = subprocess.run(["setsid", "-w", WISPSH, "-c", "rm -rf build"], cwd=tmp_path, env=person_env(tmp_path),

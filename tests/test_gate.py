@@ -207,13 +207,12 @@ def test_no_and_no_one_to_ask_refuse(g):
     plan = g.plan(judged("make a", "make *", M), judged("rm -rf b", "rm *", H))
     said_no = g.settle(plan, "y", "n")
     assert not said_no.run and [d.kind for d in said_no.decisions] == ["asked-once", "denied-user"]
-    assert said_no.refusal.startswith("wispsh: not run: rm -rf b (high: test reason)")
+    assert said_no.refusal is None        # question refusals are worded by ask.refusal_line
     nobody = gate.settle(plan, [], config=g.config, cwd=str(g.project), env=g.env, source="wispsh")
     assert not nobody.run and [d.kind for d in nobody.decisions] == ["denied-unasked", "denied-unasked"]
-    assert "no one could be asked" in nobody.refusal
     none_source = gate.settle(plan, [Answer(0, "n", "none", "no terminal")], config=g.config,
                               cwd=str(g.project), env=g.env, source="wispsh")
-    assert none_source.decisions[0].kind == "denied-unasked" and "no terminal" in none_source.refusal
+    assert none_source.decisions[0].kind == "denied-unasked"
 
 
 def test_yes_answers_once(g):

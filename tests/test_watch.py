@@ -140,7 +140,7 @@ def test_questions_from_several_askers_queue_in_order(env, tmp_path):
         w.expect_exact("] no")
         w.send("n")
         assert first.wait(timeout=15) == 0 and second.wait(timeout=15) == 0
-        assert [a[:3] for a in result(out1)["answers"]] == [[0, "s", "watch"]]
+        assert [a[:3] for a in result(out1)["answers"]] == [[0, "a", "watch"]]
         assert result(out2)["answers"] == [[0, "n", "watch", ""]]
     finally:
         w.close(force=True)

@@ -285,8 +285,8 @@ def choice_for_key(ch: str, dangerous: bool) -> tuple[str, str] | None:
     c = ch.lower()
     if c not in CHOICES:
         return None
-    if dangerous and c in "pa":
-        return "s", f"{SCOPE_WORDS[c]} downgraded to session: dangerous is never remembered"
+    if dangerous and c in "pa":          # the answer stays what was typed; the gate downgrades and audits it
+        return c, f"{SCOPE_WORDS[c]} downgraded to session: dangerous is never remembered"
     return c, ""
 
 
@@ -300,6 +300,8 @@ def echo_for(choice: str, note: str, pattern: str) -> str:
         "a": f"always: allowed everywhere ({pattern})",
         "n": "no: nothing runs",
     }[choice]
+    if "downgraded" in note:
+        said = f"session: allowed while this agent session lives ({pattern})"
     return "\n  " + said + (f"\n  ({note})" if note else "")
 
 

@@ -39,17 +39,14 @@ def check(text: str, *, yes: bool = False) -> None:
             _settle(plan, (), config, source="wispsh")
             return
         if plan.verdict == "deny":
-            _settle(plan, (), config, source="wispsh")
-            hit = plan.denied_by
-            refuse(f"wispsh: not run: the line matches the deny pattern {hit.pattern!r} "
-                   f"(at {hit.matched!r}); nothing was run")
+            refuse(_settle(plan, (), config, source="wispsh").refusal)
         from . import ask
 
         answers = ask.collect(plan, config=config, env=os.environ, yes=yes, cwd=os.getcwd())
         settlement = _settle(plan, answers, config, source="--yes" if yes else "wispsh")
         if settlement.run:
             return
-        refuse(settlement.refusal or ask.refusal_line(plan, answers))
+        refuse(ask.refusal_line(plan, answers))
     except ConfigError as exc:
         refuse(f"wispsh: not run: config error: {exc}")
     except SystemExit:

@@ -129,33 +129,19 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
 class Settlement:
     run: bool                               # every part may run
     decisions: tuple[Decision, ...]         # per part, in the audit's words ("asked-session", "denied-user", ...)
-    refusal: str | None = None              # the one stderr line when nothing runs ("wispsh: not run: ...")
+    refusal: str | None = None              # the stderr line for a deny-pattern hit (else ask.refusal_line)
     line_decision: Decision | None = None   # covered line: what the line's own answer decided
     grants: tuple = ()                      # store.Approval made from the answers
     notes: tuple[str, ...] = ()             # what went wrong remembering or auditing (nothing that blocks)
 
 
-def _one_line(text: str, limit: int = 160) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-def _why(level: Level, reasons) -> str:
-    return f"{level}: {', '.join(reasons)}" if reasons else str(level)
-
-
-def _refusal(plan: Plan, kind: str, text: str, level: Level, reasons, note: str = "") -> str:
+def _deny_refusal(plan: Plan) -> str:
+    """The stderr line for a deny-pattern hit (question refusals are ask.refusal_line's)."""
     from .audit import redact
 
-    what = redact(_one_line(text))
-    if kind == "denied-pattern":
-        hit = plan.denied_by
-        return f"wispsh: not run: {redact(_one_line(hit.matched)) if hit else what}: matches deny pattern " \
-               f"{hit.pattern if hit else '?'}"
-    if kind == "denied-user":
-        return f"wispsh: not run: {what} ({_why(level, reasons)}): answered no"
-    tail = f" ({note})" if note else ""
-    return f"wispsh: not run: {what} ({_why(level, reasons)}) needs approval and no one could be asked{tail}"
+    hit = plan.denied_by
+    matched = redact(" ".join(hit.matched.split())[:160])
+    return f"wispsh: not run: {matched!r} matches the deny pattern {hit.pattern!r}; nothing ran"
 
 
 def _remember(config: Config, question: Question, scope: str, *, source: str, cwd: str, env, here):
@@ -237,7 +223,7 @@ def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, e
             final.append(d)
     run = plan.verdict != "deny" and all(_allowed(d) for d in outcome) and all(_allowed(d) for d in final)
 
-    refusal = None if run else _first_refusal(plan, final, outcome, answer_of)
+    refusal = _deny_refusal(plan) if plan.verdict == "deny" else None
     try:
         audit.append(config.path.parent, _events(plan, final, line_decision, answer_of, here, env, cwd, source),
                      config.audit_max_bytes)
@@ -249,21 +235,6 @@ def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, e
 
 def _allowed(d: Decision) -> bool:
     return not d.kind.startswith("denied")
-
-
-def _first_refusal(plan: Plan, final, outcome, answer_of) -> str:
-    if plan.verdict == "deny":
-        return _refusal(plan, "denied-pattern", plan.line, plan.line_verdict.level, ())
-    for qi, d in enumerate(outcome):
-        if not _allowed(d):
-            q = plan.questions[qi]
-            a = answer_of.get(qi)
-            text = plan.line if q.whole_line else plan.judged[q.parts[0]].part.text
-            return _refusal(plan, d.kind, text, q.level, q.reasons, a.note if a else "")
-    for j, d in zip(plan.judged, final):
-        if not _allowed(d):
-            return _refusal(plan, d.kind, j.part.text, j.verdict.level, j.verdict.reasons)
-    return "wispsh: not run: " + _one_line(plan.line)
 
 
 def _events(plan: Plan, final, line_decision, answer_of, here, env, cwd, source) -> list[dict]:
