@@ -98,10 +98,21 @@ def test_rm_granted_at_moderate_does_not_cover_high_a_grant_at_high_does_none_co
 
 
 def test_legacy_program_key_covers_any_verb_and_is_reported_as_legacy(g):
-    old = g.grant("git *", "always", M)
+    # an entry written before ADR 0027 (no "verbKeys"): `git *` then meant every git verb
+    old_entry = {"id": "old-git", "pattern": "git *", "scope": "always", "directory": None, "level": "moderate",
+                 "source": "wispsh", "created": "2026-09-01T00:00:00Z", "expires": "2099-01-01T00:00:00Z"}
+    g.home.mkdir(mode=0o700, exist_ok=True)
+    (g.home / "approvals.json").write_text(json.dumps({"version": 1, "approvals": [old_entry]}))
+    os.chmod(g.home / "approvals.json", 0o600)
     plan = g.plan(judged("git commit -m x", "git commit *", M, legacy="git *"))
-    assert g.kinds(plan) == ["cached-legacy"] and plan.decisions[0].approval_id == old.id
+    assert g.kinds(plan) == ["cached-legacy"] and plan.decisions[0].approval_id == "old-git"
     assert g.kinds(g.plan(judged("git push --force", "git push *", D, legacy="git *"))) == ["ask"]
+
+
+def test_a_verbless_git_approval_made_now_is_not_a_legacy_key(g):
+    g.grant("git *", "always", H)           # a person approved plain `git` (no verb)
+    assert g.kinds(g.plan(judged("git", "git *", L, legacy="git *"))) == ["below-threshold"]
+    assert g.kinds(g.plan(judged("git push", "git push *", M, legacy="git *"))) == ["ask"]
 
 
 def test_verbs_are_remembered_apart(g):

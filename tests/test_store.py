@@ -39,7 +39,7 @@ def test_file_format_and_modes(where, tmp_path):
     doc = json.loads((home / "approvals.json").read_text())
     assert doc["version"] == 1
     first, second = doc["approvals"]
-    assert set(first) == {"id", "pattern", "scope", "directory", "level", "source", "created", "expires"}
+    assert set(first) == {"id", "pattern", "scope", "directory", "level", "source", "created", "expires", "verbKeys"}
     assert (first["id"], first["pattern"], first["scope"], first["directory"], first["level"], first["source"]) == \
         (a.id, "git commit *", "always", None, "high", "tty")
     assert second["directory"] == str(tmp_path.resolve()) and second["level"] == "moderate"

@@ -47,7 +47,7 @@ def _covering(standing, pattern: str, texts: tuple[str, ...], legacy: str | None
                 direct.append(a)
         elif a.pattern == pattern:
             direct.append(a)
-        elif legacy is not None and a.pattern == legacy:
+        elif legacy is not None and a.pattern == legacy and a.pre_verb:   # ADR 0027: only pre-verb entries
             old.append(a)
     if direct:
         best = min(direct, key=lambda a: SCOPE_ORDER.index(a.scope))

@@ -48,6 +48,7 @@ class Approval:
     expires: float | None = None    # epoch seconds (persisted scopes)
     directory: str | None = None    # project root (project scope)
     exact_text: bool = False        # a pre-ADR-0015 entry's exact `command`
+    pre_verb: bool = False          # stored before ADR 0027 (no "verbKeys"): `git *` then meant every verb
     session: str | None = None      # session id (once/session scopes)
     granter: tuple[int, float] | None = None   # once: the granting process (pid, start time)
     turn: str | None = None         # once: WISP_TURN at grant
@@ -55,6 +56,8 @@ class Approval:
     def to_json(self) -> dict:
         data: dict = {"id": self.id}
         data["command" if self.exact_text else "pattern"] = self.pattern
+        if not (self.pre_verb or self.exact_text):
+            data["verbKeys"] = True     # ADR 0027: `git *` written now means git with no verb
         data.update(scope=self.scope, directory=self.directory, level=str(self.level), source=self.source,
                     created=iso(self.created), expires=iso(self.expires) if self.expires is not None else None)
         if self.scope in RUNTIME_SCOPES:
@@ -222,7 +225,8 @@ def _entry(raw: object) -> Approval:
     created = parse_time(raw.get("created")) or 0.0
     return Approval(id=ident, pattern=pattern, scope=scope, level=Level.parse(level), source=source,
                     created=created, expires=parse_time(raw.get("expires")),
-                    directory=directory if scope == "project" else None, exact_text=exact_text)
+                    directory=directory if scope == "project" else None, exact_text=exact_text,
+                    pre_verb=not exact_text and raw.get("verbKeys") is not True)
 
 
 def parse_approvals(data: bytes, *, at: float) -> tuple[Approval, ...]:
