@@ -166,11 +166,19 @@ def test_cli_git_push_star_never_covers_force_push_and_legacy_git_star_covers_co
     assert force["parts"][0]["pattern"] == "git push *" and force["parts"][0]["level"] == "dangerous"
     assert _decisions(force) == ["ask"] and force["verdict"] == "ask"
     plain = _explain(h, "git push origin main")
-    assert plain["parts"][0]["approval_id"] in (made, None)
-    legacy = h.wisp("approvals", "add", "git *", "--scope", "always", "--level", "high").stdout.strip()
+    assert plain["parts"][0]["level"] == "high" and plain["parts"][0]["approval_id"] == made
+    # `git *` added now means git with no verb (ADR 0027): it does not cover a commit
+    h.wisp("approvals", "add", "git *", "--scope", "always", "--level", "high")
     commit = _explain(h, "git commit -m wip")
-    if commit["parts"][0]["level"] in ("moderate", "high"):
-        assert _decisions(commit) == ["cached-legacy"] and commit["parts"][0]["approval_id"] == legacy
+    assert commit["parts"][0]["level"] == "moderate" and _decisions(commit) == ["ask"]
+    # an entry stored before ADR 0027 (no verbKeys mark) is the legacy key and covers any verb
+    doc = json.loads((h.home / "approvals.json").read_text())
+    doc["approvals"].append({"id": "pre-verb", "pattern": "git *", "scope": "always", "directory": None,
+                             "level": "high", "source": "wispsh", "created": "2026-09-01T00:00:00Z",
+                             "expires": "2099-01-01T00:00:00Z"})
+    (h.home / "approvals.json").write_text(json.dumps(doc))
+    commit = _explain(h, "git commit -m wip")
+    assert _decisions(commit) == ["cached-legacy"] and commit["parts"][0]["approval_id"] == "pre-verb"
 
 
 @needs_pipeline
