@@ -1,0 +1,85 @@
+"""Deny patterns: built-in defaults for the catastrophic, config patterns on line/part/second spelling, and a
+bad regex as a clear ConfigError (and exit 126 through the real wispsh where that is wired)."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from wispsh import deny, keys, split
+from wispsh.config import Config, ConfigError, load_config
+from wispsh.model import Judged, Level, Verdict
+from test_rules_support import make_place, judge
+
+
+def check(line: str, patterns: tuple[str, ...] = ()):
+    parsed = split.split_line(line)
+    judged = tuple(Judged(p, keys.key_for(p), Verdict(Level.SAFE)) for p in parsed.parts)
+    return deny.check(parsed, judged, Config(path=None, deny=patterns))
+
+
+CATASTROPHIC = [
+    "rm -rf /", "rm -rf /*", "rm -rf ~", "rm -rf ~/", "rm -rf $HOME", 'rm -rf "$HOME"', "rm -rf ${HOME}",
+    "rm -fr /", "rm -r -f /", "rm --recursive --force /", "rm -rf --no-preserve-root /", "sudo rm -rf /",
+    "/bin/rm -rf /", "ls; rm -rf ~", "true && rm -rf /", "echo $(rm -rf ~)", "bash -c 'rm -rf /'",
+    "r\\m -rf /", '"r"m -rf /', "rm${IFS}-rf${IFS}/", "r\\\nm -rf ~",
+    ":(){ :|:& };:", "bomb(){ bomb|bomb& };bomb",
+    "mkfs.ext4 /dev/sda1", "mkfs -t xfs /dev/nvme0n1", "dd if=/dev/zero of=/dev/sda bs=1M", "sudo dd if=x of=/dev/nvme0n1",
+    "chmod -R 777 /", "chmod 777 -R /",
+]
+
+
+@pytest.mark.parametrize("line", CATASTROPHIC)
+def test_builtin_defaults_refuse(line):
+    hit = check(line)
+    assert hit is not None, line
+    assert hit.pattern in deny.DEFAULT_PATTERNS and hit.matched
+
+
+NOT_DENIED = [
+    "echo 'rm -rf /'", "echo a \\; rm -rf ~", "printf '%s\\n' \"; rm -rf /\"", "grep -r 'rm -rf /' .",
+    "cat <<'EOF'\n$(rm -rf ~)\nEOF", "cat <<'EOF' > doc.md\nrm -rf ~ is not a cleanup step\nEOF",
+    "echo ':(){ :|:& };:' > docs/forkbomb.txt", 'rm -rf "~"', "rm -rf ./build", "rm -rf /tmp/build",
+    "rm -rf ~/project/build", "dd if=/dev/zero of=disk.img bs=1M count=1", "chmod -R 755 ./dist",
+    "git commit -m 'rm -rf / was a bad idea'", "mkfs.ext4 disk.img",
+]
+
+
+@pytest.mark.parametrize("line", NOT_DENIED)
+def test_look_alikes_are_not_denied(line):
+    assert check(line) is None, line
+
+
+def test_config_patterns_run_on_line_part_and_second_spelling():
+    assert check("git push origin main", (r"git\s+push",)).matched == "git push"
+    # only the second spelling shows the words together
+    assert check('g"i"t pu\\sh', (r"git\s+push",)) is not None
+    # a nested part's own text
+    assert check("bash -c 'terraform destroy'", (r"^terraform destroy",)) is not None
+    assert check("ls -la", (r"git\s+push",)) is None
+
+
+def test_a_bad_regex_is_a_config_error_naming_it():
+    with pytest.raises(ConfigError) as raised:
+        deny.compile_patterns(Config(path=None, deny=("ok", "rm (-rf",)))
+    assert "rm (-rf" in str(raised.value)
+    with pytest.raises(ConfigError):
+        check("ls", ("[unclosed",))
+
+
+def test_a_bad_regex_from_the_real_config_file(tmp_path):
+    home = tmp_path / "wisp"
+    home.mkdir(mode=0o700)
+    (home / "config.json").write_text(json.dumps({"deny": ["git push", "(("]}))
+    os.chmod(home / "config.json", 0o600)
+    config = load_config(home)
+    with pytest.raises(ConfigError) as raised:
+        deny.compile_patterns(config)
+    assert "((" in str(raised.value)
+
+
+def test_a_deny_reaches_dangerous_in_the_measure(tmp_path):
+    place = make_place(tmp_path)
+    outcome = judge("rm${IFS}-rf${IFS}/", place)
+    assert outcome.denied is not None and outcome.reached == Level.DANGEROUS

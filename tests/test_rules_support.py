@@ -1,0 +1,71 @@
+"""Shared helpers for the rules tests: a real project and home on disk, and a line judged end to end."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from wispsh import deny, keys, rules, split
+from wispsh.config import Config
+from wispsh.model import Judged, Level
+
+
+@dataclass
+class Place:
+    root: Path
+    home: Path
+    project: Path
+    env: dict
+    config: Config
+    ctx: rules.Context
+
+
+def make_place(tmp: Path, deny_patterns: tuple[str, ...] = ()) -> Place:
+    """A home with a git project inside it, as an agent works in."""
+    home = tmp / "home" / "agent"
+    project = home / "project"
+    (project / ".git" / "hooks").mkdir(parents=True)
+    (project / "src").mkdir()
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "USER": "agent", "LANG": "C.UTF-8"}
+    config = Config(path=home / ".wisp" / "config.json", deny=deny_patterns)
+    ctx = rules.Context.for_process(cwd=str(project), env=env, config=config)
+    return Place(tmp, home, project, env, config, ctx)
+
+
+@dataclass
+class Outcome:
+    reached: Level          # max of the part levels, the line level, and a deny
+    parts: tuple[Judged, ...]
+    line: object
+    denied: object
+
+    @property
+    def part_levels(self) -> list[Level]:
+        return [j.verdict.level for j in self.parts]
+
+
+def judge(line: str, place: Place) -> Outcome:
+    parsed = split.split_line(line)
+    keyed = [keys.key_for(p) for p in parsed.parts]
+    judged = tuple(Judged(p, k, rules.judge_part(p, k, place.ctx)) for p, k in zip(parsed.parts, keyed))
+    line_verdict = rules.judge_line(parsed, judged, place.ctx)
+    denied = deny.check(parsed, judged, place.config)
+    levels = [j.verdict.level for j in judged] + [line_verdict.level]
+    if denied is not None:
+        levels.append(Level.DANGEROUS)
+    return Outcome(max(levels, default=Level.SAFE), judged, line_verdict, denied)
+
+
+def describe(outcome: Outcome) -> str:
+    lines = []
+    for j in outcome.parts:
+        lines.append(f"  part {j.part.text[:60]!r} [{j.part.origin}] -> {j.verdict.level}: "
+                     f"{'; '.join(j.verdict.reasons[:2])}")
+    lines.append(f"  line -> {outcome.line.level}: {'; '.join(outcome.line.reasons[:2])}")
+    if outcome.denied is not None:
+        lines.append(f"  denied by {outcome.denied.matched!r}")
+    return "\n".join(lines)
+
+
+def here() -> str:
+    return os.path.dirname(os.path.abspath(__file__))

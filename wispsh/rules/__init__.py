@@ -1,0 +1,399 @@
+"""Risk rules: a Verdict for each part (what it itself does) and for the whole line.
+
+The registry maps an essential program to its family's rule; a rule reads the command's options and operands
+(`base.Cmd`) and records findings. What applies to every part - redirections, variables, privilege, a program
+run from an odd place, loop ranges - is judged here. Whole-line rules live in `line.py`.
+"""
+from __future__ import annotations
+
+import re
+
+from ..model import Judged, Key, Level, Part, Split, Verdict
+from . import containers, databases, files, interpreters, network, packages, paths, system, vcs, verbs
+from ..spelling import expand_braces
+from .base import Cmd, Facts, expand_word
+from .context import Context
+from .env import judge_variable
+from .options import UNKNOWN
+
+__all__ = ["Context", "judge_part", "judge_line", "analyse", "REGISTRY"]
+
+S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
+
+REGISTRY: dict = {}
+for _family in (verbs, files, network, interpreters, packages, system, containers, databases, vcs):
+    REGISTRY.update(_family.RULES)
+
+# Programs that only print facts or their arguments: data is data.
+SAFE_PROGRAMS = frozenset({
+    "echo", "true", "false", ":", "pwd", "whoami", "id", "uname", "date", "hostname", "which", "type",
+    "whereis", "seq", "sleep", "yes", "nproc", "uptime", "free", "ps", "pgrep", "lsof", "getconf", "locale",
+    "tput", "clear", "stty", "tty", "groups", "arch", "lscpu", "lsblk", "df", "vmstat", "ip", "ifconfig", "ss",
+    "netstat", "dmesg", "journalctl", "jobs", "wait", "exit", "return", "shift", "break", "continue", "unalias",
+    "shopt", "umask", "ulimit", "times", "getopts", "cd", "pushd", "popd", "dirs", "bg", "fg", "disown",
+    "command", "builtin", "time", "printf", "logname", "users", "who", "w", "last", "tty", "cal", "bc",
+    "expr", "factor", "man", "info", "help", "apropos", "whatis", "tldr", "cowsay", "figlet", "lsusb", "lspci",
+    "sw_vers", "system_profiler", "top", "htop", "btop", "watch", "env", "printenv", "nice", "ionice",
+    "renice", "timeout", "nohup", "stdbuf", "exec", "caffeinate", "sync", "true", "wc", "sha256sum", "md5",
+    "shasum", "pbpaste", "xclip", "xsel", "pbcopy", "wl-copy", "wl-paste", "notify-send", "say", "open",
+    "xdg-open", "cmp", "diff3", "sdiff", "colordiff", "delta", "difft", "jless", "fx", "gron", "mlr", "csvlook",
+    "xmllint", "tidy", "yamllint", "jsonlint", "column", "glow", "uuidgen", "mktemp", "ldd", "nm", "objdump",
+    "readelf", "size", "otool", "file", "ulimit", "fc-list", "gh-status",
+})
+MAN_PAGER = re.compile(r"^(-P|--pager|-H|--html)")
+VERSIONED = re.compile(r"^(python|pip|pypy|perl|ruby|php|node|lua|luajit|gcc|g\+\+|clang|tclsh|wish|pwsh|ruby"
+                       r"|idle|pydoc|easy_install|java)[0-9][0-9.]*$")
+SYSTEM_BIN_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/usr/local/sbin/",
+                   "/opt/homebrew/bin/", "/opt/homebrew/sbin/", "/snap/bin/", "/usr/libexec/", "/usr/lib/",
+                   "/nix/store/", "/run/current-system/sw/bin/", "/usr/local/opt/")
+HELP_WORDS = frozenset({"--help", "--version", "-help", "-version", "--usage"})
+NOOP_PROGRAMS = frozenset({":", "true"})
+MAX_DELEGATIONS = 8
+MAX_LOOP_VARIANTS = 16
+
+
+def _program_name(name: str) -> str:
+    name = name.rsplit("/", 1)[-1]
+    if name.startswith("mkfs.") or name.startswith("fsck."):
+        return name.split(".", 1)[0]
+    match = VERSIONED.match(name)
+    if match:
+        base = match.group(1)
+        return base + "3" if base in ("python", "pip") and name[len(base):].startswith("3") else base
+    return name
+
+
+def _command_words(part: Part, key: Key) -> tuple[tuple, tuple]:
+    """The essential command's words: static values (None at run time) and the same words as written."""
+    command = tuple(key.command) if key is not None and key.command else tuple(part.argv)
+    n = len(command)
+    argv = tuple(part.argv)
+    words = tuple(part.words)
+    if n and n <= len(argv) and argv[len(argv) - n:] == command and len(words) == len(argv):
+        return command, words[len(words) - n:]
+    if n and n <= len(words) and all(v is None or v == w for v, w in zip(command, words[len(words) - n:])):
+        return command, words[len(words) - n:]
+    return command, tuple("" for _ in command)
+
+
+def _resolve(command, written, subst) -> list[str]:
+    args = []
+    for value, text in zip(command, written):
+        if value is not None:
+            if value.startswith(("<(", ">(")) and value.endswith(")"):
+                args.append(UNKNOWN)        # process substitution: a /dev/fd path known at run time
+            elif value.startswith("~") and text[:1] in ("'", '"', "\\"):
+                args.append("./" + value)   # a quoted tilde is a literal name
+            elif "{" in value and "," in value and "}" in value and text[:1] not in ("'", '"'):
+                args.extend(expand_braces(value) or [value])
+            else:
+                args.append(value)
+        elif text:
+            args.append(expand_word(text, subst))
+        else:
+            args.append(UNKNOWN)
+    return args
+
+
+def _uses_loop_var(written, loops) -> list:
+    found = []
+    for loop in loops:
+        needle = ("$" + loop.var, "${" + loop.var)
+        if any(needle[0] in w or needle[1] in w for w in written):
+            found.append(loop)
+    return found
+
+
+def analyse(part: Part, key: Key | None, ctx: Context, cwd: str | None = None,
+            line_vars: dict | None = None, found_file: str | None = None) -> Cmd:
+    """Judge one part: every finding, and the facts the whole-line rules need."""
+    cwd = cwd or ctx.cwd
+    subst = {"HOME": ctx.home, "PWD": cwd}
+    if line_vars:
+        subst.update(line_vars)
+    command, written = _command_words(part, key)
+    loops = _uses_loop_var(written, part.loops) if part.loops else []
+    if found_file is not None:
+        # a find -exec command: {} stands for each file find finds
+        command = tuple(w.replace("{}", found_file) if w is not None else None for w in command)
+    if not loops:
+        return _analyse_once(part, key, ctx, cwd, subst, command, written)
+    # A loop variable: judge the command once for each thing it ranges over (`rm "$f"`, f in ~/* → rm ~/*).
+    variants = [dict(subst)]
+    for loop in loops:
+        values = [UNKNOWN if w is None else paths.expand_tilde(w, ctx, cwd) for w in loop.words] or [UNKNOWN]
+        variants = [dict(v, **{loop.var: value}) for v in variants for value in values][:MAX_LOOP_VARIANTS]
+    merged = None
+    for variant in variants:
+        cmd = _analyse_once(part, key, ctx, cwd, variant, command, written)
+        if merged is None:
+            merged = cmd
+        else:
+            merged.found.extend(cmd.found)
+            _merge_facts(merged.facts, cmd.facts)
+    return merged
+
+
+def _merge_facts(into: Facts, other: Facts) -> None:
+    for name in ("net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "runtime_code", "interp"):
+        setattr(into, name, getattr(into, name) or getattr(other, name))
+    into.secret_source = into.secret_source or other.secret_source
+    into.writes.extend(other.writes)
+    into.fetch_writes.extend(other.fetch_writes)
+    into.runs.extend(other.runs)
+
+
+def _analyse_once(part, key, ctx, cwd, subst, command, written) -> Cmd:
+    cmd = Cmd("", [], part, key, ctx, cwd, subst)
+    if part.opaque:
+        cmd.at_least(H, "text the gate could not read as commands")
+    if part.redirects:
+        _judge_redirects(cmd, part, subst)
+    _judge_assignments(cmd, part, key, ctx, cwd)
+    if not command:
+        if part.runtime_program:
+            cmd.at_least(H, "the program is chosen at run time")
+        return cmd
+    args = _resolve(command, written, subst)
+    first = args[0]
+    if part.runtime_program or command[0] is None and (UNKNOWN in first or not first):
+        cmd.at_least(H, "the program is chosen at run time")
+        cmd.facts.runtime_code = True
+        return cmd
+    if key is not None and key.runs_nothing:
+        if key.program in ("env", "printenv"):
+            interpreters.env_dump(cmd)      # bare `env` prints the environment
+        return cmd
+    name = _program_name(key.program if key is not None and key.program else first)
+    cmd.name, cmd.args = name, args[1:]
+    chdir = _wrapper_chdir(part, key, subst)
+    if chdir:
+        cmd.cwd = paths.place(chdir, ctx, cwd).path
+    _judge_program_path(cmd, first)
+    _dispatch(cmd)
+    _after(cmd, part, key)
+    return cmd
+
+
+def _wrapper_chdir(part: Part, key: Key | None, subst: dict) -> str | None:
+    """`env -C DIR cmd` / `sudo -D DIR cmd`: the command runs in DIR."""
+    if key is None or not key.wrappers or not ({"env", "sudo"} & set(key.wrappers)):
+        return None
+    argv = part.argv
+    limit = len(argv) - len(key.command)
+    for i in range(max(0, limit)):
+        word = argv[i]
+        if word in ("-C", "--chdir", "-D") and i + 1 < limit:
+            return argv[i + 1] if argv[i + 1] is not None else UNKNOWN
+        if word and word.startswith("--chdir="):
+            return word.split("=", 1)[1]
+    return None
+
+
+def _after(cmd: Cmd, part: Part, key: Key | None) -> None:
+    """What only shows once the program's rule has run: privilege, fetched output, fed-in names, sockets."""
+    facts = cmd.facts
+    if cmd.privileged:
+        _judge_privilege(cmd)
+    if facts.net_fetch:
+        facts.fetch_writes.extend(_redirect_writes(cmd, part))
+    if facts.secret_source and facts.net_send and not cmd.via_xargs and facts.secret_source.startswith("reads"):
+        cmd.at_least(D, f"sends secrets to the network (it {facts.secret_source})")
+    if facts.interp and facts.net_dev:
+        cmd.at_least(D, "connects a shell or interpreter to a network socket (reverse shell)")
+    if cmd.via_xargs:
+        fed = part.stdin_code or " ".join(r.target_text for r in part.redirects if r.op == "<<<")
+        for token in fed.split()[:64]:
+            token = token.strip("'\"")
+            if not token or "/" not in token and not token.startswith("~"):
+                continue
+            where = paths.place(token, cmd.ctx, cmd.cwd)
+            if where.cls in paths.SECRET_CLASSES:
+                facts.secret_source = facts.secret_source or f"is fed the name of {where.path} ({where.cls})"
+                if facts.net_send:
+                    cmd.at_least(D, f"sends {where.path} ({where.cls}) to the network")
+
+
+def _redirect_writes(cmd: Cmd, part: Part) -> list[str]:
+    found = []
+    for redirect in part.redirects:
+        if redirect.op in WRITE_OPS and redirect.target and not redirect.target.isdigit():
+            found.append(paths.place(redirect.target, cmd.ctx, cmd.cwd).path)
+    return found
+
+
+def _dispatch(cmd: Cmd) -> None:
+    for _ in range(MAX_DELEGATIONS):
+        name = cmd.name
+        if name == "busybox" or name == "toybox":
+            if not cmd.args:
+                return
+            cmd.name, cmd.args = _program_name(cmd.args[0]), cmd.args[1:]
+            continue
+        if cmd.args and cmd.args[-1] in HELP_WORDS and all(a in HELP_WORDS for a in cmd.args) or (
+                len(cmd.args) == 2 and cmd.args[1] in HELP_WORDS and not cmd.args[0].startswith("-")
+                and name in ("git", "npm", "docker", "kubectl", "cargo", "go", "pip", "pip3", "uv", "apt",
+                             "systemctl", "terraform", "helm", "gh", "yarn", "pnpm", "podman", "aws")):
+            return      # prints help or a version: runs nothing
+        if name == "man" and any(MAN_PAGER.match(a) for a in cmd.args):
+            cmd.at_least(H, "man runs the pager or browser command it is given")
+            return
+        if name == "cd" or name == "pushd":
+            target = next((a for a in cmd.args if not a.startswith("-") or a == "-"), "~")
+            if target == "-":
+                cmd.facts.cd_to = UNKNOWN
+            else:
+                cmd.facts.cd_to = paths.place(target, cmd.ctx, cmd.cwd).path if UNKNOWN not in target else UNKNOWN
+            return
+        rule = REGISTRY.get(name)
+        if rule is not None:
+            rule(cmd)
+        elif name in SAFE_PROGRAMS:
+            if name in NOOP_PROGRAMS or (name == "echo" and not cmd.args):
+                cmd.facts.noop = True
+        elif UNKNOWN in name:
+            cmd.at_least(H, "the program is chosen at run time")
+        else:
+            cmd.at_least(M, f"{name} is not a program the gate knows")
+        words = cmd.delegate_to
+        if not words:
+            return
+        cmd.delegate_to = None
+        if UNKNOWN in words[0]:
+            cmd.at_least(H, "runs a program known only at run time")
+            return
+        _judge_program_path(cmd, words[0])
+        cmd.name, cmd.args = _program_name(words[0]), list(words[1:])
+    cmd.at_least(H, "too many nested wrappers to follow")
+
+
+def _judge_program_path(cmd: Cmd, first: str) -> None:
+    """`/tmp/cat` is not cat: a program run from outside the system's directories is judged by its place."""
+    if "/" not in first or UNKNOWN in first:
+        return
+    where = paths.place(first, cmd.ctx, cmd.cwd)
+    if where.cls in (paths.SYSTEM,) and (where.path + "/").startswith(SYSTEM_BIN_DIRS) or \
+            where.path.startswith(SYSTEM_BIN_DIRS):
+        return
+    cmd.facts.runs.append(where.path)
+    if where.cls in (paths.PROJECT, paths.PROJECT_ROOT):
+        cmd.at_least(M, "runs a program of the project")
+    elif where.cls == paths.DOTFILE and "/.local/bin/" in where.path + "/" or "/.cargo/bin/" in where.path or \
+            "/node_modules/.bin/" in where.path or "/.venv/bin/" in where.path:
+        cmd.at_least(M, f"runs {where.path}")
+    else:
+        cmd.at_least(H, f"runs a program from {where.path} ({where.cls})")
+
+
+def _judge_privilege(cmd: Cmd) -> None:
+    cmd.at_least(H, "runs as root (sudo)")
+    if any(lv >= H and ("PATH" in reason or "sets " in reason or "LD_" in reason) for lv, reason in cmd.found):
+        cmd.at_least(D, "runs as root with variables that change what runs")
+    if cmd.facts.interp and cmd.level() >= M or cmd.name in interpreters.SHELLS:
+        cmd.at_least(D, f"a root {cmd.name}: anything can run as root")
+
+
+WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
+READ_OPS = frozenset({"<"})
+
+
+def _judge_redirects(cmd: Cmd, part: Part, subst: dict) -> None:
+    for redirect in part.redirects:
+        op = redirect.op
+        if op in ("<<", "<<-", "<<<", "<&"):
+            continue
+        target = redirect.target
+        if target is None:
+            target = expand_word(redirect.target_text, subst) if redirect.target_text else UNKNOWN
+        if op in (">&", "<&") and (target.isdigit() or target == "-"):
+            continue        # duplicating a descriptor, not a file
+        if op in WRITE_OPS:
+            where = cmd.write(target, "redirect writes")
+            if where.cls == paths.NETDEV:
+                cmd.facts.net_dev = True
+                cmd.facts.net_send = True
+            if op == "<>":
+                cmd.read(target)
+        elif op in READ_OPS:
+            cmd.read(target, "reads")
+
+
+def _judge_assignments(cmd: Cmd, part: Part, key: Key | None, ctx: Context, cwd: str) -> None:
+    if not part.assignments and (key is None or not key.env):
+        return
+    seen = set()
+    assignments = list(part.assignments) + (list(key.env) if key is not None else [])
+    for assignment in assignments:
+        if assignment.text in seen:
+            continue
+        seen.add(assignment.text)
+        found = judge_variable(assignment.name, assignment.value, assignment.text)
+        if found and assignment.name in PROJECT_PATH_VARIABLES and _inside_project(assignment.value, ctx, cwd):
+            found = (M, f"{assignment.name} points inside the project")
+        if found:
+            cmd.at_least(*found)
+        if not part.argv:
+            value = assignment.value
+            if value is None:
+                cmd.facts.assigns[assignment.name] = UNKNOWN
+            else:
+                cmd.facts.assigns[assignment.name] = paths.expand_tilde(value, ctx, cwd) if value.startswith("~") \
+                    else value.replace(":~", ":" + ctx.home)
+
+
+PROJECT_PATH_VARIABLES = frozenset({"PYTHONPATH", "NODE_PATH", "PERL5LIB", "RUBYLIB", "PERLLIB", "CLASSPATH",
+                                    "GOPATH"})
+
+
+def _inside_project(value: str | None, ctx: Context, cwd: str) -> bool:
+    if not value:
+        return False
+    for entry in value.split(":"):
+        if not entry:
+            continue
+        where = paths.place(entry, ctx, cwd)
+        if where.cls not in (paths.PROJECT, paths.PROJECT_ROOT):
+            return False
+    return True
+
+
+def verdict_of(cmd: Cmd) -> Verdict:
+    if not cmd.found:
+        return Verdict(S, ())
+    level = max(lv for lv, _ in cmd.found)
+    reasons = []
+    for lv, reason in cmd.found:
+        if lv == level and reason not in reasons:
+            reasons.append(reason)
+    return Verdict(level, tuple(reasons[:4]))
+
+
+# judge_line needs the facts judge_part found; keep them for the line (keyed by the part's identity).
+_ANALYSED: dict = {}
+MAX_REMEMBERED_PARTS = 250_000
+
+
+def judge_part(part: Part, key: Key, ctx: Context) -> Verdict:
+    cmd = analyse(part, key, ctx)
+    if len(_ANALYSED) >= MAX_REMEMBERED_PARTS:
+        _ANALYSED.clear()
+    _ANALYSED[id(part)] = (part, key, ctx, cmd.facts.summary())
+    return verdict_of(cmd)
+
+
+def remembered(part: Part, key: Key, ctx: Context):
+    """The facts judge_part found for this very part, or None."""
+    entry = _ANALYSED.get(id(part))
+    if entry is not None and entry[0] is part and entry[1] is key and entry[2] is ctx:
+        return entry[3]
+    return None
+
+
+def forget(parts) -> None:
+    for part in parts:
+        _ANALYSED.pop(id(part), None)
+
+
+def judge_line(split: Split, judged: tuple[Judged, ...], ctx: Context) -> Verdict:
+    from .line import judge_whole_line
+    return judge_whole_line(split, judged, ctx)

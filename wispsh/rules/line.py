@@ -1,0 +1,214 @@
+"""Whole-line rules: risks that only the line as a whole shows (ADR 0015 amendment).
+
+Network into an interpreter, secrets into the network, decoding into an interpreter, a file written then
+run, a pad of no-ops before a payload, and parts judged again after the line's own `cd` and assignments.
+The line's verdict holds only these findings; the parts keep their own.
+"""
+from __future__ import annotations
+
+import re
+
+from ..model import Judged, Level, Split, Verdict
+from . import analyse, forget, remembered, verdict_of
+from .options import UNKNOWN
+
+S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
+
+PAD_PARTS = 8               # this many no-ops in a row before a command is padding
+PAD_SPACE = re.compile(r"[ \t\r\n]{64,}|(?:;\s*){16,}")
+MAX_PARENT_WALK = 64
+CHILD_ORIGINS = frozenset({"$()", "``", "<()", ">()", "heredoc", "opaque"})
+
+
+def judge_whole_line(split: Split, judged: tuple[Judged, ...], ctx) -> Verdict:
+    found: list[tuple[Level, str]] = []
+    n = len(judged)
+    facts = []
+    cwd = ctx.cwd
+    line_vars: dict = {}
+    for index, item in enumerate(judged):
+        part = item.part
+        found_file = None
+        if part.origin == "find -exec" and part.parent is not None and part.parent < index:
+            starts = facts[part.parent].found_under
+            found_file = starts[0] if len(starts) == 1 else None
+        # judged again only when the line changed what its words mean (a cd, a variable, find's {})
+        moved = cwd != ctx.cwd or bool(line_vars) and "$" in part.text or found_file is not None
+        part_facts = None if moved else remembered(part, item.key, ctx)
+        if part_facts is None:
+            cmd = analyse(part, item.key, ctx, cwd=cwd, line_vars=line_vars if moved else None,
+                          found_file=found_file)
+            part_facts = cmd.facts
+        facts.append(part_facts)
+        if moved:
+            again = verdict_of(cmd)
+            if again.level > item.verdict.level:
+                where = (f" (for every file find finds under {found_file[:-2] or '/'})" if found_file is not None
+                         else f" (in {cwd})" if cwd != ctx.cwd else " (with the line's own variables)")
+                found.extend((again.level, reason + where) for reason in again.reasons)
+        if part_facts.cd_to is not None and part_facts.cd_to != UNKNOWN:
+            cwd = part_facts.cd_to
+        for name, value in part_facts.assigns.items():
+            line_vars[name] = value
+    _pipelines(judged, facts, found)
+    _nested(judged, facts, found)
+    _sockets(facts, found)
+    _write_then_run(judged, facts, found, ctx)
+    _padding(split, judged, facts, found)
+    forget(item.part for item in judged)
+    if not found:
+        return Verdict(S, ())
+    level = max(lv for lv, _ in found)
+    reasons = []
+    for lv, reason in found:
+        if lv == level and reason not in reasons:
+            reasons.append(reason)
+    return Verdict(level, tuple(reasons[:4]))
+
+
+def _pipelines(judged, facts, found) -> None:
+    stages: dict = {}
+    for index, item in enumerate(judged):
+        if item.part.pipeline is not None:
+            stages.setdefault(item.part.pipeline, []).append(index)
+    for members in stages.values():
+        members.sort(key=lambda i: judged[i].part.stage)
+        fetched = decoded = None
+        secret = listed = ""
+        for i in members:
+            f = facts[i]
+            network = f.net_send or f.net_fetch
+            if f.stdin_interp and fetched is not None:
+                found.append((D, "runs code fetched from the network (… | sh)"))
+            if f.stdin_interp and decoded is not None:
+                found.append((H, "decodes hidden text and runs it"))
+            if network and secret:
+                found.append((D, f"sends secrets to the network (one part {secret})"))
+            if judged[i].key is not None and "xargs" in judged[i].key.wrappers and f.deletes and listed:
+                found.append((D, f"deletes every file listed under {listed}"))
+            if f.lists_big:
+                listed = f.lists_big
+            if f.net_fetch:
+                fetched = i
+            if f.decoder:
+                decoded = i
+            if f.secret_source:
+                secret = f.secret_source
+
+
+def _ancestors(judged, index):
+    seen = 0
+    parent = judged[index].part.parent
+    while parent is not None and 0 <= parent < len(judged) and seen < MAX_PARENT_WALK:
+        yield parent
+        parent = judged[parent].part.parent
+        seen += 1
+
+
+def _nested(judged, facts, found) -> None:
+    for index, f in enumerate(facts):
+        if judged[index].part.parent is None or not (f.net_fetch or f.decoder or f.secret_source):
+            continue
+        for up in _ancestors(judged, index):
+            holder = facts[up]
+            if f.net_fetch and (holder.runtime_code or holder.stdin_interp):
+                found.append((D, "runs code fetched from the network ($(curl …) / <(curl …))"))
+            if f.decoder and (holder.runtime_code or holder.stdin_interp):
+                found.append((H, "decodes hidden text and runs it"))
+            if f.secret_source and (holder.net_send or holder.net_fetch):
+                found.append((D, f"sends secrets to the network (a substitution {f.secret_source})"))
+    for index, f in enumerate(facts):
+        part = judged[index].part
+        if part.origin == "find -exec" and (f.net_send or f.net_fetch) and part.parent is not None:
+            finder = facts[part.parent] if 0 <= part.parent < len(facts) else None
+            if finder is not None and finder.secret_source:
+                found.append((D, f"sends files to the network that find {finder.secret_source[5:]}"))
+
+
+def _sockets(facts, found) -> None:
+    if any(f.net_dev for f in facts):
+        secret = next((f.secret_source for f in facts if f.secret_source), "")
+        if secret:
+            found.append((D, f"a part {secret} on a line that opens a network socket"))
+        if any(f.stdin_interp or f.interp for f in facts):
+            found.append((D, "a shell or interpreter on a line that opens a network socket (reverse shell)"))
+    copied = False
+    for f in facts:
+        if copied and f.net_send:
+            found.append((D, "copies a secret and then sends or publishes it"))
+            break
+        copied = copied or f.secret_copy
+
+
+def _write_then_run(judged, facts, found, ctx) -> None:
+    written: dict = {}
+    for index, f in enumerate(facts):
+        for path in f.runs:
+            origin = written.get(path)
+            if origin is None:
+                origin = next((kind for prefix, kind in written.items() if prefix.endswith("/")
+                               and path.startswith(prefix)), None)
+            if origin is None:
+                continue
+            kind, writer = origin
+            if kind == "fetch":
+                found.append((D, f"downloads {path} and then runs it"))
+            else:
+                level, why = _written_code_level(judged[writer], ctx)
+                found.append((max(H, level), f"writes {path} and then runs it" + why))
+        for path in f.writes:
+            written.setdefault(path, ("write", index))
+        for path in f.fetch_writes:
+            written[path] = ("fetch", index)
+
+
+MAX_WRITTEN_CODE = 20_000
+
+
+def _written_code_level(writer, ctx) -> tuple[Level, str]:
+    """What a file written with echo/printf/a heredoc would do when run: its text judged as a line."""
+    part, key = writer.part, writer.key
+    program = key.program if key is not None else None
+    if program in ("echo", "printf") and key.command:
+        words = [w for w in key.command[1:] if w is not None]
+        while words and program == "echo" and words[0] in ("-e", "-n", "-E", "-ne", "-en"):
+            words.pop(0)
+        text = " ".join(words).replace("\\n", "\n")
+    elif part.stdin_code:
+        text = part.stdin_code
+    else:
+        return S, ""
+    if not text.strip() or len(text) > MAX_WRITTEN_CODE:
+        return S, ""
+    try:
+        from .. import keys, split
+        from . import judge_part
+        inner = split.split_line(text)
+        level = max((judge_part(p, keys.key_for(p), ctx).level for p in inner.parts), default=S)
+        forget(inner.parts)
+    except Exception:       # fail closed: text we cannot judge counts as high
+        return H, ""
+    return level, f" (what it writes is {level})" if level > H else ""
+
+
+def _padding(split: Split, judged, facts, found) -> None:
+    run = 0
+    for index, f in enumerate(facts):
+        part = judged[index].part
+        if part.parent is not None:
+            continue
+        if f.noop:
+            run += 1
+            continue
+        if run >= PAD_PARTS and judged[index].verdict.level >= M:
+            found.append((max(H, judged[index].verdict.level), f"{run} no-op commands pad the line before "
+                                                               f"'{part.text[:60]}'"))
+        run = 0
+    line = split.line
+    for m in PAD_SPACE.finditer(line):
+        after = m.end()
+        for index, item in enumerate(judged):
+            if item.part.span[0] >= after and item.verdict.level >= M and item.part.parent is None:
+                found.append((max(H, item.verdict.level),
+                              f"a long run of blank space hides '{item.part.text[:60]}'"))
+                return
