@@ -72,9 +72,15 @@ QUIET = [
     "cd src && ls",
     "npm ci && npm test",
     "python3 -m venv .venv && . .venv/bin/activate && pip install -r requirements.txt",
-    "tmp=$(mktemp) && curl -s https://example.com/d.json -o \"$tmp\" && jq length \"$tmp\"",
     "find . -name '*.pyc' -exec rm -f {} +",
 ]
+
+
+def test_a_write_to_a_place_known_only_at_run_time_is_high_not_quiet(place):
+    # `$tmp` could name ~/.bashrc as well as /tmp/tmp.X: each part is judged on its own, so the write is high
+    # (asks, and a moderate `curl *` approval does not cover it); not dangerous, so agents' temp files stay usable.
+    outcome = judge("tmp=$(mktemp) && curl -s https://example.com/d.json -o \"$tmp\" && jq length \"$tmp\"", place)
+    assert outcome.reached == H, describe(outcome)
 
 
 @pytest.mark.parametrize("line", QUIET)

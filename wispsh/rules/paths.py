@@ -275,7 +275,7 @@ def _place(word: str, ctx, cwd: str) -> Place:
 WRITE = {
     HARMLESS: S, NETDEV: H, WISP: D, GIT_INTERNAL: D, ROOT: H, HOME: H, ANCESTOR: H, PROJECT_ROOT: M,
     PROJECT_CONFIG: H, PROJECT: M, PROJECT_SECRET: M, SECRET: D, DOTFILE: D, HOME_OTHER: H, TEMP: L, DEVICE: D, SYSTEM: D,
-    OUTSIDE: H, UNKNOWN_PLACE: M,
+    OUTSIDE: H, UNKNOWN_PLACE: H,
 }
 CREATE = {   # mkdir, touch: creating without overwriting
     HARMLESS: S, NETDEV: H, WISP: D, GIT_INTERNAL: D, ROOT: L, HOME: L, ANCESTOR: L, PROJECT_ROOT: L,
