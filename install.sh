@@ -102,20 +102,13 @@ find "$src" -name __pycache__ -type d -prune -exec rm -rf {} +
 PIP_DISABLE_PIP_VERSION_CHECK=1 "$venv/bin/python" -m pip install --quiet --no-cache-dir $pip_extra "$src"
 rm -rf "$src"
 
-# The launchers: tiny scripts that start Python with -I -S and the venv's site-packages (see shims/).
-site_packages=$("$venv/bin/python" -I -c 'import sysconfig; print(repr(sorted({sysconfig.get_paths()[k] for k in ("purelib", "platlib")})))')
-python_path="$venv/bin/python"
-make_launcher() {
-    tmp="$1.tmp.$$"
-    sed -e "s|@PYTHON@|$python_path|" -e "s|@SITE_PACKAGES@|$site_packages|" "$checkout/shims/launcher.in" > "$tmp"
-    chmod 755 "$tmp"
-    mv -f "$tmp" "$1"
-}
-mkdir -p "$launchers" "$shims"
-make_launcher "$launchers/wispsh"
-for name in $shim_names; do
-    make_launcher "$shims/$name"
-done
+# The launcher and the shims: tiny scripts that start Python with -I -S and the venv's site-packages,
+# laid by `wisp shims install` (wispsh/shims.py), the one implementation of them. Run with -I so that no
+# PYTHONPATH of the installing user decides which wispsh the shims point at.
+venv_wisp() { "$venv/bin/python" -I -c 'from wispsh.wisp import cli; cli(prog_name="wisp")' "$@"; }
+venv_wisp shims install --quiet --shell wispsh "$launchers"
+# shellcheck disable=SC2086  # shim_names is a list of words
+venv_wisp shims install --quiet $(printf -- '--shell %s ' $shim_names) "$shims"
 
 link() {  # link NAME TARGET into $prefix, never over a file that is not ours
     dest="$prefix/$1"

@@ -108,7 +108,7 @@ LEVELS = [
     ("cat < ~/.ssh/id_rsa", L, L), ("rm -rf \"~\"", H, H), ("unzip -o a.zip", M, M),
     ("awk '{ system(\"id\") }' f", H, H), ("awk '{print > \"/etc/passwd\"}' f", D, D),
     ("xxd -r -p hex.txt out.bin", M, M), ("vim -c ':!id'", H, H), ("make --eval='x'", H, H),
-    ("sudo tee /etc/hosts", D, D), ("alias ls='rm -rf ~'", H, H), ("hash -p /tmp/x ls", H, H),
+    ("sudo tee /etc/hosts", D, D), ("alias ls='rm -rf ~'", H, D), ("hash -p /tmp/x ls", H, H),
     # multiplexers without a family of their own: by verb
     ("journalctl -u nginx --since today", S, S), ("journalctl --vacuum-time=1d", H, H), ("ip addr", S, S),
     ("ip route add 10.0.0.0/8 via 10.0.0.1", H, H), ("hg push --force", D, D), ("vagrant destroy -f", H, H),

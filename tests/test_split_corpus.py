@@ -25,7 +25,7 @@ def programs_seen(split) -> set[str]:
         if not part.argv:
             continue
         seen.add(wrappers.program_name(part.argv[0]) or "")
-        command = wrappers.unwrap(part.argv).command
+        command = wrappers.unwrap(part.argv, part.words if len(part.words) == len(part.argv) else None).command
         if command:
             seen.add(wrappers.program_name(command[0]) or "")
     return seen
@@ -34,9 +34,6 @@ def programs_seen(split) -> set[str]:
 # Lines whose must_see the splitter alone cannot show, with the owner of the gap. strict: once fixed, the
 # xfail fails and the entry must go.
 KNOWN_GAPS = {
-    'sudo env PATH="$PATH" timeout 60 nice -n 5 nohup xargs -0 rm -rf < /tmp/targets':
-        "wrappers.unwrap stops at argv None: `PATH=\"$PATH\"` is an assignment by its shape (Part.words), "
-        "but unwrap(argv) cannot see that; fix belongs in wrappers.py/keys.py",
 }
 
 

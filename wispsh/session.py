@@ -121,6 +121,7 @@ class Here:
 
     session: Session
     ancestors: tuple[tuple[int, float], ...]
+    me: tuple[int, float] | None = None     # this process: a shell that execs in place keeps the pid
 
 
 def _walk(name: str | None, agent: str | None) -> Here:
@@ -158,7 +159,12 @@ def _walk(name: str | None, agent: str | None) -> Here:
         session = Session(named_session_id(name), None, None, name=name, agent=agent)
     else:
         session = Session(process_session_id(*found), found[0], found[1], agent=agent)
-    return Here(session, tuple(ancestors))
+    try:
+        me = psutil.Process()
+        myself = (me.pid, me.create_time())
+    except psutil.Error:
+        myself = None
+    return Here(session, tuple(ancestors), myself)
 
 
 _walk_once = cache(_walk)

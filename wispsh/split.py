@@ -778,7 +778,8 @@ class _Splitter:
             return
         from . import wrappers
 
-        unwrapped = wrappers.unwrap(tuple(argv))
+        written = raw.words if len(raw.words) == len(argv) else None
+        unwrapped = wrappers.unwrap(tuple(argv), written)
         if unwrapped.code is not None:
             self._enqueue(unwrapped.code, unwrapped.code_origin or "env -S", index)
         elif _env_split_string_dynamic(argv):

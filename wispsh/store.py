@@ -476,7 +476,8 @@ def standing(home: Path, *, cwd: str, env=None, here=None, at: float | None = No
         if problem:
             notes.append(problem)
         turn = env.get("WISP_TURN") or None
-        ancestors = set(here.ancestors)
+        # "beneath the line": a process below the granting one, or the same process after an exec in place
+        ancestors = set(here.ancestors) | ({here.me} if here.me else set())
         for g in grants:
             beneath = g.granter is not None and _is_ancestor(g.granter, ancestors)
             if g.scope == "session" or (g.turn and g.turn == turn) or beneath:

@@ -210,49 +210,110 @@ def watch_command() -> None:
     raise SystemExit(serve(config, os.environ))
 
 
-# ---------------------------------------------------------------- doctor (issue 2; more checks join later)
+# ---------------------------------------------------------------- shims (issue 8)
 
 
-def _doctor_checks():
-    """(ok, required, what, detail) for each check. A required check that fails makes the exit status 1."""
+def _shim_dir(directory: str | None):
+    from pathlib import Path
+
+    from .shims import default_dir
+
+    return Path(directory) if directory else default_dir()
+
+
+@cli.group("shims")
+def shims_group() -> None:
+    """Shims named bash, sh, zsh (and programs such as git) that run wispsh instead."""
+
+
+@shims_group.command("install")
+@click.argument("directory", required=False)
+@click.option("--program", "programs", multiple=True, metavar="NAME",
+              help="Also a program shim (repeatable): gates NAME's argv, then execs the real NAME.")
+@click.option("--shell", "shells", multiple=True, metavar="NAME",
+              help="Only these shell shims (repeatable; default: bash, sh, zsh; wispsh: the launcher).")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
+def shims_install(directory: str | None, programs: tuple[str, ...], shells: tuple[str, ...], quiet: bool) -> None:
+    """Lay shims in DIRECTORY (default: ~/.local/share/wispsh/shims). Idempotent; never overwrites a
+    file that is not a wispsh shim."""
     import os
 
-    from . import run, shell
-    from .config import ConfigError, load_config, untrusted_reason, wisp_home
+    from . import run, shims
 
+    where = _shim_dir(directory)
     try:
-        config = load_config()
-        yield True, True, "config", f"{config.path} " + ("readable" if config.path.exists() else "(none: defaults)")
-    except ConfigError as exc:
-        yield False, True, "config", str(exc)
-        config = None
-    if config is not None:
-        for name in (run.DEFAULT_KEY, *shell.SHELL_NAMES):
-            try:
-                path = run.find_shell(None if name == run.DEFAULT_KEY else name, config, dict(os.environ), name)
-                label = "wispsh itself (default)" if name == run.DEFAULT_KEY else name
-                yield True, False, f"real shell {label}", path
-            except run.ShellNotFound as exc:
-                yield False, name == run.DEFAULT_KEY, f"real shell {name}", str(exc)
-    try:
-        from .resources import resources_dir
+        done = shims.install(where, shells=shells or shims.SHELL_SHIMS, programs=programs)
+    except (shims.ShimError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    env = dict(os.environ)
+    for path, action in done:
+        if not quiet:
+            click.echo(f"{action:9} {path}")
+        if shims.read_shim(path).kind == "program" and not run.search_path(path.name, env, frozenset(
+                {os.path.realpath(where)})):
+            click.echo(f"wisp: no real {path.name} on PATH past {where}: the shim says not found until there is",
+                       err=True)
+    if not quiet:
+        click.echo(f"use: SHELL={where}/bash  or  PATH={where}:$PATH   (check with: wisp shims list)")
 
-        where = resources_dir()
-        files = sorted(p.name for p in where.iterdir() if p.is_file())
-        yield bool(files), True, "Resources", f"{where}: {', '.join(files) or 'empty'}"
-    except FileNotFoundError as exc:
-        yield False, True, "Resources", str(exc)
-    home = wisp_home()
-    reason = untrusted_reason(home)
-    yield reason is None, True, "wisp home", reason or f"{home}"
+
+@shims_group.command("list")
+@click.argument("directory", required=False)
+def shims_list(directory: str | None) -> None:
+    """What is laid where, and whether PATH finds the shims before the real shells and programs."""
+    import os
+
+    from . import shims
+
+    env = dict(os.environ)
+    dirs = shims.dirs_with_shims(env, extra=[directory] if directory else [])
+    if not dirs:
+        click.echo(f"no shims (looked in {shims.default_dir(env)} and on PATH); lay them: wisp shims install")
+        return
+    for where in dirs:
+        click.echo(f"{where}:")
+        order = {name: (found, ours) for name, found, ours in shims.path_order(where, env)}
+        for shim in shims.shims_in(where):
+            found, ours = order.get(shim.path.name, (None, False))
+            on_path = ("PATH finds this shim" if ours else
+                       f"PATH finds {found} first" if found else "not found on PATH")
+            stale = f"  STALE: {shim.python} is gone" if shim.stale else ""
+            click.echo(f"  {shim.path.name:10} {shim.kind:8} {on_path}{stale}")
+
+
+@shims_group.command("remove")
+@click.argument("directory", required=False)
+@click.option("--only", multiple=True, metavar="NAME", help="Only the shim NAME (repeatable).")
+def shims_remove(directory: str | None, only: tuple[str, ...]) -> None:
+    """Remove the wispsh shims in DIRECTORY (default: ~/.local/share/wispsh/shims); nothing else."""
+    from . import shims
+
+    where = _shim_dir(directory)
+    try:
+        removed = shims.remove(where, only)
+    except OSError as exc:
+        raise click.ClickException(str(exc)) from None
+    for path in removed:
+        click.echo(f"removed   {path}")
+    if not removed:
+        click.echo(f"no wispsh shims in {where}")
+
+
+# ---------------------------------------------------------------- doctor (issues 2 and 8)
+
+DOCTOR_MARKS = {"ok": "ok  ", "warn": "warn", "fail": "FAIL"}
 
 
 @cli.command("doctor")
 def doctor_command() -> None:
-    """Check the install: real shells found, Resources present, config readable."""
+    """Check the install, the gate's files, the shims and the agents. Exit 1 when a check fails.
+
+    Each line: ok / warn / FAIL, what, and what to do.
+    """
+    from .doctor import FAIL, checks
+
     failed = False
-    for ok, required, what, detail in _doctor_checks():
-        mark = "ok  " if ok else ("FAIL" if required else "--  ")
-        failed = failed or (required and not ok)
-        click.echo(f"{mark} {what}: {detail}")
+    for check in checks():
+        failed = failed or check.status == FAIL
+        click.echo(f"{DOCTOR_MARKS[check.status]} {check.what}: {check.detail}" + (f" -- {check.fix}" if check.fix else ""))
     raise SystemExit(1 if failed else 0)
