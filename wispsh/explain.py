@@ -66,8 +66,8 @@ def render_text(plan: Plan) -> str:
     if plan.denied_by is not None:
         out.append(f"denied by: {plan.denied_by.pattern!r} (matched {plan.denied_by.matched!r})")
     if not plan.split.ok:
-        out.append("parse:     not ok: " + "; ".join(plan.split.notes))
-    for note in plan.notes:
+        out.append("parse:     not ok")
+    for note in plan.split.notes + plan.notes:
         out.append(f"note:      {note}")
     for number, (judged, decision) in enumerate(zip(plan.judged, plan.decisions), 1):
         part, key, verdict = judged.part, judged.key, judged.verdict

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Sequence
 
 from .config import ConfigError, load_config
 
@@ -24,17 +25,17 @@ def refuse(message: str) -> "NoReturn":  # noqa: F821 - typing only
         os._exit(REFUSED)
 
 
-def _plan(text: str):
+def _plan(text: str, args: Sequence[str]):
     from . import pipeline
 
     config = load_config()
-    return config, pipeline.judge(text, config, os.getcwd(), dict(os.environ))
+    return config, pipeline.judge(text, config, os.getcwd(), dict(os.environ), args)
 
 
-def check(text: str, *, yes: bool = False) -> None:
+def check(text: str, *, yes: bool = False, args: Sequence[str] = ()) -> None:
     """Return when `text` may run; refuse (exit 126) otherwise. Fails closed on any error."""
     try:
-        config, plan = _plan(text)
+        config, plan = _plan(text, args)
         if plan.verdict == "run":
             _settle(plan, (), config, source="wispsh")
             return
@@ -61,12 +62,12 @@ def _settle(plan, answers, config, *, source: str):
     return gate.settle(plan, answers, config=config, cwd=os.getcwd(), env=os.environ, source=source)
 
 
-def explain(text: str, *, as_json: bool) -> int:
+def explain(text: str, *, as_json: bool, args: Sequence[str] = ()) -> int:
     """Print the plan for `text`; the exit status says what would happen (contracts.md)."""
     from . import explain as render
 
     try:
-        _, plan = _plan(text)
+        _, plan = _plan(text, args)
     except ConfigError as exc:
         sys.stderr.write(f"wispsh: config error: {exc}\n")
         return render.EXIT_FOR_VERDICT["deny"]

@@ -110,9 +110,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from . import flow
 
+    operands = invocation.args if mode == shell.COMMAND else ()   # $0 $1 …: an agent's template may use them
     if invocation.explain:
-        return flow.explain(text, as_json=invocation.json)
-    flow.check(text, yes=invocation.yes)  # returns only when every part may run; else exits 126
+        return flow.explain(text, as_json=invocation.json, args=operands)
+    flow.check(text, yes=invocation.yes, args=operands)  # returns only when every part may run; else exits 126
 
     if mode == shell.COMMAND:
         run.exec_shell(real_shell, invocation.command_argv(), env, depth)
