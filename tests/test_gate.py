@@ -196,9 +196,10 @@ def test_answers_become_exactly_one_grant_each_in_their_scope(g):
     persisted = store.read_persisted(g.home).approvals
     assert sorted((a.pattern, a.scope, a.directory) for a in persisted) == [
         ("cargo *", "always", None), ("pip *", "project", str(g.project))]
-    # the same session is covered by the session grant; the once grant belongs to this process's line
+    # the same session is covered by the session grant; the once grant covers this process (the line's
+    # own shell after the exec in place) and its children, never a sibling line (see the once tests below)
     again = g.plan(judged("npm i", "npm *", M), judged("make a", "make *", M))
-    assert g.kinds(again) == ["cached-session", "ask"]
+    assert g.kinds(again) == ["cached-session", "cached-once"]
 
 
 def test_dangerous_answered_always_is_kept_for_the_session_and_audited_downgraded(g):
@@ -366,6 +367,7 @@ def test_once_covers_processes_started_beneath_the_granting_line_only(g, tmp_pat
     script = tmp_path / "child.py"
     inner = f"{sys.executable} {script} check"
     assert _child(g, tmp_path, "grant", inner) == ["cached-once"]
+    assert _child(g, tmp_path, "grant", f"exec {inner}") == ["cached-once"]    # the same pid, exec'd in place
     assert _child(g, tmp_path, "check") == ["ask"]          # a sibling line is not beneath it
     # and the grant is swept once its process is gone
     store.sweep(g.home, g.env)
