@@ -30,7 +30,7 @@ SAFE_PROGRAMS = frozenset({
     "whereis", "seq", "sleep", "yes", "nproc", "uptime", "free", "ps", "pgrep", "lsof", "getconf", "locale",
     "tput", "clear", "stty", "tty", "groups", "arch", "lscpu", "lsblk", "df", "vmstat", "ip", "ifconfig", "ss",
     "netstat", "dmesg", "journalctl", "jobs", "wait", "exit", "return", "shift", "break", "continue", "unalias",
-    "shopt", "umask", "ulimit", "times", "getopts", "cd", "pushd", "popd", "dirs", "bg", "fg", "disown",
+    "shopt", "setopt", "unsetopt", "umask", "ulimit", "times", "getopts", "cd", "pushd", "popd", "dirs", "bg", "fg", "disown",
     "command", "builtin", "time", "printf", "logname", "users", "who", "w", "last", "tty", "cal", "bc",
     "expr", "factor", "man", "info", "help", "apropos", "whatis", "tldr", "cowsay", "figlet", "lsusb", "lspci",
     "sw_vers", "system_profiler", "top", "htop", "btop", "watch", "env", "printenv", "nice", "ionice",
