@@ -142,6 +142,7 @@ def test_grep_pattern_is_one_part_and_kept_in_second_spelling():
     ("test -v 'a[$(rm -rf ~)]'", "rm", "arithmetic"),
     ("[ -v 'a[$(rm -rf ~)]' ]", "rm", "arithmetic"),
     ("printf -v 'a[$(rm x)]' %s y", "rm", "arithmetic"),
+    ("printf -va[$(rm x)] %s y", "rm", "$()"),
     ("cat > $(mktemp) < f", "mktemp", "$()"),
 ])
 def test_substitutions_are_parts(line, inner, origin):
@@ -149,6 +150,11 @@ def test_substitutions_are_parts(line, inner, origin):
     hits = [p for p in s.parts if p.argv and (p.argv[0] == inner or p.words[:1] == (inner,))]
     assert hits, [p.text for p in s.parts]
     assert hits[0].origin == origin
+
+
+@pytest.mark.parametrize("line", ["printf '%s\\n' 'a|b' '$(e)'", "printf -- '$(e)'", "printf '%d' 'a[$(e)]'"])
+def test_printf_data_in_single_quotes_is_data(line):
+    assert [p.text for p in clean(line).parts] == [line]
 
 
 def test_nested_substitution_spans_and_parents():

@@ -40,6 +40,18 @@ _HEREDOC_OWN = frozenset({"<<", "<<-", "heredoc_start", "heredoc_body", "heredoc
                           "herestring_redirect"})
 
 
+def _printf_target(args: list) -> list:
+    """The NAME of `printf -v NAME …` (a subscript there is evaluated), else nothing."""
+    for i, word in enumerate(args):
+        if word == "-v":
+            return args[i + 1:i + 2]
+        if word is not None and word.startswith("-v") and len(word) > 2:
+            return [word[2:]]
+        if word == "--" or word is None or not word.startswith("-"):
+            return []
+    return []
+
+
 def _base(word: str | None) -> str:
     return (word or "").rsplit("/", 1)[-1]
 
@@ -822,7 +834,9 @@ class _Splitter:
                     if name not in known:
                         self._prompt_code(index, name, text)
         if program in _EVALUATES_SUBSCRIPTS:
-            for value in args:
+            # printf evaluates only its -v target; its format and arguments are data
+            evaluated = _printf_target(args) if program == "printf" else args
+            for value in evaluated:
                 if value and ("$(" in value or "`" in value):
                     for body in scan.substitution_bodies(value):
                         self._enqueue(body, "arithmetic", index)
