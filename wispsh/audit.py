@@ -11,6 +11,7 @@ import re
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from .lazyre import lazy_re
 
 AUDIT_NAME = "audit.jsonl"
 FIELDS = ("ts", "event", "command", "pattern", "line", "level", "reasons", "decision", "approval_id", "scope",
@@ -20,31 +21,33 @@ HIDDEN = "***"
 
 _SECRET_NAME = r"[A-Za-z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|KEY|CREDENTIALS?|AUTH)[A-Za-z0-9_]*"
 _VALUE = r"""(?:"(?:[^"\\]|\\.)*"?|'[^']*'?|[^\s;&|)'"]+)"""
-_MYSQL_FAMILY = re.compile(r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport|mysqlshow)\b")
+_MYSQL_FAMILY = lazy_re(r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport|mysqlshow)\b")
 
-# (pattern, replacement) in order; each keeps the name and hides the value.
-REDACTIONS: tuple[tuple[re.Pattern, str], ...] = (
+# (needle, pattern, replacement) in order; each keeps the name and hides the value. The needle is text the
+# pattern cannot match without: most lines hold none, and their patterns are never compiled.
+REDACTIONS: tuple[tuple[str, re.Pattern, str], ...] = (
     # URLs with credentials: https://user:pass@host
-    (re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@'\"]*:)[^\s/@'\"]+(@)"), rf"\g<1>{HIDDEN}\g<2>"),
+    ("://", lazy_re(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@'\"]*:)[^\s/@'\"]+(@)"), rf"\g<1>{HIDDEN}\g<2>"),
     # Authorization and similar headers, to the end of the quoted or unquoted header
-    (re.compile(r"(?i)\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|cookie)(\s*:\s*)[^'\"\n]+"),
+    (":", lazy_re(r"(?i)\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|cookie)(\s*:\s*)[^'\"\n]+"),
      rf"\g<1>\g<2>{HIDDEN}"),
     # NAME_TOKEN=value, export API_KEY="...", --secret-key=value
-    (re.compile(rf"(?i)(\b{_SECRET_NAME}\s*=\s*){_VALUE}"), rf"\g<1>{HIDDEN}"),
+    ("=", lazy_re(rf"(?i)(\b{_SECRET_NAME}\s*=\s*){_VALUE}"), rf"\g<1>{HIDDEN}"),
     # --password=value / --password value / --token value / --api-key value
-    (re.compile(r"(?i)(--(?:password|passwd|pass|token|secret|api-key|apikey|access-token|auth-token)(?:=|\s+))"
-                + _VALUE), rf"\g<1>{HIDDEN}"),
+    ("--", lazy_re(r"(?i)(--(?:password|passwd|pass|token|secret|api-key|apikey|access-token|auth-token)(?:=|\s+))"
+                   + _VALUE), rf"\g<1>{HIDDEN}"),
     # sshpass -p value
-    (re.compile(r"(\bsshpass\s+(?:-\w+\s+)*-p\s*)" + _VALUE), rf"\g<1>{HIDDEN}"),
+    ("sshpass", lazy_re(r"(\bsshpass\s+(?:-\w+\s+)*-p\s*)" + _VALUE), rf"\g<1>{HIDDEN}"),
 )
-_ATTACHED_P = re.compile(r"((?:^|\s)-p)(?!\s)" + _VALUE)
+_ATTACHED_P = lazy_re(r"((?:^|\s)-p)(?!\s)" + _VALUE)
 
 
 def redact(text: str) -> str:
     """The text with secret values replaced by ***."""
-    for pattern, replacement in REDACTIONS:
-        text = pattern.sub(replacement, text)
-    if _MYSQL_FAMILY.search(text):              # mysql -pSECRET (elsewhere -p is a flag: mkdir -p)
+    for needle, pattern, replacement in REDACTIONS:
+        if needle in text:
+            text = pattern.sub(replacement, text)
+    if "-p" in text and _MYSQL_FAMILY.search(text):     # mysql -pSECRET (elsewhere -p is a flag: mkdir -p)
         text = _ATTACHED_P.sub(rf"\g<1>{HIDDEN}", text)
     return text
 
@@ -98,7 +101,7 @@ def append_locked(home: Path, events, max_bytes: int = DEFAULT_MAX_BYTES) -> Non
 
 
 def append(home: Path, events, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
-    from .store import locked
+    from .lock import locked
 
     with locked(home):
         append_locked(home, events, max_bytes)

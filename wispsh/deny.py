@@ -14,6 +14,7 @@ import re
 from functools import lru_cache
 
 from .config import Config, ConfigError
+from .lazyre import lazy_re
 from .model import DenyHit, Judged, Split
 
 # Where a command starts: the beginning, or after an unescaped separator; then any wrappers.
@@ -56,7 +57,7 @@ def _compile(user: tuple[str, ...]) -> tuple[tuple[tuple[str, re.Pattern], ...],
             compiled.append((pattern, re.compile(pattern)))
         except re.error as exc:
             raise ConfigError(f"deny pattern {pattern!r} does not compile: {exc}") from None
-    builtin = tuple((name, re.compile(regex)) for name, regex in DEFAULTS.items())
+    builtin = tuple((name, lazy_re(regex)) for name, regex in DEFAULTS.items())   # compiled when a needle is seen
     return tuple(compiled), builtin
 
 
@@ -93,7 +94,7 @@ def _checked_second(item: Judged) -> str:
     return " ".join(words)
 
 
-_SPECIAL = re.compile(r"[\s;&|()<>`$'\"\\{}]")
+_SPECIAL = lazy_re(r"[\s;&|()<>`$'\"\\{}]")
 
 
 def _hit(patterns, texts, needles=None) -> DenyHit | None:

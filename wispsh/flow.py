@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from .config import ConfigError, load_config
 

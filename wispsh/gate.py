@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
 
 from .config import Config
 from .model import Answer, Decision, DenyHit, Judged, Level, Plan, Question, Split, Verdict

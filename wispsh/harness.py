@@ -21,7 +21,7 @@ import stat
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from .config import Config
 

@@ -10,10 +10,11 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 from .model import Key, Part
 from .wrappers import program_name, unwrap
+from .lazyre import lazy_re
 
 MULTIPLEXERS_FILE = "multiplexers.txt"
 MULTIPLEXER_OPTIONS_FILE = "multiplexer-options.txt"
@@ -79,9 +80,9 @@ INTERPRETERS: dict[str, InlineCode] = {
 # Subcommands that take code: `deno eval CODE`.
 EVAL_VERBS: dict[str, frozenset[str]] = {"deno": frozenset({"eval"})}
 
-_PYTHON_NAME = re.compile(r"^(python|pypy)[0-9.]*$")
-_DIGITS = re.compile(r"0[xX][0-9a-fA-F]*|[0-9]*")  # `perl -0777`, `-0x1FF`, `-l015`
-_VERB = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:@%+,-]*$")   # a word: no `/`, `=`, leading `-`, expansion or glob
+_PYTHON_NAME = lazy_re(r"^(python|pypy)[0-9.]*$")
+_DIGITS = lazy_re(r"0[xX][0-9a-fA-F]*|[0-9]*")  # `perl -0777`, `-0x1FF`, `-l015`
+_VERB = lazy_re(r"^[A-Za-z0-9_][A-Za-z0-9_.:@%+,-]*$")   # a word: no `/`, `=`, leading `-`, expansion or glob
 
 
 # ---------------------------------------------------------------- the multiplexer table (data)

@@ -10,7 +10,7 @@ template by one byte is judged as written.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from .config import Config
 from .model import Judged, Level, Plan, Split, Verdict

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from .lazyre import lazy_re
 
 MAX_DEPTH = 200
 
@@ -72,12 +73,12 @@ class _Lexed:
 # Per mode, the characters (and words) the lexer must look at; everything between is skipped at C speed.
 _CASE_WORD = r"|(?<![^\s;&|(])(?:case|esac)(?=[\s;&|)]|$)"
 _NEXT_SPECIAL = {
-    _CODE: re.compile(r"[\\'\"$`#()<>\n]" + _CASE_WORD),
-    _DQ: re.compile(r"[\\\"$`]"),
-    _PARAM: re.compile(r"[\\'\"$`}]"),
-    _ARITH: re.compile(r"[\\'\"$`()]"),
-    _ARRAY: re.compile(r"[\\'\"$`()]"),
-    _HEREDOC: re.compile(r"[\\$`]"),
+    _CODE: lazy_re(r"[\\'\"$`#()<>\n]" + _CASE_WORD),
+    _DQ: lazy_re(r"[\\\"$`]"),
+    _PARAM: lazy_re(r"[\\'\"$`}]"),
+    _ARITH: lazy_re(r"[\\'\"$`()]"),
+    _ARRAY: lazy_re(r"[\\'\"$`()]"),
+    _HEREDOC: lazy_re(r"[\\$`]"),
 }
 
 

@@ -6,7 +6,6 @@ a line below the threshold never needs a session.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass
 from functools import cache
@@ -64,6 +63,8 @@ def process_session_id(pid: int, started: float) -> str:
 
 
 def named_session_id(name: str) -> str:
+    import hashlib      # only named sessions need it; below-threshold lines never do
+
     return "n-" + hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:20]
 
 

@@ -6,12 +6,13 @@ Every function here works on one word's text (or one part's words) with plain lo
 from __future__ import annotations
 
 import re
+from .lazyre import lazy_re
 
-_NAME_START = re.compile(r"[A-Za-z_]")
+_NAME_START = lazy_re(r"[A-Za-z_]")
 # After `$`, these begin an expansion bash performs at run time.
 _EXPANSION_AFTER_DOLLAR = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789{(@*#?$!-")
 _DQ_ESCAPABLE = set('$`"\\\n')
-_IFS_WORD = re.compile(r"\$IFS(?![A-Za-z0-9_])|\$\{IFS\}")
+_IFS_WORD = lazy_re(r"\$IFS(?![A-Za-z0-9_])|\$\{IFS\}")
 
 _SIMPLE_ESCAPES = {
     "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
@@ -173,7 +174,7 @@ def _expansion_end(word: str, i: int) -> int:
     return i + 2
 
 
-_NEEDS_READING = re.compile(r"[\\'\"$`]")
+_NEEDS_READING = lazy_re(r"[\\'\"$`]")
 
 
 def unquote(word: str) -> str | None:

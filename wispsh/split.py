@@ -15,6 +15,7 @@ from collections import deque
 from .model import Assignment, LoopRange, Part, Redirect, Split
 from . import scan
 from .spelling import expand_braces, has_unquoted_glob, read_away, second_words, unquote
+from .lazyre import lazy_re
 
 MAX_CHARS = 4_000_000           # a longer line is judged whole
 MAX_NESTING = 200               # nested syntax levels within one parse ($( $( …, ( ( …, if if …)
@@ -23,7 +24,7 @@ MAX_PARTS = 200_000
 MAX_BRACE_WORDS = 256
 MAX_HEREDOC_SUBSTITUTIONS = 5_000   # more $(…) in one heredoc: its code is one opaque part
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROL = lazy_re(r"[\x00-\x08\x0b-\x1f\x7f]")
 RESERVED = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "}", "{", "if", "while", "until",
                       "for", "case", "select", "function", "!", "[[", "]]", ";;", "in"})
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish", "oksh"})
@@ -188,11 +189,26 @@ _PARSER = None
 def _parser():
     global _PARSER
     if _PARSER is None:
-        import tree_sitter
-        import tree_sitter_bash
-
-        _PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+        tree_sitter = _binding("tree_sitter")
+        _PARSER = tree_sitter.Parser(tree_sitter.Language(_binding("tree_sitter_bash").language()))
     return _PARSER
+
+
+def _binding(package: str):
+    """The compiled `_binding` module of tree-sitter or tree-sitter-bash, loaded without the package's
+    __init__: those import typing and importlib.resources for things we never use, which costs more at
+    start-up than parsing. Falls back to the ordinary import."""
+    from importlib.machinery import PathFinder
+
+    found = PathFinder.find_spec(package)
+    spec = found and PathFinder.find_spec(f"{package}._binding", found.submodule_search_locations)
+    if spec is None or spec.loader is None:
+        import importlib
+
+        return importlib.import_module(f"{package}._binding")
+    module = spec.loader.create_module(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 # ---------------------------------------------------------------- the splitter

@@ -11,21 +11,19 @@ imported only inside functions.
 from __future__ import annotations
 
 import errno
-import fcntl
 import json
 import os
 import stat
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from .config import CONFIG_NAME, untrusted_reason
+from .lock import LOCK_NAME, ensure_private_dir, locked  # noqa: F401  (the store's lock)
 from .model import Level
 
 APPROVALS_NAME = "approvals.json"
-LOCK_NAME = "wisp.lock"
 GRANTS_DIR = "grants"
 PERSISTED_SCOPES = ("project", "always")
 RUNTIME_SCOPES = ("once", "session")
@@ -108,30 +106,6 @@ def new_id() -> str:
 
 
 # ---------------------------------------------------------------- files
-
-
-def ensure_private_dir(path: Path) -> None:
-    """Create `path` user-only when missing; an existing one is left as it is (and judged by trust)."""
-    if path.is_dir():
-        return
-    os.makedirs(path.parent, exist_ok=True)
-    try:
-        os.mkdir(path, 0o700)
-    except FileExistsError:
-        return
-    os.chmod(path, 0o700)
-
-
-@contextmanager
-def locked(home: Path):
-    """Hold the wisp home's one lock file (exclusive) for the duration."""
-    ensure_private_dir(home)
-    fd = os.open(home / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)                # closing releases the lock
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
 
 from .model import Assignment
+from .lazyre import lazy_re
 
 # ---------------------------------------------------------------- the grammar's vocabulary
 
@@ -239,10 +240,10 @@ SYSTEM_DIRS = frozenset({
 })
 
 _DEFAULT_SHELL = "sh"
-_LEGACY_NICE = re.compile(r"^-(?:[-+]?)\d+$")
-_ASSIGNMENT = re.compile(r"^[^=\-][^=]*=")
-_NEEDS_CLEANING = re.compile(r"[/\\'\"]")
-_WRITTEN_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=")
+_LEGACY_NICE = lazy_re(r"^-(?:[-+]?)\d+$")
+_ASSIGNMENT = lazy_re(r"^[^=\-][^=]*=")
+_NEEDS_CLEANING = lazy_re(r"[/\\'\"]")
+_WRITTEN_ASSIGNMENT = lazy_re(r"^([A-Za-z_][A-Za-z0-9_]*)=")
 
 
 class _RuntimeAssignment(str):

@@ -15,6 +15,7 @@ from .base import Cmd, Facts, expand_word
 from .context import Context
 from .env import judge_variable
 from .options import UNKNOWN
+from ..lazyre import lazy_re
 
 __all__ = ["Context", "judge_part", "judge_line", "analyse", "REGISTRY"]
 
@@ -40,8 +41,8 @@ SAFE_PROGRAMS = frozenset({
     "xmllint", "tidy", "yamllint", "jsonlint", "column", "glow", "uuidgen", "mktemp", "ldd", "nm", "objdump",
     "readelf", "size", "otool", "file", "ulimit", "fc-list", "gh-status",
 })
-MAN_PAGER = re.compile(r"^(-P|--pager|-H|--html)")
-VERSIONED = re.compile(r"^(python|pip|pypy|perl|ruby|php|node|lua|luajit|gcc|g\+\+|clang|tclsh|wish|pwsh|ruby"
+MAN_PAGER = lazy_re(r"^(-P|--pager|-H|--html)")
+VERSIONED = lazy_re(r"^(python|pip|pypy|perl|ruby|php|node|lua|luajit|gcc|g\+\+|clang|tclsh|wish|pwsh|ruby"
                        r"|idle|pydoc|easy_install|java)[0-9][0-9.]*$")
 SYSTEM_BIN_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/usr/local/sbin/",
                    "/opt/homebrew/bin/", "/opt/homebrew/sbin/", "/snap/bin/", "/usr/libexec/", "/usr/lib/",

@@ -8,8 +8,9 @@ from collections import namedtuple
 from ..model import Level
 from . import paths
 from .options import UNKNOWN, Options, read_options
+from ..lazyre import lazy_re
 
-_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_VAR = lazy_re(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
 FACT_NAMES = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "runtime_code",

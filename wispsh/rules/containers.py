@@ -7,6 +7,7 @@ from ..model import Level
 from . import paths
 from .base import Cmd
 from .options import UNKNOWN
+from ..lazyre import lazy_re
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
@@ -275,9 +276,9 @@ def pulumi(c: Cmd) -> None:
         c.at_least(M, f"pulumi {verb}")
 
 
-_AWS_READ = re.compile(r"^(describe|list|get|show|head|lookup|search|batch-get|filter|preview|validate|check|test|tail"
+_AWS_READ = lazy_re(r"^(describe|list|get|show|head|lookup|search|batch-get|filter|preview|validate|check|test|tail"
                        r"|estimate|scan|query|select|wait)")
-_AWS_DESTROY_ALL = re.compile(r"^(delete-bucket|delete-db-cluster|delete-db-instance|delete-table|delete-stack"
+_AWS_DESTROY_ALL = lazy_re(r"^(delete-bucket|delete-db-cluster|delete-db-instance|delete-table|delete-stack"
                               r"|terminate-instances|delete-cluster|delete-repository|delete-file-system"
                               r"|delete-hosted-zone|delete-user|delete-role|delete-account|delete-vault"
                               r"|delete-key|schedule-key-deletion|delete-secret|delete-volume|deregister)")

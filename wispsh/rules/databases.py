@@ -6,32 +6,33 @@ import re
 from ..model import Level
 from .base import Cmd
 from .options import UNKNOWN
+from ..lazyre import lazy_re
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
 SQL_RULES = (   # (pattern, level, reason): the worst match decides
-    (re.compile(r"\b(drop\s+(database|schema|table|user|role|owned)|truncate\b|drop\s+\w+)", re.I), D,
+    (lazy_re(r"\b(drop\s+(database|schema|table|user|role|owned)|truncate\b|drop\s+\w+)", re.I), D,
      "SQL drops or truncates data"),
-    (re.compile(r"\bdelete\s+from\s+[\w.\"`]+\s*(;|$)", re.I), D, "SQL deletes every row of a table"),
-    (re.compile(r"\bcopy\b.*\b(to|from)\s+program\b", re.I), H, "SQL COPY … PROGRAM runs a shell command"),
-    (re.compile(r"\bupdate\s+[\w.\"`]+\s+set\b(?![^;]*\bwhere\b)", re.I), H, "SQL updates every row of a table"),
-    (re.compile(r"\b(alter\s+(user|role)\b.*\b(superuser|createrole|bypassrls|password)|grant\s+all|grant\b.*"
+    (lazy_re(r"\bdelete\s+from\s+[\w.\"`]+\s*(;|$)", re.I), D, "SQL deletes every row of a table"),
+    (lazy_re(r"\bcopy\b.*\b(to|from)\s+program\b", re.I), H, "SQL COPY … PROGRAM runs a shell command"),
+    (lazy_re(r"\bupdate\s+[\w.\"`]+\s+set\b(?![^;]*\bwhere\b)", re.I), H, "SQL updates every row of a table"),
+    (lazy_re(r"\b(alter\s+(user|role)\b.*\b(superuser|createrole|bypassrls|password)|grant\s+all|grant\b.*"
                 r"\bto\s+public|create\s+(user|role)\b.*superuser|set\s+global)", re.I), H,
      "SQL grants privileges"),
-    (re.compile(r"\b(xp_cmdshell|sys_exec|sys_eval|load_file|into\s+(out|dump)file|lo_import|lo_export"
+    (lazy_re(r"\b(xp_cmdshell|sys_exec|sys_eval|load_file|into\s+(out|dump)file|lo_import|lo_export"
                 r"|pg_read_file|pg_ls_dir|create\s+(or\s+replace\s+)?function|load\s+data\s+local)\b", re.I), H,
      "SQL reads or writes server files or defines code"),
-    (re.compile(r"\b(delete|update|alter|grant|revoke|rename|create|insert|replace|merge|vacuum|reindex"
+    (lazy_re(r"\b(delete|update|alter|grant|revoke|rename|create|insert|replace|merge|vacuum|reindex"
                 r"|flush|reset|shutdown|kill)\b", re.I), M, "SQL changes the database"),
 )
 META_RULES = (   # psql/mysql/sqlite3 client commands that run programs or write files
-    (re.compile(r"(^|[\s;])\\!|\\(o|out|g|gx|w|write|copy)\s*\|", re.I), H, "a client command runs a shell command"),
-    (re.compile(r"(^|[\s;])(\\|\.)(shell|system)\b", re.I), H, "a client command runs a shell command"),
-    (re.compile(r"(^|[\s;])\.(once|output)\s+['\"]?\|", re.I), H, "a client command pipes output to a program"),
-    (re.compile(r"(^|[\s;])\.(import)\s+['\"]?\|", re.I), H, "a client command reads from a program"),
-    (re.compile(r"(^|[\s;])\.load\b|load_extension\s*\(", re.I), H, "loads a native extension"),
-    (re.compile(r"(^|[\s;])(system|\\!)\s", re.I), H, "a client command runs a shell command"),
-    (re.compile(r"(^|[\s;])\.(once|output|save|backup|dump)\s+\S", re.I), M, "writes a file"),
+    (lazy_re(r"(^|[\s;])\\!|\\(o|out|g|gx|w|write|copy)\s*\|", re.I), H, "a client command runs a shell command"),
+    (lazy_re(r"(^|[\s;])(\\|\.)(shell|system)\b", re.I), H, "a client command runs a shell command"),
+    (lazy_re(r"(^|[\s;])\.(once|output)\s+['\"]?\|", re.I), H, "a client command pipes output to a program"),
+    (lazy_re(r"(^|[\s;])\.(import)\s+['\"]?\|", re.I), H, "a client command reads from a program"),
+    (lazy_re(r"(^|[\s;])\.load\b|load_extension\s*\(", re.I), H, "loads a native extension"),
+    (lazy_re(r"(^|[\s;])(system|\\!)\s", re.I), H, "a client command runs a shell command"),
+    (lazy_re(r"(^|[\s;])\.(once|output|save|backup|dump)\s+\S", re.I), M, "writes a file"),
 )
 
 
@@ -100,10 +101,10 @@ def sqlite3(c: Cmd) -> None:
 
 
 REDIS_RULES = (
-    (re.compile(r"^(flushall|flushdb|shutdown|debug|swapdb)$", re.I), D, "erases or stops the Redis server"),
-    (re.compile(r"^(config|module|script|eval|evalsha|fcall|function|slaveof|replicaof|migrate|acl|save|bgsave"
+    (lazy_re(r"^(flushall|flushdb|shutdown|debug|swapdb)$", re.I), D, "erases or stops the Redis server"),
+    (lazy_re(r"^(config|module|script|eval|evalsha|fcall|function|slaveof|replicaof|migrate|acl|save|bgsave"
                 r"|bgrewriteaof|failover|cluster)$", re.I), H, "changes Redis configuration or runs scripts"),
-    (re.compile(r"^(del|unlink|set|hset|lpush|rpush|sadd|zadd|expire|rename|incr|decr|hdel|srem|zrem|lpop|rpop"
+    (lazy_re(r"^(del|unlink|set|hset|lpush|rpush|sadd|zadd|expire|rename|incr|decr|hdel|srem|zrem|lpop|rpop"
                 r"|mset|setex|getdel|persist|copy|move|restore|xadd|xdel|publish)$", re.I), M, "changes Redis data"),
 )
 

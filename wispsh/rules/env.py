@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from ..model import Level
+from ..lazyre import lazy_re
 
 H, D, M = Level.HIGH, Level.DANGEROUS, Level.MODERATE
 
@@ -82,7 +83,7 @@ HARMLESS_VALUES = frozenset({"", "cat", "less", "less -R", "less -FRX", "less -F
                              ":", "tail", "most", "0", "1"})
 HARMLESS_FOR = frozenset({"GIT_PAGER", "PAGER", "MANPAGER", "GIT_EDITOR", "EDITOR", "VISUAL",
                           "GIT_SEQUENCE_EDITOR", "GIT_CONFIG_COUNT"})
-_SYSTEM_PATH = re.compile(r"^(/usr/local/s?bin|/usr/s?bin|/s?bin|/opt/homebrew/s?bin|/snap/bin)$")
+_SYSTEM_PATH = lazy_re(r"^(/usr/local/s?bin|/usr/s?bin|/s?bin|/opt/homebrew/s?bin|/snap/bin)$")
 
 
 def judge_variable(name: str, value: str | None, text: str) -> tuple[Level, str] | None:

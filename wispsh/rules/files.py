@@ -7,6 +7,7 @@ from ..model import Level
 from . import paths
 from .base import Cmd
 from .options import UNKNOWN
+from ..lazyre import lazy_re
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
@@ -120,7 +121,7 @@ def truncate(c: Cmd) -> None:
         c.write(word, "truncates")
 
 
-_SETUID_SYMBOLIC = re.compile(r"[ugoa]*[+=][rwxXtugo]*s")
+_SETUID_SYMBOLIC = lazy_re(r"[ugoa]*[+=][rwxXtugo]*s")
 
 
 def _setuid(mode: str) -> bool:
@@ -209,7 +210,7 @@ def uniq(c: Cmd) -> None:
 
 
 
-_SED_TEXT_CMD = re.compile(r"^\s*(?:(?:[0-9$]+|/(?:\\.|[^/])*/)(?:\s*,\s*(?:[0-9$]+|/(?:\\.|[^/])*/))?!?)?\s*"
+_SED_TEXT_CMD = lazy_re(r"^\s*(?:(?:[0-9$]+|/(?:\\.|[^/])*/)(?:\s*,\s*(?:[0-9$]+|/(?:\\.|[^/])*/))?!?)?\s*"
                            r"[aic](?:\\|\s|$)")
 
 
@@ -254,9 +255,9 @@ def sed(c: Cmd) -> None:
             c.read(word)
 
 
-_SED_ADDRESS = re.compile(r"^\s*(?:(?:[0-9$]+(?:~[0-9]+)?|/(?:\\.|[^/])*/I?|\\(.)(?:\\.|(?!\1).)*\1)"
+_SED_ADDRESS = lazy_re(r"^\s*(?:(?:[0-9$]+(?:~[0-9]+)?|/(?:\\.|[^/])*/I?|\\(.)(?:\\.|(?!\1).)*\1)"
                           r"(?:\s*,\s*(?:[0-9$+~]+|/(?:\\.|[^/])*/I?))?\s*!?)?\s*")
-_SED_SUBST = re.compile(r"s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1([a-zA-Z0-9]*)\s*(.*)$", re.S)
+_SED_SUBST = lazy_re(r"s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1([a-zA-Z0-9]*)\s*(.*)$", re.S)
 
 
 def _sed_script(c: Cmd, script: str) -> None:
@@ -315,9 +316,9 @@ def _sed_segments(line: str) -> list[str]:
     return out
 
 
-_AWK_STRING = re.compile(r'"(?:\\.|[^"\\])*"')
-_AWK_REDIRECT = re.compile(r'\bprintf?\b[^;}]*?(>>?|\|&?)\s*("(?:\\.|[^"\\])*"|[^;}\s]+)')
-_AWK_CODE = re.compile(r"\bsystem\s*\(|\|\s*&|\|\s*getline|@load|\benviron\b", re.I)
+_AWK_STRING = lazy_re(r'"(?:\\.|[^"\\])*"')
+_AWK_REDIRECT = lazy_re(r'\bprintf?\b[^;}]*?(>>?|\|&?)\s*("(?:\\.|[^"\\])*"|[^;}\s]+)')
+_AWK_CODE = lazy_re(r"\bsystem\s*\(|\|\s*&|\|\s*getline|@load|\benviron\b", re.I)
 
 
 def awk(c: Cmd) -> None:

@@ -12,6 +12,7 @@ from . import paths
 from .base import Cmd
 from .env import judge_variable
 from .options import UNKNOWN
+from ..lazyre import lazy_re
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
@@ -333,7 +334,7 @@ def tracer(c: Cmd) -> None:
         c.delegate_to = list(o.operands)
 
 
-SUBSCRIPT_CODE = re.compile(r"\[[^\]]*(\$\(|`)")
+SUBSCRIPT_CODE = lazy_re(r"\[[^\]]*(\$\(|`)")
 
 
 def builtin_words(c: Cmd) -> None:

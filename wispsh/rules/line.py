@@ -11,11 +11,12 @@ import re
 from ..model import Judged, Level, Split, Verdict
 from . import analyse, forget, remembered, verdict_of
 from .options import UNKNOWN
+from ..lazyre import lazy_re
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
 PAD_PARTS = 8               # this many no-ops in a row before a command is padding
-PAD_SPACE = re.compile(r"[ \t\r\n]{64,}|(?:;\s*){16,}")
+PAD_SPACE = lazy_re(r"[ \t\r\n]{64,}|(?:;\s*){16,}")
 MAX_PARENT_WALK = 64
 CHILD_ORIGINS = frozenset({"$()", "``", "<()", ">()", "heredoc", "opaque"})
 

@@ -7,6 +7,7 @@ from ..model import Level
 from . import paths
 from .base import Cmd
 from .options import UNKNOWN
+from ..lazyre import lazy_re
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
@@ -288,7 +289,7 @@ def lookup(c: Cmd) -> None:
         c.at_least(M, "looks up a name known only at run time")
 
 
-GH_READ = re.compile(r"^(pr|issue|repo|run|workflow|release|gist|label|search|status|browse|cache|ruleset|project"
+GH_READ = lazy_re(r"^(pr|issue|repo|run|workflow|release|gist|label|search|status|browse|cache|ruleset|project"
                      r"|codespace|org|variable|secret|extension|alias|config|auth|api)? ?(list|view|status|checks"
                      r"|diff|watch|download|ls|get|clone|search)?$")
 

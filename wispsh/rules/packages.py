@@ -7,11 +7,12 @@ from ..model import Level
 from . import paths
 from .base import Cmd
 from .options import UNKNOWN
+from ..lazyre import lazy_re
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
-_URL = re.compile(r"^(https?|ftp|file)://|\s@\s*(https?|file)://|^[A-Za-z0-9_.-]+\s*@\s*(https?|git\+|file)")
-_VCS = re.compile(r"^(git|hg|svn|bzr)\+|^git://|^(github|gitlab|bitbucket|gist):|\.git(#.*)?$|^git@")
+_URL = lazy_re(r"^(https?|ftp|file)://|\s@\s*(https?|file)://|^[A-Za-z0-9_.-]+\s*@\s*(https?|git\+|file)")
+_VCS = lazy_re(r"^(git|hg|svn|bzr)\+|^git://|^(github|gitlab|bitbucket|gist):|\.git(#.*)?$|^git@")
 
 
 def _spec(c: Cmd, spec: str, tool: str, scoped_shorthand: bool = False) -> None:

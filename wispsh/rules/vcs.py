@@ -8,13 +8,14 @@ from . import paths
 from .base import Cmd
 from .env import HARMLESS_VALUES
 from .options import UNKNOWN
+from ..lazyre import lazy_re
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
 GLOBAL_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
                            "--config-env", "--list-cmds", "--attr-source"})
 # Config keys whose value git runs as a program, or that send git somewhere else.
-CODE_KEYS = re.compile(
+CODE_KEYS = lazy_re(
     r"^(core\.(pager|editor|fsmonitor|sshcommand|hookspath|askpass|gitproxy|worktree|attributesfile)"
     r"|sequence\.editor|diff\.external|diff\..+\.(textconv|command)|merge\..+\.driver|filter\..+"
     r"|credential\..*helper|credential\.helper|gpg\.program|gpg\..+\.program|pager\..+|alias\..+"
@@ -25,7 +26,7 @@ CODE_KEYS = re.compile(
     r"|safe\.directory|submodule\..+\.update|receive\.procreceiverefs|core\.fsmonitorhookversion"
     r"|uploadarchive\.allowunreachable|gc\..*hook|maintenance\..+|trailer\..+\.command|merge\.tool"
     r"|diff\.tool|mergetool\..+|difftool\..+)$")
-BENIGN_GLOBAL_KEYS = re.compile(r"^(user\.|init\.defaultbranch|pull\.|push\.default|push\.autosetupremote|color\."
+BENIGN_GLOBAL_KEYS = lazy_re(r"^(user\.|init\.defaultbranch|pull\.|push\.default|push\.autosetupremote|color\."
                                 r"|core\.autocrlf|core\.quotepath|core\.eol|advice\.|fetch\.prune|rebase\.|merge\."
                                 r"conflictstyle|diff\.algorithm|log\.|format\.|column\.|help\.|rerere\.)")
 
