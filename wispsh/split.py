@@ -27,7 +27,7 @@ MAX_HEREDOC_SUBSTITUTIONS = 5_000   # more $(…) in one heredoc: its code is on
 _CONTROL = lazy_re(r"[\x00-\x08\x0b-\x1f\x7f]")
 RESERVED = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "}", "{", "if", "while", "until",
                       "for", "case", "select", "function", "!", "[[", "]]", ";;", "in"})
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish", "oksh"})
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish", "oksh", "wispsh"})
 _SHELL_OPTIONS_WITH_VALUE = frozenset({"--rcfile", "--init-file"})
 _SSH_OPTIONS_WITH_VALUE = set("bcDEeFIiJLlmOopQRSWwB")
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})

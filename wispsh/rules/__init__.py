@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ..model import Judged, Key, Level, Part, Split, Verdict
-from . import containers, databases, files, interpreters, network, packages, paths, system, vcs, verbs
+from . import containers, databases, files, gatekeeping, interpreters, network, packages, paths, system, vcs, verbs
 from ..spelling import expand_braces
 from .base import Cmd, Facts, expand_word
 from .context import Context
@@ -22,7 +22,7 @@ __all__ = ["Context", "judge_part", "judge_line", "analyse", "REGISTRY"]
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
 REGISTRY: dict = {}
-for _family in (verbs, files, network, interpreters, packages, system, containers, databases, vcs):
+for _family in (verbs, files, network, interpreters, packages, system, containers, databases, vcs, gatekeeping):
     REGISTRY.update(_family.RULES)
 
 # Programs that only print facts or their arguments: data is data.
