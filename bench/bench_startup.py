@@ -7,7 +7,7 @@ machine noise hits all three alike. Prints medians and the overhead ratio of con
     ratio = (median wispsh - median bash) / median python_bare      budget: at most 2.0
 
 usage: bench_startup.py [--wispsh PATH] [--rounds N] [--line LINE]
-  --wispsh  the wispsh to time: a launcher/shim (install.sh's, or shims/launcher.in filled in) or the
+  --wispsh  the wispsh to time: a launcher/shim (install.sh's, or one laid by `wisp shims install DIR`) or the
             console script (default: the `wispsh` beside this Python, else on PATH)
 """
 from __future__ import annotations

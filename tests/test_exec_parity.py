@@ -1,7 +1,7 @@
 """Exec parity: an allowed line through wispsh behaves exactly as through the real shell called the same way.
 
 Two ways in: the test driver (shell.py + run.py without the gate, so exec parity is checked whatever the
-gate decides) and the real `wispsh` (through shims made from shims/launcher.in, gate included).
+gate decides) and the real `wispsh` (through shims as `wisp shims install` lays them, gate included).
 """
 import os
 import shutil
@@ -14,7 +14,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from wispsh import run
+from wispsh import run, shims
 
 REPO = Path(__file__).resolve().parent.parent
 DRIVER = Path(__file__).resolve().parent / "exec_driver.py"
@@ -23,10 +23,9 @@ REAL = {name: shutil.which(name) for name in ("bash", "sh", "zsh")}
 
 
 def make_shim(directory: Path, name: str) -> Path:
-    """A shim made from shims/launcher.in, as install.sh makes it, but running this checkout."""
+    """A shim as `wisp shims install` (and so install.sh) lays it, but running this checkout."""
     site = sorted({sysconfig.get_paths()[k] for k in ("purelib", "platlib")})
-    text = (REPO / "shims" / "launcher.in").read_text()
-    text = text.replace("@PYTHON@", sys.executable).replace("@SITE_PACKAGES@", repr([str(REPO), *site]))
+    text = shims.launcher_text("shell", sys.executable, [str(REPO), *site])
     directory.mkdir(parents=True, exist_ok=True)
     shim = directory / name
     shim.write_text(text)

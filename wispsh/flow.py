@@ -9,33 +9,20 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .config import ConfigError, load_config
+from .config import Config, ConfigError, load_config
+from .run import refuse
 
-REFUSED = 126
-
-
-def refuse(message: str) -> "NoReturn":  # noqa: F821 - typing only
-    line = " ".join(message.split())  # one line, whatever the message held
-    if not line.startswith("wispsh:"):
-        line = "wispsh: not run: " + line
-    try:
-        sys.stderr.write(line + "\n")
-        sys.stderr.flush()
-    finally:
-        os._exit(REFUSED)
-
-
-def _plan(text: str, args: Sequence[str]):
+def _plan(text: str, args: Sequence[str], config: Config | None):
     from . import pipeline
 
-    config = load_config()
+    config = config or load_config()
     return config, pipeline.judge(text, config, os.getcwd(), dict(os.environ), args)
 
 
-def check(text: str, *, yes: bool = False, args: Sequence[str] = ()) -> None:
+def check(text: str, *, yes: bool = False, args: Sequence[str] = (), config: Config | None = None) -> None:
     """Return when `text` may run; refuse (exit 126) otherwise. Fails closed on any error."""
     try:
-        config, plan = _plan(text, args)
+        config, plan = _plan(text, args, config)
         if plan.verdict == "run":
             _settle(plan, (), config, source="wispsh")
             return
@@ -62,12 +49,12 @@ def _settle(plan, answers, config, *, source: str):
     return gate.settle(plan, answers, config=config, cwd=os.getcwd(), env=os.environ, source=source)
 
 
-def explain(text: str, *, as_json: bool, args: Sequence[str] = ()) -> int:
+def explain(text: str, *, as_json: bool, args: Sequence[str] = (), config: Config | None = None) -> int:
     """Print the plan for `text`; the exit status says what would happen (contracts.md)."""
     from . import explain as render
 
     try:
-        _, plan = _plan(text, args)
+        _, plan = _plan(text, args, config)
     except ConfigError as exc:
         sys.stderr.write(f"wispsh: config error: {exc}\n")
         return render.EXIT_FOR_VERDICT["deny"]

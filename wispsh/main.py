@@ -78,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = load_config()
     except ConfigError as exc:
+        if invocation.explain:                  # --explain: say it, exit as "would refuse"
+            sys.stderr.write(f"wispsh: config error: {exc}\n")
+            return 3
         run.refuse(f"wispsh: not run: config error: {exc}")
     env = dict(os.environ)
     mode = invocation.mode
@@ -112,8 +115,8 @@ def main(argv: list[str] | None = None) -> int:
 
     operands = invocation.args if mode == shell.COMMAND else ()   # $0 $1 …: an agent's template may use them
     if invocation.explain:
-        return flow.explain(text, as_json=invocation.json, args=operands)
-    flow.check(text, yes=invocation.yes, args=operands)  # returns only when every part may run; else exits 126
+        return flow.explain(text, as_json=invocation.json, args=operands, config=config)
+    flow.check(text, yes=invocation.yes, args=operands, config=config)  # returns only when every part may run; else exits 126
 
     if mode == shell.COMMAND:
         run.exec_shell(real_shell, invocation.command_argv(), env, depth)
