@@ -32,6 +32,8 @@ class Level(enum.IntEnum):
 
 @dataclass(frozen=True)
 class Redirect:
+    """A redirection of a part: operator, fd, target."""
+
     op: str                 # ">", ">>", ">|", "&>", "&>>", "<", "<>", "<<", "<<-", "<<<", ">&", "<&"
     fd: str | None          # the fd written before the operator ("2" in 2>), as written
     target: str | None      # the target unquoted, None when it is known only at run time
@@ -40,6 +42,8 @@ class Redirect:
 
 @dataclass(frozen=True)
 class Assignment:
+    """A variable assignment: NAME=value."""
+
     name: str               # "LD_PRELOAD", "a[1]"
     value: str | None       # unquoted static value; None when known only at run time
     text: str               # as written ("X=$(cmd)")
@@ -47,6 +51,8 @@ class Assignment:
 
 @dataclass(frozen=True)
 class LoopRange:
+    """What a loop variable ranges over."""
+
     var: str                # "f"
     over: str               # what it ranges over, as written: "~/*", '"$@"', "lines of list.txt"
     words: tuple[str | None, ...] = ()  # the range's static words (None: known only at run time)
@@ -80,6 +86,8 @@ class Part:
 
 @dataclass(frozen=True)
 class Split:
+    """A line split into its parts, with the parse's notes."""
+
     line: str
     parts: tuple[Part, ...]
     ok: bool = True                     # False when the guard checks flagged the parse or the fallback ran
@@ -92,6 +100,8 @@ class Split:
 
 @dataclass(frozen=True)
 class Key:
+    """The approval key of a part: its essential program, verb and pattern."""
+
     program: str | None                 # essential program, directory stripped; None when unknowable
     verb: str | None                    # multiplexer verb ("commit"), else None
     pattern: str                        # "git commit *", "head *", or the exact text
@@ -109,12 +119,16 @@ class Key:
 
 @dataclass(frozen=True)
 class Verdict:
+    """A level and the reasons for it."""
+
     level: Level
     reasons: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class DenyHit:
+    """The deny pattern that refused a line, and the text it matched."""
+
     pattern: str
     matched: str
 
@@ -133,6 +147,8 @@ class Judged:
 
 @dataclass(frozen=True)
 class Decision:
+    """What the gate decided for one part."""
+
     kind: str                           # "below-threshold", "cached-once", "cached-session", "cached-project",
                                         # "cached-always", "cached-legacy", "covered-line", "ask", "denied"
     approval_id: str | None = None
@@ -152,6 +168,8 @@ class Question:
 
 @dataclass(frozen=True)
 class Plan:
+    """Everything the gate decided about a line, before anyone is asked."""
+
     line: str
     split: Split
     judged: tuple[Judged, ...]
