@@ -30,6 +30,28 @@ CATASTROPHIC = [
 ]
 
 
+# Spellings a text regex missed; the parts' words (keys unwrapped, options read, targets normalised) show them.
+CATASTROPHIC_BY_WORDS = [
+    "rm -rf ~/.", "rm -rf ~//", "rm -rf //", "rm -rf /.", "rm -rf /./", "rm -rf /..", "rm -rf $HOME/.",
+    'rm -rf "${HOME:?}"', 'rm -rf "${HOME:?}/"', "rm -rf /tmp/x /", "sudo -u root rm -rf /", "strace rm -rf ~",
+    "chroot / rm -rf /", "flock /tmp/l rm -rf ~", "setsid rm -rf ~", "find / -delete", "find ~ -delete",
+    "rm -rf /*/", "rm -rf ~/{.,}*", "chmod -R a+rwx /", "cat /dev/zero > /dev/sda", "wipefs -a /dev/sda",
+    "shred -n1 /dev/nvme0n1",
+]
+CATASTROPHIC += CATASTROPHIC_BY_WORDS
+NOT_DENIED_BY_WORDS = [
+    "echo '> /dev/sda'", "git log --grep='> /dev/sda'", "cat /dev/sda > disk.img", "find . -delete",
+    "find ~ -name '*.pyc' -delete", "rm -rf ~/.cache", "rm -rf /*.log", 'rm -rf "$HOME/project/build"',
+    "rm -rf $HOME_DIR", "rm -f /", "rm -rf ~/.cache/*", "echo 'wipefs -a /dev/sda' >> notes.md",
+    "chmod -R a+rx /srv", "lsblk /dev/sda",
+]
+
+
+@pytest.mark.parametrize("line", NOT_DENIED_BY_WORDS)
+def test_look_alikes_of_the_word_checks_are_not_denied(line):
+    assert check(line) is None, line
+
+
 @pytest.mark.parametrize("line", CATASTROPHIC)
 def test_builtin_defaults_refuse(line):
     hit = check(line)

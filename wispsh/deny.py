@@ -26,9 +26,12 @@ _RM_RECURSIVE = r"(?=(?:-{1,2}[\w-]*\s+)*?(?:-[A-Za-z]*[rR][A-Za-z]*|--recursive
 _CATASTROPHIC_TARGET = r"(?:/|/\*|~/?|~/\*|\$HOME/?|\$\{HOME\}/?|\$HOME/\*|\$\{HOME\}/\*)(?=\s|$|[;&|)])"
 _DISK = r"/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d|rdisk\d|mapper/|md\d|dm-\d)"
 
+_OPEN_MODE = r"(?:0?777|[ugoa]*[+=]r?w?x?rwx|[ugoa]*[+=]rwx|a\+rwx|ugo\+rwx)"
+
+RECURSIVE_DELETE = "built-in: recursive delete of / or your home"
 # name shown as `denied_by.pattern` -> regex
 DEFAULTS = {
-    "built-in: recursive delete of / or your home":
+    RECURSIVE_DELETE:
         _START + _WRAPPERS + _RM + _RM_RECURSIVE + r"(?:--\s+)?" + _CATASTROPHIC_TARGET,
     "built-in: fork bomb":
         _START + r"(:|[A-Za-z_][\w-]*)\s*\(\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}\s*;?\s*\1",
@@ -37,14 +40,19 @@ DEFAULTS = {
     "built-in: dd onto a disk device":
         _START + _WRAPPERS + r"dd\b[^;&|\n]*\bof=" + _DISK,
     "built-in: chmod -R 777 /":
-        _START + _WRAPPERS + r"chmod(?=[^;&|\n]*\s(?:-[A-Za-z]*R|--recursive))\s+(?:-\S+\s+)*0?777\s+"
-                             r"(?:-\S+\s+)*/\*?(?=\s|$|[;&|)])",
+        _START + _WRAPPERS + r"chmod(?=[^;&|\n]*\s(?:-[A-Za-z]*R|--recursive))\s+(?:-\S+\s+)*" + _OPEN_MODE
+        + r"\s+(?:-\S+\s+)*/\*?(?=\s|$|[;&|)])",
+    "built-in: wiping or overwriting a disk device":
+        _START + _WRAPPERS + r"(?:wipefs|shred|blkdiscard)\b[^;&|\n]*\s" + _DISK,
 }
+DISK_WRITE = "built-in: wiping or overwriting a disk device"
+_DISK_TARGET = lazy_re(_DISK)
+_WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 DEFAULT_PATTERNS = tuple(DEFAULTS)
 
 
 # A built-in pattern can only match text holding its needle: a cheap test before the regex.
-_NEEDLES = ("rm", "()", "mkfs", "of=", "777")
+_NEEDLES = ("rm", "()", "mkfs", "of=", "chmod", "/dev/")
 
 
 @lru_cache(maxsize=16)
@@ -127,4 +135,89 @@ def check(split: Split, judged: tuple[Judged, ...], config: Config) -> DenyHit |
         second = item.part.second
         if second and any(needle in second for needle in _NEEDLES):
             texts.append(_checked_second(item))
-    return _hit(builtin, list(dict.fromkeys(t for t in texts if t)), _NEEDLES)
+    return _hit(builtin, list(dict.fromkeys(t for t in texts if t)), _NEEDLES) or _recursive_delete(judged) \
+        or _disk_redirect(judged)
+
+
+def _disk_redirect(judged: tuple[Judged, ...]) -> DenyHit | None:
+    """`cat /dev/zero > /dev/sda`: a redirection onto a disk device (read from the parts, not the text)."""
+    for item in judged:
+        for redirect in item.part.redirects:
+            target = redirect.target or ""
+            if redirect.op in _WRITE_OPS and _DISK_TARGET.match(target):
+                return DenyHit(pattern=DISK_WRITE, matched=item.part.text.strip()[:200])
+    return None
+
+
+# ---------------------------------------------------------------- the same refusal, read from the parts' words
+# A regex on text misses what only the words show: `rm -rf /.`, `rm -rf ~//`, `rm -rf "${HOME:?}"`,
+# `sudo -u root rm -rf /`, `chroot / rm -rf /`, `find / -delete`. The parts' keys have already unwrapped
+# the wrappers; here the essential command's options are read as getopt does and its targets normalised.
+
+_HOME_WORD = lazy_re(r'^"?(?:\$HOME|\$\{HOME(?::?[?=+-][^}]*)?\})"?')
+_RM_LONGS = ("recursive", "force", "dir", "interactive", "one-file-system", "no-preserve-root", "preserve-root",
+             "verbose")
+_FIND_FILTERS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-regex", "-iregex", "-type",
+                           "-user", "-group", "-perm", "-size", "-mtime", "-mmin", "-newer", "-links", "-inum",
+                           "-empty", "-samefile", "-lname", "-atime", "-ctime", "-amin", "-cmin", "-maxdepth"})
+
+
+def _target(value: str | None, written: str) -> str | None:
+    """"/" or "~" when a word names the root, the home directory or everything directly in them; else None."""
+    if value is None:
+        m = _HOME_WORD.match(written)
+        if not m:
+            return None
+        rest = written[m.end():].replace('"', "").replace("'", "")
+        value = "~" + rest
+    elif value.startswith("~") and written[:1] in ("'", '"', "\\"):
+        return None         # a quoted tilde names a directory called ~
+    if value == "~" or value.startswith("~/"):
+        base, rest = "~", value[1:]
+    elif value.startswith("/"):
+        base, rest = "/", value
+    else:
+        return None
+    import posixpath
+    rest = posixpath.normpath("/" + rest.lstrip("/")) if rest.strip("/") else "/"
+    if rest in ("/", "/*", "/.*", "/*/", "/..") or rest.startswith("/..") and rest.strip("/.") == "":
+        return base
+    return None
+
+
+def _recursive_delete(judged: tuple[Judged, ...]) -> DenyHit | None:
+    from .rules.options import read_options
+    for item in judged:
+        key = item.key
+        if key is None or not key.command or key.program not in ("rm", "find"):
+            continue
+        command = list(key.command)
+        written = list(item.part.words[-len(command):]) if len(item.part.words) >= len(command) else \
+            [""] * len(command)
+        if key.program == "rm":
+            pairs = list(zip(command[1:], written[1:]))
+            static = [v if v is not None else "\x00" for v, _ in pairs]
+            options = read_options(static, longs=_RM_LONGS)
+            if not (options.has("r", "R", "recursive")):
+                continue
+            operands = set(options.operands)
+            for value, text in pairs:
+                shown = value if value is not None else "\x00"
+                if shown not in operands:
+                    continue
+                names = [value]
+                if value is not None and "{" in value and "," in value and text[:1] not in ("'", '"'):
+                    from .spelling import expand_braces
+                    names = expand_braces(value) or [value]
+                if any(_target(name, text) is not None for name in names):
+                    return DenyHit(pattern=RECURSIVE_DELETE, matched=item.part.text.strip()[:200])
+        else:
+            args = command[1:]
+            if "-delete" not in args or any(a in _FIND_FILTERS for a in args if a is not None):
+                continue
+            for value, text in zip(args, written[1:]):
+                if value is not None and value.startswith("-"):
+                    break
+                if _target(value, text) is not None:
+                    return DenyHit(pattern=RECURSIVE_DELETE, matched=item.part.text.strip()[:200])
+    return None

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 
 from ..model import Judged, Key, Level, Part, Split, Verdict
-from . import containers, databases, files, gatekeeping, interpreters, network, packages, paths, system, vcs, verbs
+from . import (containers, databases, files, gatekeeping, interpreters, network, packages, paths, runners, system,
+               vcs, verbs)
 from ..spelling import expand_braces
 from .base import Cmd, Facts, expand_word
 from .context import Context
@@ -22,7 +23,8 @@ __all__ = ["Context", "judge_part", "judge_line", "analyse", "REGISTRY"]
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
 REGISTRY: dict = {}
-for _family in (verbs, files, network, interpreters, packages, system, containers, databases, vcs, gatekeeping):
+for _family in (verbs, files, network, interpreters, packages, system, containers, databases, vcs, gatekeeping,
+                runners):
     REGISTRY.update(_family.RULES)
 
 # Programs that only print facts or their arguments: data is data.
@@ -36,8 +38,7 @@ SAFE_PROGRAMS = frozenset({
     "expr", "factor", "man", "info", "help", "apropos", "whatis", "tldr", "cowsay", "figlet", "lsusb", "lspci",
     "sw_vers", "system_profiler", "top", "htop", "btop", "watch", "env", "printenv", "nice", "ionice",
     "renice", "timeout", "nohup", "stdbuf", "exec", "caffeinate", "sync", "true", "wc", "sha256sum", "md5",
-    "shasum", "pbpaste", "xclip", "xsel", "pbcopy", "wl-copy", "wl-paste", "notify-send", "say", "open",
-    "xdg-open", "cmp", "diff3", "sdiff", "colordiff", "delta", "difft", "jless", "fx", "gron", "mlr", "csvlook",
+    "shasum", "pbpaste", "xclip", "xsel", "pbcopy", "wl-copy", "wl-paste", "notify-send", "say", "cmp", "diff3", "sdiff", "colordiff", "delta", "difft", "jless", "fx", "gron", "mlr", "csvlook",
     "xmllint", "tidy", "yamllint", "jsonlint", "column", "glow", "uuidgen", "mktemp", "ldd", "nm", "objdump",
     "readelf", "size", "otool", "file", "ulimit", "fc-list", "gh-status",
 })
@@ -113,7 +114,9 @@ def analyse(part: Part, key: Key | None, ctx: Context, cwd: str | None = None,
     if line_vars:
         subst.update(line_vars)
     command, written = _command_words(part, key)
-    loops = _uses_loop_var(written, part.loops) if part.loops else []
+    # a loop variable in a redirection counts too: `for f in ~/.bashrc; do echo x >> "$f"; done`
+    loops = _uses_loop_var(tuple(written) + tuple(r.target_text or "" for r in part.redirects), part.loops) \
+        if part.loops else []
     if found_file is not None:
         # a find -exec command: {} stands for each file find finds
         command = tuple(w.replace("{}", found_file) if w is not None else None for w in command)
@@ -151,6 +154,7 @@ def _analyse_once(part, key, ctx, cwd, subst, command, written) -> Cmd:
     if part.redirects:
         _judge_redirects(cmd, part, subst)
     _judge_assignments(cmd, part, key, ctx, cwd)
+    _judge_file_substitutions(cmd, part)
     if not command:
         if part.runtime_program:
             cmd.at_least(H, "the program is chosen at run time")
@@ -164,6 +168,7 @@ def _analyse_once(part, key, ctx, cwd, subst, command, written) -> Cmd:
     if key is not None and key.runs_nothing:
         if key.program in ("env", "printenv"):
             interpreters.env_dump(cmd)      # bare `env` prints the environment
+            _secret_to_file(cmd, part)
         return cmd
     name = _program_name(key.program if key is not None and key.program else first)
     cmd.name, cmd.args = name, args[1:]
@@ -174,6 +179,18 @@ def _analyse_once(part, key, ctx, cwd, subst, command, written) -> Cmd:
     _dispatch(cmd)
     _after(cmd, part, key)
     return cmd
+
+
+READ_FILE_SUBST = lazy_re(r"\$\(\s*<\s*([^()\s;&|]+)\s*\)")
+
+
+def _judge_file_substitutions(cmd: Cmd, part: Part) -> None:
+    """`$(<file)` reads a file without a command of its own (no part holds it): the part it sits in reads it."""
+    texts = [w for w in part.words if "$(" in w] + [a.text for a in part.assignments if "$(" in a.text]
+    for text in texts:
+        for m in READ_FILE_SUBST.finditer(text):
+            target = expand_word(m.group(1), cmd.subst)
+            cmd.read(target, "a $(<…) reads")
 
 
 def _wrapper_chdir(part: Part, key: Key | None, subst: dict) -> str | None:
@@ -202,6 +219,8 @@ def _after(cmd: Cmd, part: Part, key: Key | None) -> None:
         cmd.at_least(D, f"sends secrets to the network (it {facts.secret_source})")
     if facts.interp and facts.net_dev:
         cmd.at_least(D, "connects a shell or interpreter to a network socket (reverse shell)")
+    _secret_to_file(cmd, part)
+    _judge_wrapper_options(cmd, part, key)
     if cmd.via_xargs:
         fed = part.stdin_code or " ".join(r.target_text for r in part.redirects if r.op == "<<<")
         for token in fed.split()[:64]:
@@ -213,6 +232,89 @@ def _after(cmd: Cmd, part: Part, key: Key | None) -> None:
                 facts.secret_source = facts.secret_source or f"is fed the name of {where.path} ({where.cls})"
                 if facts.net_send:
                     cmd.at_least(D, f"sends {where.path} ({where.cls}) to the network")
+
+
+# A wrapper's own options that open files: (wrapper, option) -> what it does with the value.
+WRAPPER_FILE_OPTIONS = {
+    ("strace", "-o"): "write", ("strace", "--output"): "write", ("ltrace", "-o"): "write",
+    ("ltrace", "--output"): "write", ("time", "-o"): "write", ("time", "--output"): "write",
+    ("xargs", "-a"): "read", ("xargs", "--arg-file"): "read", ("strace", "-E"): "env", ("strace", "--env"): "env",
+    ("ltrace", "-F"): "read", ("ltrace", "--config"): "read", ("env", "-u"): "unset", ("env", "--unset"): "unset",
+}
+WRAPPER_NAMES = frozenset(name for name, _ in WRAPPER_FILE_OPTIONS)
+
+
+def _wrapper_options(part: Part, key: Key | None) -> list[tuple[str, str]]:
+    """(what, value) for the file options of the wrappers in front of the command (`strace -o F ls`)."""
+    if key is None or not key.wrappers or not (WRAPPER_NAMES & set(key.wrappers)):
+        return []
+    argv = part.argv
+    limit = len(argv) - len(key.command) if key.command else len(argv)
+    found = []
+    wrapper = None
+    i = 0
+    while i < limit:
+        word = argv[i]
+        i += 1
+        if word is None:
+            continue
+        name = word.rsplit("/", 1)[-1]
+        if name in WRAPPER_NAMES and not word.startswith("-"):
+            wrapper = name
+            continue
+        if wrapper is None or not word.startswith("-") or word == "-":
+            continue
+        head, eq, attached = word.partition("=")
+        what = WRAPPER_FILE_OPTIONS.get((wrapper, head))
+        if what is not None:
+            if eq:
+                found.append((what, attached))
+            elif i < limit:
+                value = argv[i]
+                found.append((what, value if value is not None else UNKNOWN))
+                i += 1
+            continue
+        if word.startswith("--"):
+            continue
+        for j in range(1, len(word)):
+            what = WRAPPER_FILE_OPTIONS.get((wrapper, "-" + word[j]))
+            if what is None:
+                continue
+            if j + 1 < len(word):
+                found.append((what, word[j + 1:]))
+            elif i < limit:
+                value = argv[i]
+                found.append((what, value if value is not None else UNKNOWN))
+                i += 1
+            break
+    return found
+
+
+def _judge_wrapper_options(cmd: Cmd, part: Part, key: Key | None) -> None:
+    for what, value in _wrapper_options(part, key):
+        if what == "write":
+            cmd.write(value, "the wrapper writes")
+        elif what == "read":
+            where = cmd.read(value)
+            if where.cls in paths.SECRET_CLASSES and (cmd.facts.net_send or cmd.facts.net_fetch):
+                cmd.at_least(D, f"feeds {where.path} ({where.cls}) to a command that reaches the network")
+        elif what == "unset":
+            if value.startswith("WISP_"):
+                cmd.at_least(D, f"removes {value}, which changes the gate itself")
+        elif what == "env":
+            name, _, text = value.partition("=")
+            found = judge_variable(name, text if UNKNOWN not in text else None, value)
+            if found:
+                cmd.at_least(*found)
+
+
+def _secret_to_file(cmd: Cmd, part: Part) -> None:
+    """`cat ~/.ssh/id_rsa > /tmp/k`, `env > e.txt`: a later upload of that file sends the secret."""
+    facts = cmd.facts
+    if facts.secret_source and paths.UNKNOWN_PLACE not in facts.secret_source and any(
+            r.op in STDOUT_FILE_OPS and r.fd in (None, "1") and (r.target or "") not in paths.HARMLESS_PATHS
+            for r in part.redirects):
+        facts.secret_copy = True
 
 
 def _redirect_writes(cmd: Cmd, part: Part) -> list[str]:
@@ -265,6 +367,7 @@ def _dispatch(cmd: Cmd) -> None:
             return
         _judge_program_path(cmd, words[0])
         cmd.name, cmd.args = _program_name(words[0]), list(words[1:])
+        cmd.delegated = True
     cmd.at_least(H, "too many nested wrappers to follow")
 
 
@@ -295,6 +398,7 @@ def _judge_privilege(cmd: Cmd) -> None:
 
 
 WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
+STDOUT_FILE_OPS = frozenset({">", ">>", ">|", "&>", "&>>"})
 READ_OPS = frozenset({"<"})
 
 
@@ -336,7 +440,10 @@ def _judge_assignments(cmd: Cmd, part: Part, key: Key | None, ctx: Context, cwd:
         if not part.argv:
             value = assignment.value
             if value is None:
-                cmd.facts.assigns[assignment.name] = UNKNOWN
+                # `D="$HOME/.config"`: what the line's own known variables make of it, else unknown
+                known = expand_word(assignment.text.split("=", 1)[1], cmd.subst) if "=" in assignment.text \
+                    and "$(" not in assignment.text and "`" not in assignment.text else UNKNOWN
+                cmd.facts.assigns[assignment.name] = known if UNKNOWN not in known else UNKNOWN
             else:
                 cmd.facts.assigns[assignment.name] = paths.expand_tilde(value, ctx, cwd) if value.startswith("~") \
                     else value.replace(":~", ":" + ctx.home)
@@ -393,6 +500,34 @@ def remembered(part: Part, key: Key, ctx: Context):
 def forget(parts) -> None:
     for part in parts:
         _ANALYSED.pop(id(part), None)
+
+
+MAX_TEXT_DEPTH = 3
+MAX_TEXT_LENGTH = 20_000
+_text_depth = [0]
+
+
+def judge_text(text: str, ctx: Context, cwd: str | None = None) -> Verdict:
+    """Shell code found inside a part's words that the splitter did not split (a rule's delegation, tmux's
+    command string): split and judged as a line of its own. Bounded: too deep or too long is high."""
+    if _text_depth[0] >= MAX_TEXT_DEPTH or len(text) > MAX_TEXT_LENGTH:
+        return Verdict(H, ("code nested too deeply to follow",))
+    if not text.strip():
+        return Verdict(S, ())
+    from .. import keys, split
+    _text_depth[0] += 1
+    try:
+        inner = split.split_line(text)
+        judged = tuple(Judged(p, keys.key_for(p), judge_part(p, keys.key_for(p), ctx)) for p in inner.parts)
+        line = judge_line(inner, judged, ctx)
+        worst = max([j.verdict for j in judged] + [line], key=lambda v: v.level)
+        if not inner.ok:
+            return Verdict(max(worst.level, H), worst.reasons + ("code the gate could not fully read",))
+        return worst
+    except Exception:       # fail closed: code we cannot judge counts as high
+        return Verdict(H, ("code the gate could not read",))
+    finally:
+        _text_depth[0] -= 1
 
 
 def judge_line(split: Split, judged: tuple[Judged, ...], ctx: Context) -> Verdict:

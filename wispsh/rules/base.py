@@ -15,11 +15,11 @@ _VAR = lazy_re(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 FACT_NAMES = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "runtime_code",
               "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp", "deletes", "lists_big",
-              "found_under", "secret_copy")
+              "found_under", "secret_copy", "links")
 # A part's facts kept for the line: one small immutable record, shared when there is nothing to say.
 FactsSummary = namedtuple("FactsSummary", FACT_NAMES)
 NO_FACTS = FactsSummary("", False, False, False, False, False, False, (), (), (), False, None, {}, False, False,
-                        "", (), False)
+                        "", (), False, ())
 
 
 class Facts:
@@ -27,7 +27,7 @@ class Facts:
 
     __slots__ = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp",
                  "runtime_code", "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp",
-                 "deletes", "lists_big", "found_under", "secret_copy")
+                 "deletes", "lists_big", "found_under", "secret_copy", "links")
 
     def __init__(self) -> None:
         self.secret_source = ""         # why this part emits secrets ("" when it does not)
@@ -48,17 +48,19 @@ class Facts:
         self.lists_big = ""             # lists everything under / or ~ (for `find / | xargs rm`)
         self.found_under: list[str] = []    # find's start paths, for the {} of its -exec commands
         self.secret_copy = False        # copies a secret somewhere a later push or upload can take it
+        self.links: list[tuple[str, str]] = []  # symlinks it makes: (link path, the path it points at)
 
     def summary(self) -> FactsSummary:
         if not (self.secret_source or self.net_fetch or self.net_send or self.net_dev or self.decoder
                 or self.stdin_interp or self.runtime_code or self.writes or self.fetch_writes or self.runs
                 or self.noop or self.cd_to is not None or self.assigns or self.interp or self.deletes
-                or self.lists_big or self.found_under or self.secret_copy):
+                or self.lists_big or self.found_under or self.secret_copy or self.links):
             return NO_FACTS
         return FactsSummary(self.secret_source, self.net_fetch, self.net_send, self.net_dev, self.decoder,
                             self.stdin_interp, self.runtime_code, tuple(self.writes), tuple(self.fetch_writes),
                             tuple(self.runs), self.noop, self.cd_to, dict(self.assigns), self.interp,
-                            self.deletes, self.lists_big, tuple(self.found_under), self.secret_copy)
+                            self.deletes, self.lists_big, tuple(self.found_under), self.secret_copy,
+                            tuple(self.links))
 
 
 def expand_word(written: str, subst: dict) -> str:
@@ -131,7 +133,7 @@ class Cmd:
     """One command being judged: program name, resolved args, and the findings."""
 
     __slots__ = ("name", "args", "part", "key", "ctx", "cwd", "found", "facts", "subst", "privileged",
-                 "via_xargs", "delegate_to")
+                 "via_xargs", "delegate_to", "delegated")
 
     def __init__(self, name, args, part, key, ctx, cwd, subst, facts=None):
         self.name = name
@@ -146,6 +148,16 @@ class Cmd:
         self.privileged = bool(key is not None and key.privileged)
         self.via_xargs = bool(key is not None and "xargs" in key.wrappers)
         self.delegate_to: list[str] | None = None     # words of a command this one runs (busybox rm …)
+        self.delegated = False      # judging words a rule handed on: the splitter did not see them as a part
+
+    def code_text(self, text: str, what: str, at_least: Level = Level.SAFE) -> None:
+        """Shell code the splitter did not see as parts (`unshare sh -c '…'`): split and judge it here."""
+        from . import judge_text
+        verdict = judge_text(text, self.ctx, self.cwd)
+        level = max(verdict.level, at_least)
+        if level > Level.SAFE:
+            reason = verdict.reasons[0] if verdict.reasons and verdict.level >= at_least else "runs it"
+            self.at_least(level, f"{what}: {reason}")
 
     # ------------------------------------------------------------ findings
 
@@ -181,12 +193,37 @@ class Cmd:
         self.facts.writes.append(where.path)
         return where
 
+    def write_into(self, dest: str, sources, verb: str = "writes", into: bool = False,
+                   contents_slash: bool = False) -> None:
+        """A copy's destination: when it is a directory, each source lands at dest/name.
+
+        `cp .bashrc ~` writes ~/.bashrc; `cp -r dotfiles/. ~` (or rsync's `dotfiles/`) writes names the gate
+        cannot see into dest - in your home directory those may be your shell config.
+        """
+        where = self.write(dest, verb)
+        if not (into or dest.endswith("/") or where.cls in (paths.HOME, paths.ROOT, paths.ANCESTOR)
+                or len(sources) > 1 or paths.is_directory(where)):
+            return
+        for source in sources:
+            if UNKNOWN in source or "://" in source:
+                continue
+            trimmed = source.rstrip("/")
+            name = trimmed.rsplit("/", 1)[-1]
+            if name in ("", ".", "..", "*") or contents_slash and source.endswith("/") or name.startswith("*"):
+                if where.cls in (paths.HOME, paths.ROOT, paths.ANCESTOR):
+                    self.at_least(Level.DANGEROUS, f"copies a directory's contents into {where.cls} (it may "
+                                                   f"overwrite your shell config)")
+                continue
+            self.write(where.path.rstrip("/") + "/" + name, verb)
+
     def create(self, word: str, verb: str = "creates") -> paths.Place:
         return self._apply(paths.CREATE, word, verb)
 
     def read(self, word: str, verb: str = "reads") -> paths.Place:
         where = self._apply(paths.READ, word, verb)
-        if (where.cls in paths.SECRET_CLASSES or where.whole_unknown) and not self.facts.secret_source:
+        public_key = where.path.endswith(".pub") and not where.glob     # ~/.ssh/id_ed25519.pub is meant to be shared
+        if (where.cls in paths.SECRET_CLASSES and not public_key or where.whole_unknown) and \
+                not self.facts.secret_source:
             self.facts.secret_source = f"reads {_describe(where, word)}"
         if where.cls == paths.NETDEV:
             self.facts.net_dev = True

@@ -123,6 +123,8 @@ def _run(c: Cmd, rest) -> None:
             c.at_least(H, f"--security-opt {opt} removes isolation")
     for device in o.all("device"):
         c.at_least(H, f"gives the container the device {device}")
+        if device.split(":", 1)[0].startswith(paths.DEVICE_PREFIXES):
+            c.at_least(D, f"gives the container the raw disk {device.split(':', 1)[0]} (it can wipe it)")
     for spec in o.all("v", "volume") + [_mount_source(m) for m in o.all("mount")]:
         if not spec:
             continue

@@ -83,11 +83,17 @@ def mysql(c: Cmd) -> None:
                                                  "init-command", "defaults-file", "defaults-extra-file"))
 
 
+SQLITE_LONG_VALUES = ("cmd", "init", "separator", "newline", "nullvalue")
+
+
 def sqlite3(c: Cmd) -> None:
-    o = c.opts("", ("cmd", "init", "separator", "newline", "nullvalue"))
+    # sqlite3 spells its long options with one dash (`-cmd`, `-init`)
+    args = ["-" + a if a.startswith("-") and a.lstrip("-").split("=")[0] in SQLITE_LONG_VALUES else a
+            for a in c.args]
+    o = c.opts("", SQLITE_LONG_VALUES, args=args)
     texts = list(o.all("cmd"))
     if o.value("init"):
-        c.read(o.value("init"))
+        c.run_file(o.value("init"), "sqlite3 runs the commands of")
     operands = o.operands
     if operands:
         c.read(operands[0], "opens")

@@ -5,7 +5,7 @@ import re
 
 from ..model import Level
 from . import paths
-from .base import Cmd
+from .base import Cmd, normalize
 from .options import UNKNOWN
 from ..lazyre import lazy_re
 
@@ -56,7 +56,7 @@ def cp(c: Cmd) -> None:
             c.facts.secret_copy = True
             c.at_least(H, f"copies {where.path} (secrets)")
     if dest is not None:
-        c.write(dest, "writes")
+        c.write_into(dest, sources, "writes", into=o.value("t", "target-directory") is not None)
 
 
 def mv(c: Cmd) -> None:
@@ -65,7 +65,7 @@ def mv(c: Cmd) -> None:
     for word in sources:
         c.delete(word, recursive=False)
     if dest is not None:
-        c.write(dest, "writes")
+        c.write_into(dest, sources, "writes", into=o.value("t", "target-directory") is not None)
 
 
 def ln(c: Cmd) -> None:
@@ -73,9 +73,26 @@ def ln(c: Cmd) -> None:
     o, dest, sources = _dest_and_sources(c)
     if dest is None:
         return
-    if len(c.opts("tS", ("target-directory", "suffix")).operands) == 1:
-        return      # `ln -s target`: the link is made in the current directory
-    c.write(dest, "replaces" if o.has("f", "force") else "creates a link at")
+    single = len(o.operands) == 1 and o.value("t", "target-directory") is None
+    if single:
+        sources, dest = [dest], "."     # `ln -s target`: the link is made in the current directory
+    else:
+        c.write(dest, "replaces" if o.has("f", "force") else "creates a link at")
+    dest_place = c.place(dest)
+    into = single or o.value("t", "target-directory") is not None or len(sources) > 1 or (
+        not o.has("n", "no-dereference", "T", "no-target-directory") and paths.is_directory(dest_place))
+    symbolic = o.has("s", "symbolic")
+    for target in sources:
+        if UNKNOWN in target:
+            continue
+        name = target.rstrip("/").rsplit("/", 1)[-1]
+        link = dest_place.path.rstrip("/") + "/" + name if into else dest_place.path
+        if symbolic and not target.startswith(("/", "~")):
+            target = normalize(link.rsplit("/", 1)[0] + "/" + target)    # relative to the link's place
+        where = c.place(target)
+        if where.cls == paths.WISP:
+            c.at_least(D, f"links to {where.path} (wisp's own files): writes through the link tamper with the gate")
+        c.facts.links.append((link, where.path))
 
 
 def install(c: Cmd) -> None:
@@ -88,7 +105,7 @@ def install(c: Cmd) -> None:
     for word in sources:
         c.read(word)
     if dest is not None:
-        c.write(dest)
+        c.write_into(dest, sources, "writes", into=o.value("t", "target-directory") is not None)
     mode = o.value("m", "mode") or ""
     if _setuid(mode):
         c.at_least(D, "installs a setuid program")
@@ -324,7 +341,11 @@ _AWK_CODE = lazy_re(r"\bsystem\s*\(|\|\s*&|\|\s*getline|@load|\benviron\b", re.I
 def awk(c: Cmd) -> None:
     o = c.opts("fvFiEl", ("file", "assign", "field-separator", "include", "exec", "load", "source"))
     operands = list(o.operands)
+    edits = False
     for loaded in o.all("l", "load", "i", "include"):
+        if loaded in ("inplace", "inplace.awk") and c.name in ("awk", "gawk"):
+            edits = True        # gawk's in-place extension: the files it reads are rewritten
+            continue
         c.at_least(H, f"awk loads {loaded}")
     programs = o.all("f", "file", "E", "exec")
     if programs:
@@ -338,7 +359,10 @@ def awk(c: Cmd) -> None:
             _awk_program(c, program)
     for word in operands:
         if "=" not in word:
-            c.read(word)
+            if edits:
+                c.write(word, "awk -i inplace edits")
+            else:
+                c.read(word)
 
 
 def _awk_program(c: Cmd, program: str) -> None:
@@ -406,14 +430,17 @@ def find(c: Cmd) -> None:
                                                                              "-nogroup", "-daystart",
                                                                              "-ignore_readdir_race"):
             c.at_least(M, f"find option {word} is not understood")
+    # what {} stands for: `find ~ -name .bashrc` finds ~/.bashrc; without one plain name, anything under start
+    leaf = names[0] if len(names) == 1 and "/" not in names[0] and UNKNOWN not in names[0] else "*"
     for start in starts:
         where = c.place(start)
+        found = start.rstrip("/") + "/" + leaf if start not in ("/",) else "/" + leaf
         if deleting and filtered and where.cls in (paths.PROJECT, paths.PROJECT_ROOT, paths.TEMP):
             c.facts.deletes = True
             c.at_least(M, f"deletes the files it finds under {start}")
-            c.facts.found_under.append(start.rstrip("/") + "/*")
+            c.facts.found_under.append(found)
             continue
-        c.facts.found_under.append(start.rstrip("/") + "/*" if start not in ("/",) else "/*")
+        c.facts.found_under.append(found)
         if where.cls in (paths.ROOT, paths.HOME, paths.ANCESTOR, paths.SYSTEM):
             c.facts.lists_big = where.cls
         if where.cls in paths.SECRET_CLASSES or (where.cls in (paths.HOME, paths.ROOT, paths.ANCESTOR) and (
@@ -481,9 +508,13 @@ def tar(c: Cmd) -> None:
 
 
 def zip_(c: Cmd) -> None:
-    o = c.opts("TtbnxiPZ", ("unzip-command", "temp-path", "password", "exclude", "include", "suffixes"))
+    o = c.opts("tbnxiPZ", ("unzip-command", "temp-path", "password", "exclude", "include", "suffixes"))
     if o.value("TT", "unzip-command") is not None or "-TT" in c.args:
         c.at_least(H, "zip runs a test command (-TT)")
+    only_tests = len(o.operands) == 1 and o.has("T") and not o.has("d", "@", "m", "F", "u", "f", "g")
+    if only_tests:
+        c.read(o.operands[0])       # `zip -T a.zip` tests the archive
+        return
     c.at_least(L, "creates an archive")
     if o.operands:
         if o.operands[0] != "-":
@@ -559,10 +590,63 @@ SEARCH_LONG_VALUES = ("regexp", "file", "glob", "max-count", "after-context", "b
                       "directories", "color", "colour", "path-separator", "field-match-separator")
 
 
+def sponge(c: Cmd) -> None:
+    o = c.opts()
+    c.at_least(M, "writes its input to a file")
+    for word in o.operands:
+        c.write(word, "appends to" if o.has("a") else "writes")
+
+
+def splitter(c: Cmd) -> None:
+    """split/csplit: the output prefix names the files written (`split f ~/.ssh/x` writes ~/.ssh/xaa)."""
+    c.at_least(M, "writes split files")
+    if c.name == "csplit":
+        o = c.opts("bfn", ("prefix", "suffix-format", "digits"))
+        prefix = o.value("f", "prefix") or "xx"
+        if o.operands:
+            c.read(o.operands[0])
+    else:
+        o = c.opts("abdlnt", ("lines", "bytes", "line-bytes", "number", "suffix-length",
+                             "additional-suffix", "numeric-suffixes", "hex-suffixes", "separator", "filter"),
+                   optional_long_values=("numeric-suffixes", "hex-suffixes"))
+        if o.value("filter") is not None:
+            c.at_least(H, "split --filter runs a shell command for every piece")
+        prefix = o.operands[1] if len(o.operands) > 1 else "x"
+        if o.operands and o.operands[0] != "-":
+            c.read(o.operands[0])
+    c.write(prefix + "aa" if not prefix.endswith("/") else prefix, "writes split files to")
+
+
+def sevenzip(c: Cmd) -> None:
+    """7z/7za/7zz: `x`/`e` extract (-oDIR), `a`/`u`/`d` change an archive, `l`/`t` only read."""
+    verb = c.args[0] if c.args else ""
+    rest = c.args[1:]
+    outputs = [a[2:] for a in rest if a.startswith("-o")]
+    operands = [a for a in rest if not a.startswith("-")]
+    if verb in ("l", "t", "i", "h", "b", ""):
+        for word in operands[:1]:
+            c.read(word)
+        return
+    if verb in ("x", "e"):
+        c.at_least(M, "extracts an archive")
+        where = c.write(outputs[-1] if outputs else ".", "extracts into")
+        if where.cls in (paths.ROOT, paths.SYSTEM, paths.ANCESTOR, paths.HOME):
+            c.at_least(D if where.cls != paths.HOME else H, f"extracts over {where.cls}")
+        for word in operands[:1]:
+            c.read(word)
+        return
+    c.at_least(M, f"{c.name} {verb} changes an archive")
+    if operands:
+        c.write(operands[0])
+        for word in operands[1:]:
+            where = c.read(word, "archives")
+            if where.cls in (paths.HOME, paths.ROOT, paths.ANCESTOR, paths.SECRET, paths.PROJECT_SECRET):
+                c.facts.secret_source = c.facts.secret_source or f"archives {where.cls}"
+                c.facts.secret_copy = True
+
+
 def reader(c: Cmd) -> None:
     values = READERS.get(c.name, "")
-    if c.name == "split" or c.name == "csplit":
-        c.at_least(M, "writes split files")
     o = c.opts(values, ("lines", "bytes", "format", "printf", "width", "ignore", "time-style", "block-size",
                         "output", "suffix", "delimiter", "max-depth", "exclude"))
     out = o.value("output") if c.name in ("iconv", "shuf") else None
@@ -629,4 +713,6 @@ RULES = {
     "jq": jq, "yq": jq, "gojq": jq, "patch": patch,
 }
 RULES.update({name: reader for name in READERS})
+RULES.update({"sponge": sponge, "split": splitter, "csplit": splitter, "gsplit": splitter, "7z": sevenzip,
+              "7za": sevenzip, "7zz": sevenzip, "7zr": sevenzip})
 RULES.update({name: searcher for name in SEARCHERS})

@@ -86,6 +86,8 @@ def shell(c: Cmd) -> None:
         elif UNKNOWN in text:
             c.at_least(H, f"{c.name} -c runs code known only at run time")
             c.facts.runtime_code = True
+        elif c.delegated:
+            c.code_text(text, f"{c.name} -c")     # reached through a rule: the splitter never saw it
         # else: a literal command line, split into parts of its own and judged there
         return
     if operands and not reads_stdin:
@@ -166,20 +168,48 @@ def _python_module(c: Cmd, module: str, rest: list[str]) -> None:
     c.at_least(M, f"runs python module {module}")
 
 
+# A perl one-liner that is nothing but substitutions (`s/a/b/g`, `tr/a-z/A-Z/`) is sed: no `e` flag, no
+# `@{[…]}`/`${\…}` interpolation, no regex code blocks, no backticks.
+_PERL_SUBST = lazy_re(r"\s*(?:(?:s|tr|y)([/|#,!:%])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gimsxrcdnu]*\s*;?\s*)+",
+                      re.S)
+_PERL_CODE_IN_SUBST = lazy_re(r"[@$]\{|\(\?\??\{|`|\$\(|\$\$")
+
+
+def _plain_substitution(code: str) -> bool:
+    m = _PERL_SUBST.fullmatch(code)
+    return m is not None and not _PERL_CODE_IN_SUBST.search(code) and UNKNOWN not in code
+
+
 def _inline(c: Cmd, code_options: tuple, file_options: tuple = (), short_values: str = "",
-            long_values=(), load_options: tuple = ()) -> None:
-    """node/perl/ruby/php/…: inline code is high, a project script moderate, a pipe high."""
+            long_values=(), load_options: tuple = (), in_place: str = "") -> None:
+    """node/perl/ruby/php/…: inline code is high, a project script moderate, a pipe high.
+
+    in_place: the option letter that makes the program edit its file operands (perl/ruby -i).
+    """
     c.facts.interp = True
     if c.args and all(a in ("--version", "-v", "-V", "--help", "-h", "version") for a in c.args):
         return
     o = c.opts(short_values, long_values)
+    edits = bool(in_place) and o.has(in_place)
     for option in code_options:
-        for value in o.all(option):
+        codes = o.all(option)
+        if not codes:
+            continue
+        files = o.operands
+        for word in files:
+            if edits:
+                c.write(word, f"{c.name} -i edits")
+            else:
+                c.read(word)
+        if c.name == "perl" and all(_plain_substitution(code) for code in codes) and not o.all("M", "m", "I") \
+                and not o.has("d", "M", "m", "I"):
+            return      # sed in perl's spelling: judged by the files it reads or edits
+        for value in codes:
             if UNKNOWN in value:
                 c.facts.runtime_code = True
-            c.facts.stdin_interp = _stdin_fed(c)
-            c.at_least(H, f"{c.name} runs inline code")
-            return
+        c.facts.stdin_interp = _stdin_fed(c)
+        c.at_least(H, f"{c.name} runs inline code")
+        return
     for option in load_options:
         for value in o.all(option):
             c.at_least(H, f"{c.name} loads code from {value.replace(UNKNOWN, '…')}")
@@ -195,6 +225,8 @@ def _inline(c: Cmd, code_options: tuple, file_options: tuple = (), short_values:
             c.at_least(H, f"{c.name} runs a script known only at run time")
         else:
             c.run_file(script, f"{c.name} runs")
+        for word in operands[1:] if edits else ():
+            c.write(word, f"{c.name} -i edits")
         return
     _code_from_stdin(c, c.name)
 
@@ -206,17 +238,24 @@ def node(c: Cmd) -> None:
 
 
 def perl(c: Cmd) -> None:
-    _inline(c, ("e", "E"), (), "eEIMmlx0iC", (), ("M", "m"))
+    # -i, -l, -0, -x and -C take only an attached value (`-i.bak`, `-l0`): never the next word
+    _inline(c, ("e", "E"), (), "eEIMm", (), ("M", "m"), in_place="i")
 
 
 def ruby(c: Cmd) -> None:
-    _inline(c, ("e",), (), "erIECFxK", ("encoding",), ("r",))
+    _inline(c, ("e",), (), "erIECFK", ("encoding",), ("r",), in_place="i")
 
 
 def php(c: Cmd) -> None:
     if "-S" in c.args:
         c.at_least(M, "serves files over http (php -S)")
         c.facts.interp = True
+        o = c.opts("Stcd")
+        where = c.place(o.value("t") or ".")
+        if where.cls in paths.SECRET_CLASSES or where.cls in (paths.DOTFILE, paths.WISP):
+            c.at_least(D, f"serves {where.path} ({where.cls}) over http")
+        elif where.cls not in (paths.PROJECT, paths.PROJECT_ROOT, paths.TEMP):
+            c.at_least(H, f"serves {where.path} ({where.cls}) over http")
         return
     _inline(c, ("r", "B", "R", "E", "F"), ("f",), "rBREFfcdzt", ())
 
@@ -248,11 +287,41 @@ def deno(c: Cmd) -> None:
         c.at_least(M, f"deno {sub}")
 
 
+def loader(c: Cmd) -> None:
+    """ld.so PROGRAM: the dynamic loader runs any file as a program (no exec bit needed)."""
+    o = c.opts("", ("library-path", "preload", "audit", "argv0", "inhibit-rpath"), stop_at_operand=True)
+    if o.all("preload", "audit", "library-path"):
+        c.at_least(H, f"{c.name} loads libraries it is given")
+    if o.operands and UNKNOWN not in o.operands[0]:
+        c.run_file(o.operands[0], f"{c.name} runs")
+    elif o.operands:
+        c.at_least(H, f"{c.name} runs a program known only at run time")
+
+
+def opener(c: Cmd) -> None:
+    """open/xdg-open: hands a file or URL to its default application, which may run it (a script, an app)."""
+    o = c.opts("abW", ("args",))
+    if o.value("a", "b") is not None or o.has("args"):
+        c.at_least(M, f"{c.name} starts an application")
+    for word in o.operands:
+        if "://" in word or word.startswith("mailto:"):
+            c.at_least(L, f"{c.name} opens a link")
+            continue
+        where = c.place(word)
+        if word.endswith((".sh", ".command", ".app", ".tool", ".py", ".desktop", ".exe", ".bat", ".jar",
+                          ".pkg", ".dmg", ".workflow", ".scpt", ".terminal")) or o.value("a", "b") is not None:
+            c.run_file(word, f"{c.name} runs")
+        elif where.cls not in (paths.PROJECT, paths.PROJECT_ROOT, paths.TEMP):
+            c.at_least(L, f"{c.name} opens {word}")
+
+
 def eval_(c: Cmd) -> None:
     text = " ".join(c.args)
     if UNKNOWN in text or c.via_xargs:
         c.facts.runtime_code = True
         c.at_least(H, "eval runs text known only at run time")
+    elif c.delegated:
+        c.code_text(text, "eval")
     # else: literal text, split into parts of its own and judged there
 
 
@@ -269,6 +338,14 @@ def source(c: Cmd) -> None:
         c.facts.stdin_interp = True
 
 
+# Editor options whose next word is a value, not a file to edit.
+EDITOR_VALUES = frozenset({"-c", "--cmd", "-S", "-u", "-U", "-s", "-W", "-w", "-t", "-q", "-T", "-i", "-r",
+                           "--eval", "-l", "--load", "-f", "--funcall", "-x", "--script", "--servername",
+                           "--remote", "-g", "--goto", "--diff", "--user-data-dir", "--extensions-dir",
+                           "--profile", "-a", "--add"})
+READ_ONLY_EDITORS = frozenset({"view"})
+
+
 def editor(c: Cmd) -> None:
     runs = [a for a in c.args if a.startswith("+") or a in ("-c", "--cmd", "-S", "-u", "-s", "-es", "-e", "-E",
                                                              "-Es", "-W", "--eval", "-l", "--load", "-f",
@@ -278,12 +355,29 @@ def editor(c: Cmd) -> None:
         c.at_least(H, f"{c.name} runs editor commands ({runs[0]}), which can run shell commands")
     else:
         c.at_least(M, f"opens {c.name} to edit files")
+    read_only = c.name in READ_ONLY_EDITORS or "-R" in c.args or "-M" in c.args
+    skip = False
+    for arg in c.args:
+        if skip:
+            skip = False
+        elif arg in EDITOR_VALUES or arg.startswith("-") and arg.lstrip("-") in ("sc", "esc", "Esc", "nc"):
+            skip = True
+        elif arg.startswith(("-", "+")) or arg in (".",) or "://" in arg:
+            continue
+        elif read_only:
+            c.read(arg)
+        else:
+            c.write(arg, f"{c.name} edits")     # whatever it opens, it can save
 
 
 def ed(c: Cmd) -> None:
     c.at_least(M, "edits files with ed")
     if c.part is not None and c.part.stdin_code and "!" in c.part.stdin_code:
         c.at_least(H, "ed script runs shell commands (!)")
+    o = c.opts("p")
+    for word in o.operands:
+        if not word.startswith("!"):
+            c.write(word, "ed edits")
 
 
 def debugger(c: Cmd) -> None:
@@ -297,9 +391,11 @@ def debugger(c: Cmd) -> None:
 def script(c: Cmd) -> None:
     o = c.opts("cTtIOBEom", ("command", "timing", "log-in", "log-out", "log-io", "echo", "output-limit"))
     command = o.value("c", "command")
-    if command is not None:
-        c.facts.runtime_code = UNKNOWN in command
-        c.at_least(H, "script -c runs a command line the gate does not split")
+    if command is not None and UNKNOWN in command:
+        c.facts.runtime_code = True
+        c.at_least(H, "script -c runs a command line known only at run time")
+    elif command is not None:
+        c.code_text(command, "script -c runs", at_least=M)     # the splitter leaves it whole: judge it here
     else:
         c.at_least(M, "script starts a recorded shell")
     for out in o.operands:
@@ -329,7 +425,10 @@ def powershell_fetch(c: Cmd) -> None:
 def tracer(c: Cmd) -> None:
     """strace/ltrace/valgrind/…: runs the rest as a command; judge that command."""
     c.at_least(M, f"runs a program under {c.name}")
-    o = c.opts("eopsuEPSaIbX", stop_at_operand=True)
+    o = c.opts("eopsuEPSaIbX", ("log-file", "xml-file", "output", "log-socket", "suppressions"),
+               stop_at_operand=True)
+    for out in o.all("o", "output", "log-file", "xml-file"):
+        c.write(out.replace("%p", "1"), f"{c.name} writes")
     if o.operands:
         c.delegate_to = list(o.operands)
 
@@ -356,6 +455,10 @@ def builtin_words(c: Cmd) -> None:
             c.facts.secret_source = "prints the environment"
     if c.name == "export" and "-f" in c.args:
         c.at_least(H, "exports a function to every child bash")
+    if c.name == "unset" or c.name == "export" and "-n" in c.args:
+        for name in c.args:
+            if name.startswith("WISP_"):
+                c.at_least(D, f"removes {name}, which changes the gate itself")
 
 
 def mapfile(c: Cmd) -> None:
@@ -423,4 +526,7 @@ RULES.update({
     "[[": builtin_words, "let": builtin_words, "unset": builtin_words, "printf": builtin_words,
     "set": builtin_words, "mapfile": mapfile, "readarray": mapfile, "hash": hash_, "enable": enable,
     "trap": trap, "alias": alias, "env": env_dump, "printenv": env_dump,
+    "ld.so": loader, "ld-linux.so.2": loader, "ld-linux-x86-64.so.2": loader, "ld-linux-aarch64.so.1": loader,
+    "ld-musl-x86_64.so.1": loader, "ld-musl-aarch64.so.1": loader, "open": opener, "xdg-open": opener,
+    "gio-open": opener,
 })

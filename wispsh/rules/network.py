@@ -46,10 +46,18 @@ def _upload_source(c: Cmd, value: str, option: str) -> None:
         c.at_least(H, "uploads its input to the network")
         return
     where = c.read(source, "uploads")
-    if where.cls in paths.SECRET_CLASSES or where.cls in (paths.WISP, paths.DOTFILE):
+    if where.cls in paths.SECRET_CLASSES or where.cls in (paths.WISP, paths.DOTFILE, paths.HOME, paths.ROOT,
+                                                          paths.ANCESTOR):
         c.at_least(D, f"uploads {where.path} ({where.cls}) to the network")
     else:
         c.at_least(H, f"uploads {source.replace(UNKNOWN, '…')} to the network")
+
+
+def _remote_name(url: str) -> str:
+    """The file name curl -O saves a URL as (the last path segment), or a stand-in."""
+    path = url.split("://", 1)[1].split("?", 1)[0].split("#", 1)[0]
+    name = path.rsplit("/", 1)[-1] if "/" in path else ""
+    return name if name and UNKNOWN not in name and name not in (".", "..") else "downloaded-file"
 
 
 def curl(c: Cmd) -> None:
@@ -70,7 +78,9 @@ def curl(c: Cmd) -> None:
         c.read(key_file)
     outputs = o.all("o", "output")
     if o.has("O", "remote-name", "remote-name-all"):
-        outputs.append(f"{o.value('output-dir') or '.'}/downloaded-file")
+        urls = [a for a in o.operands + o.all("url") if "://" in a]
+        names = [_remote_name(url) for url in urls] or ["downloaded-file"]
+        outputs.extend(f"{o.value('output-dir') or '.'}/{name}" for name in names)
     for out in outputs:
         if out == "-":
             continue
@@ -196,7 +206,7 @@ def _remote(word: str) -> bool:
     return ":" in head or word.startswith(("rsync://", "scp://", "sftp://"))
 
 
-def _copy_across(c: Cmd, sources, dest, what: str) -> None:
+def _copy_across(c: Cmd, sources, dest, what: str, contents_slash: bool = False) -> None:
     """scp/rsync: local sources to a remote dest are uploads; a remote source to a local dest is a download."""
     if dest is not None and _remote(dest):
         c.facts.net_send = True
@@ -215,7 +225,8 @@ def _copy_across(c: Cmd, sources, dest, what: str) -> None:
         for source in sources:
             if not _remote(source):
                 c.read(source)
-        c.write(dest)
+        c.write_into(dest, [s if not _remote(s) else s.split(":", 1)[1] or "." for s in sources], "writes",
+                     contents_slash=contents_slash)
 
 
 def scp(c: Cmd) -> None:
@@ -248,7 +259,7 @@ def rsync(c: Cmd) -> None:
     operands = o.operands
     if len(operands) >= 2:
         dest = operands[-1]
-        _copy_across(c, operands[:-1], dest, "rsync")
+        _copy_across(c, operands[:-1], dest, "rsync", contents_slash=True)
         if any(flag.startswith("delete") for flag in o.flags):
             where = c.place(dest)
             if not _remote(dest) and where.cls in (paths.HOME, paths.ROOT, paths.ANCESTOR, paths.SYSTEM):
@@ -358,7 +369,49 @@ def aria2(c: Cmd) -> None:
         c.at_least(H, "aria2c runs a hook command")
 
 
+def mail(c: Cmd) -> None:
+    """mail/mailx/mutt/sendmail: sends its input (and attachments) to someone else."""
+    c.facts.net_send = True
+    c.at_least(H, f"{c.name} sends mail")
+    o = c.opts("sacbrfqAiSeE", ("subject", "attach", "cc", "bcc", "from"))
+    for attachment in o.all("a", "A", "attach") if c.name != "sendmail" else ():
+        where = c.read(attachment, "attaches")
+        if where.cls in paths.SECRET_CLASSES or where.cls in (paths.WISP, paths.DOTFILE, paths.HOME):
+            c.at_least(D, f"mails {where.path} ({where.cls})")
+
+
+RCLONE_UPLOADS = frozenset({"copy", "sync", "move", "copyto", "moveto", "bisync", "rcat"})
+RCLONE_READS = frozenset({"ls", "lsd", "lsl", "lsf", "lsjson", "cat", "size", "about", "listremotes", "tree",
+                          "check", "md5sum", "sha1sum", "hashsum", "version", "help", "ncdu"})
+
+
+def rclone(c: Cmd) -> None:
+    o = c.opts("", ("config", "include", "exclude", "filter", "transfers", "checkers", "bwlimit", "log-file",
+                    "backup-dir", "min-age", "max-age", "filter-from", "include-from", "exclude-from"))
+    words = o.operands
+    verb = words[0] if words else ""
+    if verb in RCLONE_READS:
+        c.at_least(L, "rclone reads remote storage")
+        return
+    if verb not in RCLONE_UPLOADS:
+        c.at_least(M if verb in ("config", "mkdir") else H, f"rclone {verb} changes remote storage")
+        return
+    c.at_least(M, f"rclone {verb} copies files")
+    if verb in ("sync", "move", "moveto", "bisync"):
+        c.at_least(H, f"rclone {verb} deletes files")
+    if len(words) >= 3:
+        _copy_across(c, words[1:-1], words[-1], "rclone")
+        if not _remote(words[-1]):
+            return
+        for source in words[1:-1]:
+            if not _remote(source) and c.place(source).cls in (paths.SECRET, paths.PROJECT_SECRET, paths.HOME,
+                                                               paths.DOTFILE, paths.WISP):
+                c.at_least(D, f"copies {source} off this machine")
+
+
 RULES = {
+    "mail": mail, "mailx": mail, "mutt": mail, "sendmail": mail, "neomutt": mail, "s-nail": mail,
+    "msmtp": mail, "swaks": mail, "rclone": rclone,
     "curl": curl, "wget": wget, "wget2": wget, "nc": nc, "ncat": nc, "netcat": nc, "socat": socat, "ssh": ssh,
     "autossh": ssh, "mosh": ssh, "scp": scp, "rsync": rsync, "sftp": ftp, "ftp": ftp, "lftp": ftp,
     "tftp": ftp, "telnet": telnet, "http": httpie, "https": httpie, "xh": httpie, "xhs": httpie,

@@ -51,11 +51,22 @@ PIP_READ_ONLY = frozenset({"list", "show", "freeze", "check", "search", "help", 
                            "completion", "--version", "-V", "index", "cache"})
 
 
+GATE_PACKAGE = lazy_re(r"^wispsh(?:$|[\[<>=!~; @])", re.I)
+
+
+def _touches_the_gate(c: Cmd, verb: str, words) -> None:
+    """Installing, reinstalling or removing wispsh itself swaps the gate for another."""
+    if verb in ("install", "uninstall", "remove", "upgrade", "reinstall", "add", "sync", "inject") and any(
+            GATE_PACKAGE.match(w) for w in words):
+        c.at_least(D, f"{c.name} {verb} changes the gate itself (the wispsh package)")
+
+
 def pip(c: Cmd) -> None:
     o = c.opts(PIP_VALUES_SHORT, PIP_VALUES_LONG, stop_at_operand=True)
     verb = o.operands[0] if o.operands else None
     if verb is None or verb in PIP_READ_ONLY:
         return
+    _touches_the_gate(c, verb, o.operands[1:])
     rest = c.opts(PIP_VALUES_SHORT, PIP_VALUES_LONG, args=o.operands[1:])
     _index_options(c, rest, "pip")
     if verb in ("install", "download", "wheel", "add", "sync", "compile"):
@@ -92,6 +103,10 @@ def uv(c: Cmd) -> None:
     o = c.opts("p", ("python", "directory", "project", "config-file", "cache-dir", "color"), stop_at_operand=True)
     verb = o.operands[0] if o.operands else None
     rest = o.operands[1:]
+    if verb == "tool" and rest:
+        _touches_the_gate(c, rest[0], rest[1:])
+    elif verb in ("add", "remove"):
+        _touches_the_gate(c, verb, rest)
     if verb == "pip":
         c.delegate_to = ["pip", *rest]
     elif verb in ("add", "sync", "lock", "venv", "init", "remove", "export", "tree", "build", "python", "self",
@@ -130,6 +145,7 @@ def pipx(c: Cmd) -> None:
     verb = c.args[0] if c.args else None
     if verb in ("list", "environment", "--version", None):
         return
+    _touches_the_gate(c, verb, c.args[1:])
     c.at_least(M, f"pipx {verb}")
     if verb in ("install", "run", "inject", "upgrade"):
         o = c.opts("", ("spec", "index-url", "pip-args", "python", "suffix"), args=c.args[1:])
@@ -209,6 +225,19 @@ def npm(c: Cmd) -> None:
             c.at_least(M, f"{tool} installs the project's dependencies (their install scripts run)")
         for spec in specs:
             _spec(c, spec, tool, scoped_shorthand=True)
+        return
+    if tool in ("npx", "pnpx") or verb in NPM_EXEC:
+        words = c.args if tool in ("npx", "pnpx") else rest
+        for i, word in enumerate(words):     # -c/--call: a shell command line, judged by what it runs
+            if word in ("-c", "--call") and i + 1 < len(words) or word.startswith("--call="):
+                text = word.split("=", 1)[1] if word.startswith("--call=") else words[i + 1]
+                if UNKNOWN in text:
+                    c.at_least(H, f"{tool} --call runs a command known only at run time")
+                else:
+                    c.code_text(text, f"{tool} --call runs", at_least=H)
+    if tool == "yarn" and verb == "exec" and rest:
+        c.at_least(M, "yarn exec runs a command")
+        c.code_text(" ".join(rest), "yarn exec runs", at_least=M)
         return
     if verb in NPM_EXEC or tool in ("npx", "bunx", "pnpx"):
         _npx(c, rest if verb in NPM_EXEC else o.operands, tool)

@@ -71,6 +71,10 @@ PROJECT_CONFIG_DIRS = ("/.cargo/config", "/.vscode/tasks.json", "/.vscode/settin
 SECRET_SUFFIXES = (".pem", ".key", ".p12", ".pfx", ".kdbx", ".keystore", ".jks", ".gpg", ".asc", ".ppk")
 SYSTEM_SECRETS = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh/ssh_host_", "/root/.ssh",
                   "/var/run/secrets", "/run/secrets", "/etc/ssl/private")
+# Home places without a dot that still run things on their own: ~/bin is on PATH (a `sudo` there shadows the
+# real one), launchd agents start at login.
+HOME_CONFIG = ("bin/", "Library/LaunchAgents/", "Library/LaunchDaemons/", "Library/Preferences/",
+               "Library/Application Support/Code/User/", "Library/Scripts/", ".config/")
 # Home dot-directories that are caches, not config: writing there plants nothing that runs.
 HOME_CACHES = frozenset({".cache", ".npm", ".yarn", ".m2", ".gradle", ".pnpm-store", ".nuget", ".ivy2", ".sbt",
                          ".cpan", ".rustup", ".gem", ".pub-cache", ".hex", ".mix", ".conda", ".bun",
@@ -140,7 +144,7 @@ def classify(path: str, ctx) -> str:
         if _is_secret_name(path):
             return SECRET
         first = rel.split("/", 1)[0]
-        if first.startswith(".") and first not in HOME_CACHES:
+        if first.startswith(".") and first not in HOME_CACHES or (rel + "/").startswith(HOME_CONFIG):
             return DOTFILE
         return HOME_OTHER
     if _is_secret_name(path):
@@ -267,7 +271,67 @@ def _place(word: str, ctx, cwd: str) -> Place:
     resolved = posixpath.normpath(posixpath.join(cwd, text)) if text else cwd
     if resolved.startswith("//"):
         resolved = "/" + resolved.lstrip("/")
-    return Place(resolved, classify(resolved, ctx), False, False, False)
+    cls = classify(resolved, ctx)
+    linked = _through_links(resolved, cls, ctx)
+    if linked is not None:
+        return Place(linked[0], linked[1], False, False, False)
+    return Place(resolved, cls, False, False, False)
+
+
+# A link on disk can lead an innocent-looking path into these: judge the path by where it lands.
+LINK_TARGETS = frozenset({WISP, SECRET, DOTFILE, GIT_INTERNAL, DEVICE, HOME, ROOT})
+LINK_SYSTEM_ROOTS = ("/etc/", "/usr/", "/bin/", "/sbin/", "/boot/", "/lib", "/root/", "/var/spool/cron")
+_REAL_ANCHORS: dict = {}
+
+
+def _through_links(resolved: str, cls: str, ctx) -> tuple[str, str] | None:
+    """(path, class) where a symlink makes `resolved` land in a more sensitive place; None when it does not."""
+    if cls in (HARMLESS, NETDEV, WISP, DEVICE) or not resolved.startswith("/") or resolved.startswith(
+            ("/proc/", "/sys/", "/dev/")):
+        return None
+    import os
+    try:
+        real = os.path.realpath(resolved)
+    except (OSError, ValueError):
+        return None
+    if real == resolved:
+        return None
+    logical = _logical(real, ctx)
+    if logical == resolved:
+        return None
+    landed = classify(logical, ctx)
+    if landed == cls:
+        return None
+    if landed in LINK_TARGETS or landed == SYSTEM and (logical + "/").startswith(LINK_SYSTEM_ROOTS):
+        if WRITE[landed] > WRITE[cls] or DELETE_TREE[landed] > DELETE_TREE[cls]:
+            return logical, landed
+    return None
+
+
+def _logical(real: str, ctx) -> str:
+    """A real path written back in the line's own terms (home, project and wisp home may be links too)."""
+    import os
+    for anchor in (ctx.wisp_home, ctx.project_root, ctx.home, *ctx.temp_dirs):
+        real_anchor = _REAL_ANCHORS.get(anchor)
+        if real_anchor is None:
+            try:
+                real_anchor = _REAL_ANCHORS[anchor] = os.path.realpath(anchor)
+            except (OSError, ValueError):
+                real_anchor = _REAL_ANCHORS[anchor] = anchor
+        if real_anchor != anchor and _under(real, real_anchor) and real_anchor != "/":
+            return anchor + real[len(real_anchor):]
+    return real
+
+
+def is_directory(where: Place) -> bool:
+    """Whether a known path names a directory on disk now (a copy into it lands at dir/name)."""
+    if where.unknown or where.glob or not where.path.startswith("/"):
+        return False
+    import os
+    try:
+        return os.path.isdir(where.path)
+    except (OSError, ValueError):
+        return False
 
 
 # ---------------------------------------------------------------- what each action on each class is worth

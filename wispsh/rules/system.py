@@ -58,10 +58,6 @@ def service(c: Cmd) -> None:
     c.at_least(H, "changes running services")
 
 
-def systemd_run(c: Cmd) -> None:
-    c.at_least(H, f"{c.name} runs a command as a service (outside this shell)")
-
-
 def crontab(c: Cmd) -> None:
     o = c.opts("uTs")
     if o.has("l", "T"):
@@ -128,7 +124,8 @@ def pkill(c: Cmd) -> None:
     if c.name == "killall5":
         c.at_least(D, "killall5 kills every process")
     for pattern in o.operands:
-        if pattern in (".", ".*", "", "sshd", "init", "systemd", "bash", "wispsh") or UNKNOWN in pattern:
+        if pattern in (".", ".*", "", "sshd", "init", "systemd", "bash", "wispsh") or UNKNOWN in pattern or \
+                "wisp" in pattern.lower():
             c.at_least(D, f"{c.name} {pattern or '…'} kills sessions or the system")
 
 
@@ -207,8 +204,13 @@ def capabilities(c: Cmd) -> None:
 
 def namespace(c: Cmd) -> None:
     c.at_least(H, f"{c.name} runs a program in another root or namespace")
-    o = c.opts("tSGpwU" if c.name == "nsenter" else "", ("target", "setuid", "setgid", "root", "wd", "user",
-                                                         "userspec", "groups"), stop_at_operand=True)
+    if c.name == "unshare":
+        # --user/--mount/--pid… take only an attached file (`--mount=/x`): never the next word
+        o = c.opts("SGRwd", ("setuid", "setgid", "root", "wd", "map-user", "map-group", "propagation",
+                             "setgroups", "map-users", "map-groups"), stop_at_operand=True)
+    else:
+        o = c.opts("tSGpwU" if c.name == "nsenter" else "", ("target", "setuid", "setgid", "root", "wd", "user",
+                                                             "userspec", "groups"), stop_at_operand=True)
     inner = o.operands[1:] if c.name == "chroot" else o.operands
     if inner and UNKNOWN not in inner[0]:
         c.delegate_to = list(inner)
@@ -246,6 +248,12 @@ def gpg(c: Cmd) -> None:
         c.at_least(M, "changes your keyring")
     elif any(a in ("-d", "--decrypt") for a in c.args):
         c.at_least(L, "decrypts data")
+    o = c.opts("ourRfk", ("output", "recipient", "local-user", "homedir", "keyring", "default-key"))
+    for out in o.all("o", "output"):
+        if out != "-":
+            c.write(out)
+    if o.value("homedir") is not None:
+        c.at_least(M, "gpg uses another keyring home")
 
 
 def keyring(c: Cmd) -> None:
@@ -296,7 +304,9 @@ def ssh_keygen(c: Cmd) -> None:
     if any(a in ("-l", "-y", "-F", "-Q", "-L") for a in c.args):
         return
     c.at_least(M, "creates or changes ssh keys")
-    o = c.opts("fbtCNZanIOPsVzZ")
+    o = c.opts("fbtCNZanIOPsVzZDw")
+    for library in o.all("D", "w"):
+        c.at_least(H, f"ssh-keygen loads a library ({library.replace(UNKNOWN, '…')}): code runs")
     for out in o.all("f"):
         c.write(out)
 
@@ -305,7 +315,7 @@ RULES = {
     "sudo": privilege, "doas": privilege, "pkexec": privilege, "run0": privilege, "sudoedit": privilege,
     "su": su, "runuser": su, "machinectl": su,
     "systemctl": systemctl, "service": service, "launchctl": launchctl, "rc-service": service,
-    "systemd-run": systemd_run, "crontab": crontab, "at": at, "batch": at, "atrm": at, "atq": at,
+    "crontab": crontab, "at": at, "batch": at, "atrm": at, "atq": at,
     "kill": kill, "pkill": pkill, "killall": pkill, "killall5": pkill, "skill": pkill, "slay": pkill,
     "mkfs": disk, "mke2fs": disk, "mkswap": disk, "fdisk": disk, "sfdisk": disk, "cfdisk": disk,
     "parted": disk, "gdisk": disk, "sgdisk": disk, "wipefs": disk, "blkdiscard": disk, "cryptsetup": disk,

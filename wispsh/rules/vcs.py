@@ -111,6 +111,8 @@ def git(c: Cmd) -> None:
         return
     if rest and rest[-1] in ("--help", "-h") and len(rest) == 1:
         return
+    if any(a.startswith("ext::") or a.startswith("-") and "=ext::" in a for a in rest):
+        c.at_least(H, "the ext:: transport runs a command")
     handler = VERBS.get(verb)
     if handler is not None:
         handler(c, rest)
@@ -312,8 +314,15 @@ def _rebase(c: Cmd, rest) -> None:
         c.at_least(H, "git rebase --exec runs a shell command after each commit")
 
 
+FILTER_OPTIONS = ("--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter",
+                  "--commit-filter", "--tag-name-filter")
+
+
 def _filter_branch(c: Cmd, rest) -> None:
     c.at_least(H, "rewrites all history and runs the filter commands it is given")
+    for i, arg in enumerate(rest[:-1]):
+        if arg in FILTER_OPTIONS and UNKNOWN not in rest[i + 1]:
+            c.code_text(rest[i + 1], f"git filter-branch {arg} runs", at_least=H)
 
 
 def _reflog(c: Cmd, rest) -> None:
@@ -342,7 +351,25 @@ def _bisect(c: Cmd, rest) -> None:
         return
     c.at_least(M, "git bisect checks out commits")
     if rest and rest[0] == "run":
-        c.at_least(H, "git bisect run runs a command the gate does not split")
+        if len(rest) > 1 and UNKNOWN not in rest[1]:
+            c.delegate_to = list(rest[1:])      # its words are a command: judge that command
+        else:
+            c.at_least(H, "git bisect run runs a command known only at run time")
+
+
+def _difftool(c: Cmd, rest) -> None:
+    o = _opts(c, rest, "xt", ("extcmd", "tool"))
+    c.at_least(M, "git difftool runs the configured diff tool")
+    if o.value("x", "extcmd") is not None:
+        c.at_least(H, "git difftool --extcmd runs the command it is given")
+
+
+def _init(c: Cmd, rest) -> None:
+    o = _opts(c, rest, "", ("template", "separate-git-dir", "object-format", "ref-format", "shared",
+                            "initial-branch"))
+    c.at_least(M, "git init creates a repository")
+    if o.value("template") is not None:
+        c.at_least(H, "git init --template installs hooks from a directory")
 
 
 def _credential(c: Cmd, rest) -> None:
@@ -401,7 +428,8 @@ VERBS = {
     "gc": _gc, "update-ref": _update_ref, "submodule": _submodule, "bisect": _bisect, "credential": _credential,
     "credential-store": _credential, "credential-cache": _credential, "worktree": _worktree,
     "archive": _archive, "format-patch": _format_patch, "remote": _remote, "daemon": _daemon,
-    "instaweb": _daemon, "send-email": _send_email, "http-backend": _daemon,
+    "instaweb": _daemon, "send-email": _send_email, "http-backend": _daemon, "difftool": _difftool,
+    "init": _init,
 }
 
 RULES = {"git": git}
