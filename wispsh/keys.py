@@ -13,7 +13,7 @@ from pathlib import Path
 from collections.abc import Sequence
 
 from .model import Key, Part
-from .wrappers import program_name, unwrap
+from .wrappers import SYSTEM_DIRS, program_name, unwrap
 from .lazyre import lazy_re
 
 MULTIPLEXERS_FILE = "multiplexers.txt"
@@ -93,6 +93,8 @@ class Multiplexers:
     programs: frozenset[str]
     value_options: dict[str, dict[str, int]] = field(default_factory=dict)   # program -> option -> values taken
     operations: dict[str, dict[str, str]] = field(default_factory=dict)      # program -> option -> verb (pacman -S)
+    config_options: dict[str, frozenset[str]] = field(default_factory=dict)  # program -> options that load code
+    harmless_config: dict[str, tuple[str, ...]] = field(default_factory=dict)  # program -> harmless value prefixes
 
 
 def _items(path: Path) -> list[str]:
@@ -110,6 +112,8 @@ def load_multiplexers(programs_file: Path, options_file: Path | None = None) -> 
     programs = frozenset(_items(programs_file))
     value_options: dict[str, dict[str, int]] = {}
     operations: dict[str, dict[str, str]] = {}
+    config_options: dict[str, frozenset[str]] = {}
+    harmless_config: dict[str, tuple[str, ...]] = {}
     if options_file is not None:
         for line in _items(options_file):
             head, _, rest = line.partition(":")
@@ -121,10 +125,16 @@ def load_multiplexers(programs_file: Path, options_file: Path | None = None) -> 
                     for name in names:
                         operations.setdefault(program, {})[name] = names[0]
                 continue
+            if head_words[1:] == ["@config"]:
+                config_options[program] = config_options.get(program, frozenset()) | frozenset(rest.split())
+                continue
+            if head_words[1:] == ["@harmless-config"]:
+                harmless_config[program] = harmless_config.get(program, ()) + tuple(w.lower() for w in rest.split())
+                continue
             for token in rest.split():
                 name, _, count = token.partition(":")
                 value_options.setdefault(program, {})[name] = int(count or 1)
-    return Multiplexers(programs, value_options, operations)
+    return Multiplexers(programs, value_options, operations, config_options, harmless_config)
 
 
 @cache
@@ -170,6 +180,56 @@ def find_verb(program: str, args: Sequence[str | None], table: Multiplexers) -> 
             continue
         return word if _VERB.match(word) else None
     return None
+
+
+def loads_code(program: str, args: Sequence[str | None], table: Multiplexers) -> bool:
+    """True when a global option before the verb gives the program configuration that can run code (`git -c
+    core.fsmonitor=…`, `git --exec-path=DIR`), or a value known only at run time; harmless values aside."""
+    config = table.config_options.get(program)
+    if not config:
+        return False
+    value_options = table.value_options.get(program, {})
+    harmless = table.harmless_config.get(program, ())
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word is None:
+            return False   # the verb's place: find_verb makes the key exact
+        if word == "--" or not word.startswith("-") or len(word) < 2:
+            return False
+        takes = value_options.get(word, 0) if "=" not in word else 0
+        name, eq, attached = word.partition("=") if word.startswith("--") else (word[:2], word[2:] != "", word[2:])
+        if name in config:
+            if eq:
+                value: str | None | object = attached
+            elif word in config and takes:
+                value = args[i + 1] if i + 1 < len(args) else ""
+            else:
+                value = ""   # `git --exec-path` alone prints the path
+            if value is None:
+                return True
+            if value and not (isinstance(value, str) and value.lower().startswith(harmless)):
+                return True
+        i += 1 + takes
+    return False
+
+
+def _outside_system_dirs(word: str | None) -> str | None:
+    """The program's path as bash reads it when it names a file outside the system's directories, else None."""
+    if word is None or "/" not in word.rstrip("/"):
+        return None
+    path = word.rstrip("/")
+    directory = path.rsplit("/", 1)[0]
+    while "//" in directory:
+        directory = directory.replace("//", "/")
+    return None if directory in SYSTEM_DIRS else path
+
+
+def _process_substitution_script(part: Part, program: str) -> bool:
+    """`bash <(curl …)`, `python <(…)`: the program runs code that a pipe hands it."""
+    if program not in SHELLS and _interpreter(program) is None:
+        return False
+    return any(w.startswith(("<(", ">(")) for w in part.words[1:])
 
 
 # ---------------------------------------------------------------- interpreters
@@ -335,17 +395,24 @@ def key_for(part: Part, multiplexers: Multiplexers | None = None) -> Key:
     if any(assignment.name in CODE_ENV for assignment in common["env"]):  # type: ignore[union-attr]
         return _exact(part, program, **common)
     args = command[1:]
+    local = _outside_system_dirs(command[0])
+    if local is not None:
+        # `./ls`, `/tmp/cat`: not the system's ls or cat. The key keeps the path, so an approval of `cat` never
+        # covers a script that merely shares its name (and `./git` has no verbs of git's).
+        if _runs_code_as_written(part, program, args, unwrapped.wrappers):
+            return _exact(part, program, **common)
+        return Key(program=program, verb=None, pattern=f"{local} *", exact=False, **common)
     if program in table.programs:
         verb = find_verb(program, args, table)
         if verb is _RUNTIME:
             return _exact(part, program, **common)
         if program in EVAL_VERBS and verb in EVAL_VERBS[program]:
             return _exact(part, program, verb=verb, **common)
-        if _runs_code_as_written(part, program, args, unwrapped.wrappers):
+        if _runs_code_as_written(part, program, args, unwrapped.wrappers) or loads_code(program, args, table):
             return _exact(part, program, **common)
         pattern = f"{program} {verb} *" if verb else f"{program} *"
         return Key(program=program, verb=verb, pattern=pattern, exact=False, legacy=f"{program} *",
                    **common)  # type: ignore[arg-type]
-    if _runs_code_as_written(part, program, args, unwrapped.wrappers):
+    if _runs_code_as_written(part, program, args, unwrapped.wrappers) or _process_substitution_script(part, program):
         return _exact(part, program, **common)
     return Key(program=program, verb=None, pattern=f"{program} *", exact=False, **common)

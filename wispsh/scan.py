@@ -16,12 +16,16 @@ from .lazyre import lazy_re
 
 MAX_DEPTH = 200
 
-_CODE, _DQ, _PARAM, _ARITH, _ARRAY, _HEREDOC = range(6)
+_CODE, _DQ, _PARAM, _ARITH, _ARRAY, _HEREDOC, _PARAM_DQ = range(7)   # _PARAM_DQ: ${…} inside "…" or a heredoc
 _SKIP_WORDS = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "if", "while", "until", "{", "}",
                          "!", "[[", "]]"})
 _HEADER_WORDS = frozenset({"for", "select", "case", "function"})
 _HEADER_ENDERS = frozenset({"{", "do", "then"})
 _WORD_BREAK = set(" \t\n;&|<>()")
+# After `coproc NAME`, these begin the compound command NAME names (with a simple command there is no NAME).
+_COMPOUND_STARTS = frozenset({"{", "while", "until", "for", "select", "if", "case", "[["})
+_NAME = lazy_re(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_NAMED_FD = lazy_re(r"^\{[A-Za-z_][A-Za-z0-9_]*\}$")
 
 
 class TooDeep(Exception):
@@ -75,10 +79,11 @@ _CASE_WORD = r"|(?<![^\s;&|(])(?:case|esac)(?=[\s;&|)]|$)"
 _NEXT_SPECIAL = {
     _CODE: lazy_re(r"[\\'\"$`#()<>\n]" + _CASE_WORD),
     _DQ: lazy_re(r"[\\\"$`]"),
-    _PARAM: lazy_re(r"[\\'\"$`}]"),
+    _PARAM: lazy_re(r"[\\'\"$`}<>]"),
     _ARITH: lazy_re(r"[\\'\"$`()]"),
     _ARRAY: lazy_re(r"[\\'\"$`()]"),
     _HEREDOC: lazy_re(r"[\\$`]"),
+    _PARAM_DQ: lazy_re(r"[\\\"$`}]"),
 }
 
 
@@ -160,8 +165,11 @@ def _lex_once(text: str, first_mode: int, commands_at: set[int]) -> _Lexed:
         if c == "\\":
             i += 2
             continue
+        if mode == _PARAM and c == "'" and top[4] == 0:
+            # `${x['$(cmd)']}`: in a subscript quotes do not stop a $(…) either (decided once per ${…})
+            top[4] = 1 if "[" in text[top[1]:i] else 2
         if mode in (_CODE, _PARAM, _ARITH, _ARRAY):
-            if c == "'":
+            if c == "'" and mode != _ARITH and not (mode == _PARAM and top[4] == 1):
                 close = text.find("'", i + 1)
                 end = n if close < 0 else close + 1
                 jump[i] = end
@@ -180,7 +188,7 @@ def _lex_once(text: str, first_mode: int, commands_at: set[int]) -> _Lexed:
             continue
         if c == "$" and i + 1 < n:
             nxt = text[i + 1]
-            if nxt == "'" and mode != _HEREDOC and mode != _DQ:
+            if nxt == "'" and mode not in (_HEREDOC, _DQ, _PARAM_DQ, _ARITH):
                 j = i + 2
                 while j < n and text[j] != "'":
                     j += 2 if text[j] == "\\" else 1
@@ -196,10 +204,10 @@ def _lex_once(text: str, first_mode: int, commands_at: set[int]) -> _Lexed:
                 i += 2
                 continue
             if nxt == "{":
-                push(_PARAM, i, "}", None, i + 2)
+                push(_PARAM_DQ if mode in (_DQ, _HEREDOC, _PARAM_DQ) else _PARAM, i, "}", None, i + 2)
                 i += 2
                 continue
-            if nxt == '"' and mode in (_CODE, _PARAM, _ARITH, _ARRAY):
+            if nxt == '"' and mode in (_CODE, _PARAM, _ARITH, _ARRAY, _PARAM_DQ):
                 push(_DQ, i, '"', None, i + 2)
                 i += 2
                 continue
@@ -219,7 +227,11 @@ def _lex_once(text: str, first_mode: int, commands_at: set[int]) -> _Lexed:
             push(_DQ, i, '"', None, i + 1)
             i += 1
             continue
-        if mode == _PARAM:
+        if mode == _PARAM and c in "<>" and text.startswith("(", i + 1):   # ${x:-<(cmd)}
+            push(_CODE, i, ")", "<()" if c == "<" else ">()", i + 2)
+            i += 2
+            continue
+        if mode in (_PARAM, _PARAM_DQ):
             if c == "}":
                 pop(i + 1, i)
             i += 1
@@ -274,9 +286,9 @@ def _lex_once(text: str, first_mode: int, commands_at: set[int]) -> _Lexed:
             end = _word_end(text, j)
             word = text[j:end]
             if word:
-                from .spelling import unquote
+                from .spelling import drop_continuations, unquote
                 delimiter = unquote(word)
-                quoted = any(q in word for q in "'\"\\")
+                quoted = any(q in drop_continuations(word) for q in "'\"\\")
                 pending.append((i, delimiter if delimiter is not None else word, quoted, strip))
             i = max(end, i + 2)
             continue
@@ -317,6 +329,37 @@ def substitution_bodies(text: str) -> list[str]:
     except TooDeep:
         return [text]
     return [text[r.inner_start:r.inner_end] for r in lexed.regions[1:] if r.code_parent == 0]
+
+
+def quoted_substitution_bodies(text: str) -> list[str]:
+    """The $(…) and `…` that text holds as data (in single quotes, escaped): those substitution_bodies finds
+    and a reading as code does not."""
+    try:
+        real = _lex(text)
+    except TooDeep:
+        return [text]
+    as_code: dict[str, int] = {}
+    for r in real.regions[1:]:
+        if r.origin in ("$()", "``"):
+            body = text[r.inner_start:r.inner_end]
+            as_code[body] = as_code.get(body, 0) + 1
+    out = []
+    for body in substitution_bodies(text):
+        if as_code.get(body, 0) > 0:
+            as_code[body] -= 1
+        else:
+            out.append(body)
+    return out
+
+
+def process_substitution_bodies(text: str) -> list[str]:
+    """The code of every outermost <(…) and >(…) in a word read as code (`${x:-<(cmd)}`)."""
+    try:
+        lexed = _lex(text)
+    except TooDeep:
+        return [text]
+    return [text[r.inner_start:r.inner_end] for r in lexed.regions[1:]
+            if r.code_parent == 0 and r.origin in ("<()", ">()")]
 
 
 def tokenize(text: str) -> list[str]:
@@ -379,6 +422,7 @@ class _Cutter:
                 if region is not None and self.lexed.regions[region].origin == "subshell":
                     word_start = self._end_word(word_start, i)
                     inner = self.lexed.regions[region]
+                    self.coproc_name = None     # `coproc NAME ( … )`: NAME names the coprocess
                     if len(self.words) == 1 and not text[inner.inner_start:inner.inner_end].strip():
                         self.words.clear()          # `name()`: a function definition's header
                         self.seg_start = None
@@ -411,7 +455,8 @@ class _Cutter:
             if c in ";&|<>)":
                 if c in "<>" or text.startswith("&>", i):
                     fd = None
-                    if word_start is not None and text[word_start:i].isdigit():
+                    if word_start is not None and (text[word_start:i].isdigit()
+                                                   or _NAMED_FD.match(text[word_start:i])):
                         fd, word_start = text[word_start:i], None
                     word_start = self._end_word(word_start, i)
                     op = _operator_at(text, i)
@@ -460,6 +505,8 @@ class _Cutter:
         self.header = False
         self.background = False
         self.pending_redirect = None
+        self.coproc = False             # just read `coproc`: a NAME may follow
+        self.coproc_name: tuple[int, int] | None = None
 
     def _touch(self, start: int, end: int) -> None:
         if self.seg_start is None:
@@ -481,6 +528,23 @@ class _Cutter:
                 self.herestring = word
             self._touch(word_start, end)
             return None
+        if not self.words and not self.assignments and not self.header:
+            if self.coproc_name is not None:
+                name, self.coproc_name = self.coproc_name, None
+                if word not in _COMPOUND_STARTS:   # `coproc rm -rf x`: rm is the command
+                    self.words.append(name)
+                    self._touch(*name)
+                    self.words.append((word_start, end))
+                    self._touch(word_start, end)
+                    return None
+            elif self.coproc:
+                self.coproc = False
+                if _NAME.match(word):
+                    self.coproc_name = (word_start, end)
+                    return None
+            elif word == "coproc":
+                self.coproc = True
+                return None
         if not self.words and not self.assignments:
             if self.header and word in _HEADER_ENDERS:
                 self.header = False
@@ -507,6 +571,10 @@ class _Cutter:
         return None
 
     def _end_segment(self, background_pipeline: int | None = None) -> None:
+        if self.coproc_name is not None:        # `coproc NAME` alone: bash runs NAME
+            self.words.append(self.coproc_name)
+            self._touch(*self.coproc_name)
+            self.coproc_name = None
         if self.pending_redirect is not None:   # an operator with no target: keep it in the part
             self.redirects.append((self.pending_redirect[0], self.pending_redirect[1], ""))
             self.pending_redirect = None

@@ -73,9 +73,45 @@ def _ansi_c_end(text: str, start: int) -> int:
     return n
 
 
+def drop_continuations(word: str) -> str:
+    """The word with every line continuation (backslash-newline outside single quotes) removed, as bash's
+    reader does before it looks at the word: `$\\⏎(rm x)` is a command substitution."""
+    out: list[str] = []
+    i, n, last = 0, len(word), 0
+    while i < n:
+        ch = word[i]
+        if ch == "\\":
+            if word.startswith("\\\n", i):
+                out.append(word[last:i])
+                last = i + 2
+            i += 2
+        elif ch == "'" and not (i > 0 and word[i - 1] == "$"):
+            end = word.find("'", i + 1)
+            i = n if end < 0 else end + 1
+        elif ch == "$" and word.startswith("$'", i):
+            i = _ansi_c_end(word, i + 2)
+        elif ch == '"':   # inside double quotes a continuation is removed too; only skip escaped quotes
+            j = i + 1
+            while j < n and word[j] != '"':
+                if word[j] == "\\":
+                    if word.startswith("\\\n", j):
+                        out.append(word[last:j])
+                        last = j + 2
+                    j += 2
+                else:
+                    j += 1
+            i = j + 1
+        else:
+            i += 1
+    out.append(word[last:])
+    return "".join(out)
+
+
 def _read(word: str, keep_dynamic: bool) -> str | None:
     """Quote removal over one word. keep_dynamic=False: None when any part is known only at run time.
     keep_dynamic=True: expansions stay as written, $IFS reads as a space (the second spelling)."""
+    if "\\\n" in word:
+        word = drop_continuations(word)
     out: list[str] = []
     i, n = 0, len(word)
     while i < n:

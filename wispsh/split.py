@@ -14,7 +14,7 @@ from collections import deque
 
 from .model import Assignment, LoopRange, Part, Redirect, Split
 from . import scan
-from .spelling import expand_braces, has_unquoted_glob, read_away, second_words, unquote
+from .spelling import drop_continuations, expand_braces, has_unquoted_glob, read_away, second_words, unquote
 from .lazyre import lazy_re
 
 MAX_CHARS = 4_000_000           # a longer line is judged whole
@@ -37,6 +37,14 @@ _EVALUATES_SUBSCRIPTS = frozenset({"test", "[", "[[", "let", "declare", "typeset
 _PROMPT_VARIABLES = frozenset({"PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS3", "PS4"})
 _PART_NODES = frozenset({"command", "declaration_command", "unset_command", "test_command"})
 _NEWLINE_CHECKED = frozenset({"command", "file_redirect", "declaration_command", "unset_command", "test_command"})
+# Arithmetic contexts: `$(( ))`, `$[ ]`, subscripts. bash expands a $(…) there even inside single quotes.
+_ARITHMETIC_NODES = frozenset({"arithmetic_expansion", "subscript"})
+# Places where bash evaluates a variable's text: arithmetic (and the subscripts it holds), indirection, prompts.
+_EVALUATES_TEXT = lazy_re(r"\$\(\(|\(\(|\$\[|\blet\b|\$\{!|@P\}|\[\[[^\n]*-(?:eq|ne|lt|le|gt|ge)\b"
+                          r"|\b(?:declare|local|typeset)\s+-\w*[niaA]")
+_EVALUATING_NEEDLES = ("((", "$[", "let", "${!", "@P}", "[[", "declare", "local", "typeset")   # cheap pre-check
+_NAMED_FD = lazy_re(r"^\{[A-Za-z_][A-Za-z0-9_]*\}$")   # {fd}>file: a redirect that names its descriptor
+_PROMPT_EXPANSION = lazy_re(r"\$\{[!#]?[A-Za-z_0-9]+(?:\[[^]]*\])?@P\}")   # ${x@P}: x's text run as a prompt
 _HEREDOC_OWN = frozenset({"<<", "<<-", "heredoc_start", "heredoc_body", "heredoc_end", "file_redirect",
                           "herestring_redirect"})
 
@@ -95,7 +103,7 @@ class _Job:
 
 class _Frame:
     __slots__ = ("origin", "loops", "parent", "pipeline", "stage", "background", "extra_redirects",
-                 "in_backtick", "depth", "read_source")
+                 "in_backtick", "depth", "read_source", "arith", "in_string")
 
     def __init__(self, origin: str, loops: tuple, parent: int | None):
         self.origin = origin
@@ -108,6 +116,8 @@ class _Frame:
         self.in_backtick = False
         self.depth = 0
         self.read_source: str | None = None
+        self.arith = False      # inside arithmetic or a subscript: single quotes do not stop $(…) there
+        self.in_string = False  # inside "…": a ${x:-'…'} there holds plain characters, not a quoted string
 
     def but(self, **changes) -> "_Frame":
         new = _Frame.__new__(_Frame)
@@ -115,6 +125,7 @@ class _Frame:
         new.stage, new.background, new.extra_redirects = self.stage, self.background, self.extra_redirects
         new.in_backtick, new.depth = self.in_backtick, self.depth
         new.read_source = self.read_source
+        new.arith, new.in_string = self.arith, self.in_string
         for name, value in changes.items():
             setattr(new, name, value)
         return new
@@ -216,6 +227,8 @@ def _binding(package: str):
 
 def split_line(line: str) -> Split:
     """Every simple command of `line`. Never raises: on an internal error, one opaque whole-line part."""
+    if "\x00" in line:
+        return _without_nul(line)
     collecting = gc.isenabled()
     gc.disable()   # many short-lived, acyclic objects: the cyclic collector would only add superlinear pauses
     try:
@@ -225,6 +238,25 @@ def split_line(line: str) -> Split:
     finally:
         if collecting:
             gc.enable()
+
+
+def _without_nul(line: str) -> Split:
+    """bash drops NUL bytes from what it reads (`r\\0m` runs rm): split the text bash reads, with spans mapped
+    back onto the line as given."""
+    read = split_line(line.replace("\x00", ""))
+    nul_at = [k - j for j, k in enumerate(m.start() for m in re.finditer("\x00", line))]   # in read offsets
+
+    def start(offset: int) -> int:
+        return offset + bisect.bisect_right(nul_at, offset)
+
+    def end(offset: int) -> int:
+        return offset + bisect.bisect_left(nul_at, offset)
+
+    parts = tuple(Part(**{**{f: getattr(p, f) for f in Part.__dataclass_fields__},
+                          "span": (start(p.span[0]), max(start(p.span[0]), end(p.span[1])))}) for p in read.parts)
+    return Split(line=line, parts=parts, ok=False,
+                 notes=read.notes + ("NUL bytes in the text: read away, as bash drops them from its input",),
+                 second=read.second)
 
 
 def _whole_line_opaque(line: str, note: str) -> Split:
@@ -248,6 +280,13 @@ class _Splitter:
         if len(line) > MAX_CHARS:
             return _whole_line_opaque(line, f"line longer than {MAX_CHARS} characters: judged whole")
         self.jobs.append(_Job(line, "top", None, None, 0))
+        if ("'" in line or "\\" in line) and ("$(" in line or "`" in line) \
+                and any(needle in line for needle in _EVALUATING_NEEDLES) and _EVALUATES_TEXT.search(line):
+            # `read x <<< 'a[$(rm -rf ~)]'; echo $((x))`: quoted text reaches a variable, then bash evaluates it
+            # (arithmetic, a subscript, ${!x}, ${x@P}): every $(…) the line holds as text is judged as code too
+            bodies = scan.quoted_substitution_bodies(line)
+            if bodies:   # one job for all: parsed once, however many there are
+                self.jobs.append(_Job("\n".join(bodies), "stored code", (0, len(line)), None, 1))
         done = 0
         while self.jobs:
             job = self.jobs.popleft()
@@ -319,10 +358,14 @@ class _Splitter:
             if node.child_count == 0:
                 if kind == "word":
                     self._check_word(source, node, frame.in_backtick)
+                    if b"(" in source.data[node.start_byte:node.end_byte]:
+                        self._word_process_substitution(source, job, node, frame)
                 elif not node.is_named and "`" in kind and kind != "`":
                     raise _Flagged("backticks run together")   # `a` `b` read as one token
                 elif kind in (";;", ";&", ";;&") and node.parent is not None and node.parent.type != "case_item":
                     raise _Flagged(f"{kind} outside a case statement")
+                elif kind == "raw_string" and frame.arith:
+                    self._quoted_arithmetic(source, job, node, frame)
                 continue
             if kind in _NEWLINE_CHECKED and kind not in _PART_NODES:   # parts are checked in _command_part
                 self._check_newlines(source, node)
@@ -346,17 +389,32 @@ class _Splitter:
                 self._for(source, node, frame, stack)
             elif kind == "while_statement":
                 self._while(source, job, node, frame, stack)
+            elif kind in _ARITHMETIC_NODES or (kind == "expansion" and frame.in_string):
+                self._push_children(stack, node, frame.but(arith=True))
+            elif kind == "string":
+                self._push_children(stack, node, frame.but(in_string=True))
+            elif kind == "c_style_for_statement":   # the header is arithmetic, the body is not
+                inside = frame.but(origin=_clause_origin(frame), depth=frame.depth + 1)
+                for i in range(node.child_count - 1, -1, -1):
+                    child = node.children[i]
+                    body = child.type in ("do_group", "compound_statement")
+                    stack.append((child, inside if body else inside.but(arith=True)))
             elif kind in ("if_statement", "elif_clause", "else_clause", "case_statement", "case_item",
-                          "do_group", "c_style_for_statement", "negated_command"):
+                          "do_group", "negated_command"):
                 origin = frame.origin if kind == "negated_command" else _clause_origin(frame)
                 self._push_children(stack, node, frame.but(origin=origin, depth=frame.depth + 1))
             elif kind == "function_definition":
                 # the body's parts are always parts (origin "function"), so a call of the function in
                 # the line is judged as its body too; a call is a part of its own
                 body = node.child_by_field_name("body")
+                redirect_nodes = [c for c in node.children if c.type == "file_redirect"]
+                # `f() { …; } > F`: the redirect applies to the body at every call, its $(…) runs then too
+                inside = frame.but(origin="function", depth=frame.depth + 1, pipeline=None, stage=0,
+                                   background=False, extra_redirects=frame.extra_redirects + tuple(
+                                       self._redirect(source, r) for r in redirect_nodes))
+                for child in redirect_nodes:
+                    stack.append((child, inside))
                 if body is not None:
-                    inside = frame.but(origin="function", depth=frame.depth + 1, pipeline=None, stage=0,
-                                       background=False)
                     if body.type == "compound_statement":
                         self._push_children(stack, body, inside)
                     else:
@@ -378,7 +436,8 @@ class _Splitter:
     @staticmethod
     def _nested(frame: _Frame, origin: str, backtick: bool) -> _Frame:
         return frame.but(origin=origin, in_backtick=backtick, depth=frame.depth + 1, pipeline=None, stage=0,
-                         background=False, extra_redirects=(), read_source=None)
+                         background=False, extra_redirects=(), read_source=None, arith=False,
+                         in_string=False)
 
     @staticmethod
     def _push_command_insides(stack: list, node, frame: _Frame) -> None:
@@ -427,6 +486,8 @@ class _Splitter:
             inner = frame.but(origin="subshell", depth=frame.depth + 1)
         elif kind == "compound_statement" and first == "{":
             inner = frame.but(origin="group", depth=frame.depth + 1)
+        elif kind == "compound_statement" and first == "((":
+            inner = frame.but(arith=True)
         else:
             inner = frame
         children = node.children
@@ -605,7 +666,8 @@ class _Splitter:
                 words.append((extra.start_byte, extra.end_byte, source.text(extra)))
         if redirects:
             words.sort(key=lambda w: w[0])
-        written = _join_touching(words)
+            words = self._named_descriptors(words, all_redirects, redirects)
+        written = _join_touching(words, source.data)
         redirects.extend(frame.extra_redirects)
         start = min([node.start_byte] + [r.start_byte for r in redirect_nodes])
         end = _redirect_end(node, all_redirects)
@@ -617,6 +679,21 @@ class _Splitter:
             if r.type == "heredoc_redirect":
                 self._heredoc_code(source, job, r, index)
         return index
+
+    @staticmethod
+    def _named_descriptors(words: list, redirect_nodes: list, redirects: list) -> list:
+        """`exec {fd}>f rm`: a `{NAME}` word that touches a redirect operator is that redirect's descriptor
+        (tree-sitter reads it as a word, which made `{fd}` the program)."""
+        starts = {r.start_byte: k for k, r in enumerate(redirect_nodes)}
+        kept = []
+        for word in words:
+            k = starts.get(word[1])
+            if k is not None and _NAMED_FD.match(word[2]) and redirects[k].fd is None:
+                r = redirects[k]
+                redirects[k] = Redirect(op=r.op, fd=word[2], target=r.target, target_text=r.target_text)
+            else:
+                kept.append(word)
+        return kept
 
     def _heredoc_code(self, source: _Source, job: _Job, node, holder: int | None) -> None:
         """$(…) and backticks of an unquoted heredoc body run when the heredoc is read: code of their own."""
@@ -640,6 +717,30 @@ class _Splitter:
         else:
             span = job.span or (source.char(node.start_byte), source.char(node.end_byte))
             self.jobs.append(_Job(code, "heredoc", span, job.parent, job.depth + 1, job.loops))
+
+    def _word_process_substitution(self, source: _Source, job: _Job, node, frame: _Frame) -> None:
+        """`${x:-<(cmd)}`: tree-sitter keeps a process substitution inside an expansion as a plain word."""
+        text = source.text(node)
+        if "<(" in text or ">(" in text:
+            self._code_of(source, job, node, frame, scan.process_substitution_bodies(text), "<()")
+
+    def _quoted_arithmetic(self, source: _Source, job: _Job, node, frame: _Frame) -> None:
+        """A single-quoted string in arithmetic or a subscript is not data: bash expands its $(…) and `…`."""
+        text = source.text(node)
+        if "$(" in text or "`" in text:
+            self._code_of(source, job, node, frame, scan.substitution_bodies(text[1:-1]), "arithmetic")
+
+    def _code_of(self, source: _Source, job: _Job, node, frame: _Frame, bodies: list, origin: str) -> None:
+        """Code found inside a word: judged under the part that holds the word, else under the line's span."""
+        if not bodies:
+            return
+        if frame.parent is not None:
+            for body in bodies:
+                self._enqueue(body, origin, frame.parent)
+        else:   # `(( x['$(…)'] ))` is no command of its own: its code is judged under the span of the line
+            span = job.span or (source.char(node.start_byte), source.char(node.end_byte))
+            for body in bodies:
+                self.jobs.append(_Job(body, origin, span, job.parent, job.depth + 1, job.loops))
 
     def _assignment_part(self, source: _Source, job: _Job, node, frame: _Frame) -> int:
         items = [node] if node.type == "variable_assignment" else \
@@ -704,6 +805,7 @@ class _Splitter:
         text = source.text(body) if body is not None else ""
         if any(c.type == "<<-" for c in node.children):
             text = "\n".join(line.lstrip("\t") for line in text.split("\n"))
+        delimiter = drop_continuations(delimiter)   # `<<EOF\\⏎X` is the unquoted delimiter EOFX
         return text, any(q in delimiter for q in "'\"\\")
 
     # ------------------------------------------------------------ loops
@@ -802,6 +904,10 @@ class _Splitter:
             return
         for assignment in raw.assignments:
             self._prompt_code(index, assignment.name, assignment.value)
+            self._stored_code(index, assignment.name, assignment.value)
+        if any("@P}" in word and _PROMPT_EXPANSION.search(word) for word in raw.words):
+            self._dynamic(index, "a ${…@P} prompt expansion (a variable's text run as code)")
+            return
         if not argv:
             return
         from . import wrappers
@@ -838,6 +944,16 @@ class _Splitter:
             self._ssh(index, args)
         elif program == "find":
             self._find(index, raw, command)
+        elif program == "git":
+            self._git(index, raw, command)
+        elif program in _VERB_RUNNERS:
+            self._verb_runner(index, raw, command, program)
+        elif program in _OPTION_CODE:
+            self._option_code(index, args, _OPTION_CODE[program], program)
+        elif program in wrappers.COMMAND_RUNNERS:
+            inner = wrappers.command_run_by(command)
+            if inner:
+                self._run_directly(index, raw, command, list(inner), program)
         elif program == "alias":   # with expand_aliases, a later line runs the alias's text as code
             for value in args:
                 if value is not None and "=" in value and not value.startswith("-"):
@@ -849,6 +965,7 @@ class _Splitter:
                     name, _, text = value.partition("=")
                     if name not in known:
                         self._prompt_code(index, name, text)
+                        self._stored_code(index, name, text)
         if program in _EVALUATES_SUBSCRIPTS:
             # printf evaluates only its -v target; its format and arguments are data
             evaluated = _printf_target(args) if program == "printf" else args
@@ -868,17 +985,99 @@ class _Splitter:
             if bodies:
                 self._enqueue("\n".join(bodies), "prompt", index)
 
+    def _stored_code(self, index: int, name: str, value: str | None) -> None:
+        """`x='a[$(rm -rf ~)]'`: a $(…) kept literal in a variable runs wherever bash later evaluates the text
+        (`${x@P}`, `${!x}`, `$((x))`, `[[ $x -eq 1 ]]`): judged as code where it is stored."""
+        if value is None or name in _PROMPT_VARIABLES or ("$(" not in value and "`" not in value):
+            return
+        for body in scan.substitution_bodies(value):
+            self._enqueue(body, "stored code", index)
+
+    @staticmethod
+    def _verb_and_rest(program: str, command: list) -> tuple[str | None, list]:
+        """A multiplexer's verb (after its global options) and the words after it."""
+        from .keys import default_multiplexers
+
+        takes = default_multiplexers().value_options.get(program, {})
+        k, args = 1, command
+        while k < len(args) and args[k] is not None and args[k].startswith("-") and args[k] != "--":
+            k += 1 + (takes.get(args[k], 0) if "=" not in args[k] else 0)
+        return (args[k] if k < len(args) else None), args[k + 1:]
+
+    def _verb_runner(self, index: int, raw: _Raw, command: list, program: str) -> None:
+        """`uv run CMD`, `npm exec CMD`, `bundle exec CMD`: CMD is a part of its own, so an approval of
+        `uv run pytest` (keyed `uv run *`) never covers `uv run rm -rf ~`."""
+        verb, rest = self._verb_and_rest(program, command)
+        spec = _VERB_RUNNERS[program].get(verb or "")
+        if spec is None:
+            return
+        value_options, code_options = spec
+        k = 0
+        while k < len(rest):
+            word = rest[k]
+            if word is None:
+                break
+            if word == "--":
+                k += 1
+                break
+            if not word.startswith("-") or word == "-":
+                break
+            name, eq, attached = word.partition("=")
+            if name in code_options:   # `npm exec -c 'CMD'`: code
+                code = attached if eq else (rest[k + 1] if k + 1 < len(rest) else "")
+                if code is None:
+                    self._dynamic(index, f"{program} {verb}'s command")
+                elif code:
+                    self._enqueue(code, f"{program} {verb}", index)
+                return
+            k += 1 + (1 if name in value_options and not eq else 0)
+        if rest[k:]:
+            self._run_directly(index, raw, command, list(rest[k:]), f"{program} {verb}")
+
+    def _git(self, index: int, raw: _Raw, command: list) -> None:
+        """git verbs that run a command given on their command line."""
+        verb, rest = self._verb_and_rest("git", command)
+        if verb == "submodule":
+            while rest and rest[0] is not None and rest[0].startswith("-"):
+                rest = rest[1:]
+            if rest[:1] == ["foreach"]:
+                rest = rest[1:]
+                while rest and rest[0] in ("--recursive", "-q", "--quiet"):
+                    rest = rest[1:]
+                self._joined_code(index, rest, "git submodule foreach")
+        elif verb == "rebase":
+            self._option_code(index, rest, ("-x", "--exec"), "git rebase --exec")
+        elif verb == "bisect" and rest[:1] == ["run"] and len(rest) > 1:
+            self._joined_code(index, rest[1:], "git bisect run")
+
+    def _joined_code(self, index: int, words: list, origin: str) -> None:
+        if not words:
+            return
+        if any(w is None for w in words):
+            self._dynamic(index, f"{origin}'s command")
+        else:
+            self._enqueue(" ".join(words), origin, index)
+
     def _option_code(self, index: int, args: list, options: tuple[str, ...], origin: str) -> None:
+        """The first value of one of `options` is code: `-c CODE`, `-cCODE`, `-qc CODE` (getopt clusters),
+        `--command CODE`, `--command=CODE`."""
+        short = {o[1] for o in options if len(o) == 2}
         for k, arg in enumerate(args):
-            if arg in options and k + 1 < len(args):
-                code = args[k + 1]
-            elif arg is not None and any(arg.startswith(o + "=") for o in options if o.startswith("--")):
-                code = arg.split("=", 1)[1]
-            elif arg is not None and len(options[0]) == 2 and arg.startswith(options[0]) and len(arg) > 2 \
-                    and options[0] == "-C":
-                code = arg[2:]
-            else:
+            if arg is None or not arg.startswith("-") or arg == "-":
                 continue
+            following = args[k + 1] if k + 1 < len(args) else _NO_VALUE
+            if arg.startswith("--"):
+                name, eq, attached = arg.partition("=")
+                if name not in options:
+                    continue
+                code = attached if eq else following
+            else:
+                at = next((j for j in range(1, len(arg)) if arg[j] in short), None)
+                if at is None:
+                    continue
+                code = arg[at + 1:] or following
+            if code is _NO_VALUE:
+                return
             if code is None:
                 self._dynamic(index, f"{origin} code")
             else:
@@ -963,6 +1162,16 @@ class _Splitter:
         else:
             self._enqueue(" ".join(rest), "ssh", index)
 
+    def _run_directly(self, index: int, raw: _Raw, command: list, inner: list, origin: str) -> None:
+        """A part for the command another program runs with exec (its words are argv, not code)."""
+        offset = len(raw.argv) - len(inner)
+        words = raw.words[offset:] if 0 <= offset and len(raw.words) == len(raw.argv) \
+            and raw.argv[offset:] == inner else [a if a is not None else "?" for a in inner]
+        extra = _Raw(" ".join(words), raw.span, list(inner), list(words), origin=origin, parent=index,
+                     code_depth=raw.code_depth, loops=raw.loops, context=raw.context)
+        _settle_program(extra)
+        self.parts.append(extra)
+
     def _find(self, index: int, raw: _Raw, command: list) -> None:
         offset = len(raw.argv) - len(command)
         written = raw.words[offset:] if offset >= 0 and len(raw.words) == len(raw.argv) else \
@@ -1002,6 +1211,41 @@ class _Splitter:
 # ---------------------------------------------------------------- helpers
 
 
+_NO_VALUE = object()
+
+
+def _runner(values: str = "", code: str = "") -> tuple[frozenset, frozenset]:
+    return frozenset(values.split()), frozenset(code.split())
+
+
+# Multiplexer verbs that run the command after their options: program -> verb -> (options taking a value,
+# options whose value is code).
+_VERB_RUNNERS: dict[str, dict[str, tuple[frozenset, frozenset]]] = {
+    "uv": {"run": _runner("--with --with-editable --with-requirements -p --python --package --extra --group "
+                          "--only-group --no-group --env-file --directory --project --index --default-index "
+                          "--index-url --extra-index-url -f --find-links --config-file --cache-dir --color")},
+    "uvx": {},
+    "poetry": {"run": _runner("-C --directory -P --project")},
+    "pdm": {"run": _runner("-p --project")},
+    "hatch": {"run": _runner("-e --env")},
+    "pipx": {"run": _runner("--spec --python --pip-args --index-url")},
+    "conda": {"run": _runner("-n --name -p --prefix --cwd")},
+    "mamba": {"run": _runner("-n --name -p --prefix --cwd")},
+    "npm": {"exec": _runner("-p --package -w --workspace", "-c --call"),
+            "x": _runner("-p --package -w --workspace", "-c --call")},
+    "pnpm": {"exec": _runner("-C --dir -F --filter", "-c"), "dlx": _runner("--package")},
+    "yarn": {"exec": _runner()},
+    "bun": {"x": _runner("-p --package")},
+    "bundle": {"exec": _runner("--gemfile")},
+    "mise": {"exec": _runner("-C --cd -j --jobs", "-c --command"), "x": _runner("-C --cd -j --jobs", "-c --command")},
+}
+
+# Programs whose option's value is a command line they run (through a shell, or split and run).
+_OPTION_CODE = {
+    "script": ("-c", "--command"),
+    "tar": ("--to-command", "--use-compress-program", "-I", "--info-script", "--new-volume-script", "-F"),
+}
+
 _CODE_WRAPPERS = {"watch": "watch", "su": "su -c", "flock": "flock -c", "xargs": "xargs"}
 
 
@@ -1014,17 +1258,25 @@ def _clause_origin(frame: _Frame) -> str:
     return frame.origin if frame.origin in ("function",) else "clause"
 
 
-def _join_touching(words: list[tuple[int, int, str]]) -> list[str]:
-    """Words with no blank between them are one word to bash; tree-sitter splits some (`a$b-c$d/`)."""
-    out: list[str] = []
+def _join_touching(words: list[tuple[int, int, str]], data: bytes = b"") -> list[str]:
+    """Words with no blank between them are one word to bash; tree-sitter splits some (`a$b-c$d/`), and
+    splits at a line continuation (`e\\⏎val` is `eval` to bash): the continuation is kept in the word."""
+    out: list[list[str]] = []   # pieces of each word, joined once at the end (no quadratic +=)
     last_end = -1
     for start, end, text in words:
-        if out and start == last_end and end > start:
-            out[-1] += text
+        if out and end > start and (start == last_end or _only_continuations(data, last_end, start)):
+            if start != last_end:
+                out[-1].append(data[last_end:start].decode("utf-8", "surrogatepass"))
+            out[-1].append(text)
         else:
-            out.append(text)
+            out.append([text])
         last_end = end
-    return out
+    return [pieces[0] if len(pieces) == 1 else "".join(pieces) for pieces in out]
+
+
+def _only_continuations(data: bytes, start: int, end: int) -> bool:
+    gap = data[start:end]
+    return 0 < start < end and len(gap) % 2 == 0 and gap == b"\\\n" * (len(gap) // 2)
 
 
 def _redirect_end(node, redirect_nodes) -> int:

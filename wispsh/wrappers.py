@@ -233,6 +233,63 @@ WRAPPERS: dict[str, Grammar] = {
     ),
 }
 
+# Programs that run a command given after their options but are not unwrapped for the key: the rules judge
+# them as themselves (`nsenter -t 1` is a root shell on the host). The splitter shows their command as a part
+# of its own, so an approval of `unshare -r ls` never covers `unshare -r rm -rf ~`.
+COMMAND_RUNNERS: dict[str, Grammar] = {
+    "unshare": Grammar(
+        default=("sh",),  # with no command, ${SHELL:-/bin/sh}
+        options=(
+            opt("-m --mount -u --uts -i --ipc -n --net -p --pid -U --user -C --cgroup -T --time", OPTIONAL),
+            opt("--kill-child --mount-proc --mount-binfmt", OPTIONAL),
+            opt("--map-user --map-group --map-users --map-groups --propagation --setgroups --monotonic --boottime",
+                VALUE),
+            opt("-R --root -w --wd -S --setuid -G --setgid -l --load-interp", VALUE),
+            opt("-f --fork -r --map-root-user -c --map-current-user --map-auto --keep-caps"),
+            opt("-h --help -V --version", FLAG, NOTHING),
+        ),
+    ),
+    "nsenter": Grammar(
+        default=("sh",),
+        options=(
+            opt("-t --target -S --setuid -G --setgid -W --wdns --env-file", VALUE),
+            opt("-m --mount -u --uts -i --ipc -n --net -p --pid -U --user -C --cgroup -T --time -r --root "
+                "-w --wd", OPTIONAL),
+            opt("-a --all --preserve-credentials -e --env -F --no-fork -Z --follow-context -c --join-cgroup"),
+            opt("-h --help -V --version", FLAG, NOTHING),
+        ),
+    ),
+    "systemd-run": Grammar(
+        privileged=True,  # starts a unit of the system manager (root, or a polkit prompt) unless --user
+        options=(
+            opt("-u --unit -p --property --description --slice -E --setenv --uid --gid --nice --working-directory "
+                "-M --machine -H --host --on-active --on-boot --on-startup --on-unit-active --on-unit-inactive "
+                "--on-calendar --timer-property --path-property --socket-property --service-type "
+                "--property-file --json", VALUE),
+            opt("--user --system --scope -t --pty -P --pipe -q --quiet -d --same-dir -r --remain-after-exit "
+                "--wait -G --collect --no-block --no-ask-password --send-sighup --on-clock-change "
+                "--on-timezone-change -v --verbose --expand-environment --ignore-failure --background"),
+            opt("-S --shell", FLAG, SHELL),
+            opt("-h --help --version", FLAG, NOTHING),
+        ),
+    ),
+}
+
+
+def command_run_by(argv: Sequence[str | None]) -> tuple[str | None, ...] | None:
+    """The command a COMMAND_RUNNERS program runs (`unshare -r rm x` -> `rm x`), or None."""
+    if not argv or program_name(argv[0]) not in COMMAND_RUNNERS:
+        return None
+    grammar = COMMAND_RUNNERS[program_name(argv[0])]  # type: ignore[index]
+    read = _read_wrapper(grammar, list(argv[1:]))
+    effects = dict(read.effects)
+    if NOTHING in effects:
+        return None
+    if read.rest:
+        return tuple(read.rest)
+    return (_DEFAULT_SHELL,) if SHELL in effects or grammar.default else None
+
+
 # A wrapper is only unwrapped when it is the system's: `./sudo ls` runs a local script, not `ls`.
 SYSTEM_DIRS = frozenset({
     "/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin", "/opt/homebrew/bin",
