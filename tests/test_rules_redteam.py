@@ -218,3 +218,15 @@ def test_a_symlink_on_disk_into_ssh_is_followed(place):
         os.symlink(place.home / ".ssh", link)
     outcome = judge("cat k.pub >> keys-link/authorized_keys", place)
     assert outcome.reached == D, describe(outcome)
+
+
+@pytest.mark.parametrize("line, least, most", [
+    ("git -calias.x='!rm -rf ~' x", Level.HIGH, Level.DANGEROUS),         # attached -c
+    ('git -c "$X" status', Level.HIGH, Level.DANGEROUS),                 # a key known only at run time
+    ("git --git-dir=/srv/other/.git status", Level.HIGH, Level.DANGEROUS),  # another repository's helpers
+    ("git -cuser.name=x commit -m y", Level.MODERATE, Level.MODERATE),
+    ("git -c color.ui=always log", Level.SAFE, Level.SAFE),
+])
+def test_git_global_config_spellings(place, line, least, most):
+    outcome = judge(line, place)
+    assert least <= outcome.reached <= most, f"{line!r} reached {outcome.reached}\n{describe(outcome)}"

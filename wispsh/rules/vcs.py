@@ -79,7 +79,10 @@ def git(c: Cmd) -> None:
         if not arg.startswith("-") or arg == "--":
             break
         name, eq, value = arg.partition("=")
-        if name in GLOBAL_VALUES and not eq:
+        if arg.startswith("-c") and not arg.startswith("--") and len(arg) > 2:   # attached: -ckey=value
+            name, eq, value = "-c", "", arg[2:]
+            i += 1
+        elif name in GLOBAL_VALUES and not eq:
             value = args[i + 1] if i + 1 < n else ""
             i += 2
         else:
@@ -88,7 +91,9 @@ def git(c: Cmd) -> None:
             key, _, val = value.partition("=")
             if name == "--config-env":
                 val = UNKNOWN
-            if judge_config_key(key, val):
+            if UNKNOWN in key:
+                c.at_least(H, "git -c sets a config key known only at run time (it may run a program)")
+            elif judge_config_key(key, val):
                 c.at_least(H, f"git -c {key}=… makes git run a program or go elsewhere")
         elif name == "--exec-path" and eq:
             c.at_least(H, "git --exec-path runs git's helpers from another directory")
@@ -100,8 +105,9 @@ def git(c: Cmd) -> None:
                 other_repo = where
             if name == "-C" and UNKNOWN not in value:
                 c.cwd = where.path if not where.unknown else c.cwd
-            if name == "--git-dir" and value.rstrip("/").endswith(".git") and where.cls == paths.PROJECT:
-                other_repo = other_repo
+            if name == "--git-dir" and where.cls not in (paths.PROJECT, paths.PROJECT_ROOT):
+                # as GIT_DIR=…: that repository's config and hooks (fsmonitor, pager, hooks) can run programs
+                c.at_least(H, "git --git-dir uses another repository's config, whose helpers can run programs")
     verb = args[i] if i < n else None
     rest = list(args[i + 1:])
     if verb is None:
