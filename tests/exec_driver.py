@@ -20,14 +20,16 @@ def drive(argv):
         real_shell = run.find_shell(invocation.shell_name, load_config(), env, invocation.argv0)
     except run.ShellNotFound as exc:
         run.refuse(f"wispsh: not run: {exc}")
+    if shell.grammar_of(real_shell) != invocation.grammar:
+        invocation = shell.parse(argv, stdin_is_tty=os.isatty(0), grammar=shell.grammar_of(real_shell))
     if invocation.mode in (shell.INTERACTIVE, shell.PASSTHROUGH):
         run.exec_shell(real_shell, invocation.passthrough_argv(), env, depth)
     if invocation.mode == shell.COMMAND:
         run.exec_shell(real_shell, invocation.command_argv(), env, depth)
-    data = (wmain._read_all(0) if invocation.mode == shell.STDIN
-            else wmain.read_script(invocation.script, env, real_shell))
+    data, error = ((wmain._read_all(0), None) if invocation.mode == shell.STDIN
+                   else wmain.read_script_or_error(invocation.script, env, real_shell))
     if data is None:
-        run.exec_shell(real_shell, invocation.passthrough_argv(), env, depth)
+        run.refuse_unreadable_script(real_shell, invocation.argv0, invocation.script, error)
     if os.environ.get("WISP_TEST_AFTER_READ"):  # lets a test swap the file between the read and the exec
         os.system(os.environ["WISP_TEST_AFTER_READ"])
     run.exec_shell(real_shell, invocation.source_argv(run.hold_text(data)), env, depth)

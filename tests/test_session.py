@@ -196,7 +196,8 @@ def test_a_reused_pid_inherits_nothing(box):
                                  created=0.0, session=session.process_session_id(agent.pid, agent.started - 500))
         old = session.Session(earlier.session, agent.pid, agent.started - 500)
         gdir = store._prepare_runtime(env)
-        store._write_session_file(gdir / f"{old.id}.json", store._session_json(old), (earlier,))
+        with store.locked(tmp / "home"):
+            store._write_session_file(gdir / f"{old.id}.json", store._session_json(old), (earlier,), tmp / "home")
         assert agent.probe("check") == "ask"
         assert store.sweep(tmp / "home", env) == 1
         assert not (gdir / f"{old.id}.json").exists()

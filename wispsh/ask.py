@@ -437,6 +437,7 @@ class RawTerminal:
 
     def __init__(self, fd: int):
         self.fd = fd
+        self.redraw = ""        # shown again after a stop and `fg` (the shell may have drawn over it)
 
     def __enter__(self) -> "RawTerminal":
         import termios
@@ -454,8 +455,29 @@ class RawTerminal:
         mode = termios.tcgetattr(self.fd)
         mode[3] &= ~(termios.ICANON | termios.ECHO | termios.ISIG | termios.IEXTEN)
         mode[6][termios.VMIN], mode[6][termios.VTIME] = 1, 0
+        self.raw = mode
+        # stopped (kill -TSTP, the job put aside): the shell gets its terminal back sane; on `fg` single keys
+        # answer again (the shell set its own mode meanwhile)
+        self.old_handlers[signal.SIGTSTP] = signal.signal(signal.SIGTSTP, self._on_stop)
         termios.tcsetattr(self.fd, termios.TCSANOW, mode)
         return self
+
+    def _on_stop(self, _signum, _frame):
+        import termios
+
+        try:
+            termios.tcsetattr(self.fd, termios.TCSANOW, self.saved)
+        except termios.error:
+            pass
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTSTP)             # stops here until SIGCONT
+        signal.signal(signal.SIGTSTP, self._on_stop)
+        try:
+            termios.tcsetattr(self.fd, termios.TCSANOW, self.raw)   # in the background: SIGTTOU waits for fg
+            if self.redraw:
+                self.write("\n" + self.redraw)
+        except (termios.error, OSError):
+            pass
 
     def _on_signal(self, signum, _frame):
         raise _Cancel(signum)
@@ -565,7 +587,8 @@ def tty_dialog(plan: Plan, fd: int, *, config: Config, env: Mapping[str, str], c
     with RawTerminal(fd) as term:
         for i, q in enumerate(plan.questions):
             req = question_request(plan, i, cwd=cwd, env=env, **who)
-            term.write("\n" + render(req, colour=colour, width=_terminal_width(fd)))
+            term.redraw = render(req, colour=colour, width=_terminal_width(fd))
+            term.write("\n" + term.redraw)
             try:
                 choice, note = read_choice(term, q.level >= Level.DANGEROUS, config.prompt_seconds)
             except _Cancel as cancel:
@@ -638,6 +661,14 @@ def watcher_refusal(pid: int, uid: int, asking: tuple[int, float] | None, config
         return "the watcher runs beneath the asking session (an agent cannot answer itself)"
     if os.getpid() in {p for p, _ in chain}:
         return "the watcher runs beneath the asking process"
+    # Accepted: a watcher started in a person's running tmux/screen (tmux new-window, judged by the rules)
+    # is a child of that terminal program and carries nothing of the agent; it passes these checks.
+    from .session import gated_ancestor
+
+    started_by = gated_ancestor(pid)
+    if started_by is not None:
+        return (f"the watcher was started by a line run through the gate (pid {started_by} carries WISP_GATED): "
+                "an agent's command, not a person")
     persons, why = terminal_is_persons(_controlling_tty_nr(pid), config)
     if not persons:
         return f"the watcher's terminal is not a person's ({why})"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -86,18 +87,28 @@ def append_locked(home: Path, events, max_bytes: int = DEFAULT_MAX_BYTES) -> Non
     if not data:
         return
     path = home / AUDIT_NAME
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    fd = _open_log(path)
     try:
         size = os.fstat(fd).st_size
         if size and size + len(data) > max_bytes:
             os.close(fd)
             fd = -1
             os.replace(path, home / (AUDIT_NAME + ".1"))
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            fd = _open_log(path)
         os.write(fd, data)
     finally:
         if fd >= 0:
             os.close(fd)
+
+
+def _open_log(path: Path) -> int:
+    """The log opened for appending; OSError when it is not a regular file (a FIFO there must not hang us)."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"{path} is not a regular file")
+    os.set_blocking(fd, True)
+    return fd
 
 
 def append(home: Path, events, max_bytes: int = DEFAULT_MAX_BYTES) -> None:

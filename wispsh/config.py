@@ -21,12 +21,30 @@ class ConfigError(Exception):
     """The config cannot be used; the message names the file and the problem."""
 
 
+MAX_CONFIG_BYTES = 1 << 20     # a config bigger than this is not one (and is not read into memory)
+
+
+def user_home() -> str:
+    """The user's home from the password database, not $HOME: a line run through the gate can set HOME for
+    the shells it starts (`HOME=/tmp/x bash s.sh`), and a nested wispsh must not then read config and
+    approvals the agent wrote there. $HOME is used only when the database has no usable entry."""
+    import pwd
+
+    try:
+        home = pwd.getpwuid(os.getuid()).pw_dir
+    except KeyError:
+        home = ""
+    if home and os.path.isabs(home) and os.path.isdir(home):
+        return home
+    return os.path.expanduser("~")
+
+
 def wisp_home(env: dict[str, str] | None = None) -> Path:
     env = os.environ if env is None else env
     home = env.get("WISP_HOME")
     if home:
         return Path(home).expanduser()
-    return Path(os.path.expanduser("~")) / ".wisp"
+    return Path(user_home()) / ".wisp"
 
 
 def untrusted_reason(path: Path, st: os.stat_result | None = None) -> str | None:
@@ -67,8 +85,8 @@ def _expect(cond: bool, path: Path, what: str) -> None:
 
 def _number(data: dict, key: str, default: float, path: Path) -> float:
     value = data.get(key, default)
-    _expect(isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0,
-            path, f"approval.{key} must be a non-negative number, not {value!r}")
+    _expect(isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1e6,
+            path, f"approval.{key} must be a non-negative number up to 1e6, not {value!r}")
     return float(value)
 
 
@@ -94,7 +112,8 @@ def parse_config(data: object, path: Path) -> Config:
     audit = data.get("audit", {})
     _expect(isinstance(audit, dict), path, "audit must be an object")
     max_bytes = audit.get("maxBytes", 10 * 1024 * 1024)
-    _expect(isinstance(max_bytes, int) and max_bytes > 0, path, "audit.maxBytes must be a positive integer")
+    _expect(isinstance(max_bytes, int) and not isinstance(max_bytes, bool) and max_bytes > 0, path,
+            "audit.maxBytes must be a positive integer")
     return Config(
         path=path,
         threshold=threshold,
@@ -114,18 +133,23 @@ def load_config(home: Path | None = None) -> Config:
     """The config of the wisp home; defaults when there is none. Raises ConfigError (fail closed)."""
     home = home or wisp_home()
     path = home / CONFIG_NAME
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    try:    # O_NONBLOCK: a FIFO planted as config.json must not hang every line
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         return Config(path=path)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
     with os.fdopen(fd, "rb") as fh:
-        for thing, st in ((home, None), (path, os.fstat(fh.fileno()))):
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise ConfigError(f"{path}: not a regular file")
+        if st.st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path}: {st.st_size} bytes, over the limit of {MAX_CONFIG_BYTES}")
+        for thing, st in ((home, None), (path, st)):
             reason = untrusted_reason(thing, st)
             if reason:
                 raise ConfigError(f"{path}: not trusted: {reason}")
-        raw = fh.read()
+        raw = fh.read(MAX_CONFIG_BYTES + 1)
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -227,7 +227,7 @@ def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, e
     try:
         audit.append(config.path.parent, _events(plan, final, line_decision, answer_of, here, env, cwd, source),
                      config.audit_max_bytes)
-    except OSError as exc:
+    except OSError as exc:              # accepted: an unwritable log does not stop a decided line
         notes.append(f"audit not written: {exc}")
     return Settlement(run=run, decisions=tuple(final), refusal=refusal, line_decision=line_decision,
                       grants=tuple(grants), notes=tuple(notes))

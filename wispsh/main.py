@@ -11,6 +11,7 @@ line; zsh sets $0 to /dev/fd/N inside (FUNCTION_ARGZERO); a script read from std
 """
 from __future__ import annotations
 
+import errno
 import os
 import sys
 
@@ -40,25 +41,58 @@ def _script_places(name: str, env: dict[str, str], real_shell: str | None):
         yield os.path.join(directory or ".", name)
 
 
-def read_script(name: str, env: dict[str, str], real_shell: str | None) -> bytes | None:
-    """The script's bytes, read once; None when it cannot be read (the real shell then says why)."""
+def read_script_or_error(name: str, env: dict[str, str], real_shell: str | None) -> tuple[bytes | None, OSError | None]:
+    """The script's bytes, read once; or why it cannot be read (the first place's error, as the shell says)."""
+    first: OSError | None = None
+    reads_dirs_as_empty = bool(real_shell) and os.path.basename(os.path.realpath(real_shell)) == "dash"
     for place in _script_places(name, env, real_shell):
         try:
-            fd = os.open(place, os.O_RDONLY)
-        except FileNotFoundError:
+            fd = os.open(place, os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError as exc:
+            first = first or exc
             continue  # like bash: only a missing file sends it on to PATH
-        except OSError:
-            return None
+        except OSError as exc:
+            return None, exc
         try:
-            return _read_all(fd)
-        except OSError:  # e.g. a directory
-            return None
+            return _read_all(fd), None
+        except OSError as exc:  # e.g. a directory
+            if exc.errno == errno.EISDIR and reads_dirs_as_empty:
+                return b"", None
+            return None, exc
         finally:
             os.close(fd)
-    return None
+    return None, first or FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), name)
+
+
+def read_script(name: str, env: dict[str, str], real_shell: str | None) -> bytes | None:
+    """The script's bytes, read once; None when it cannot be read."""
+    return read_script_or_error(name, env, real_shell)[0]
+
+
+def beneath_gated_line(env: dict[str, str]) -> bool:
+    """True when this wispsh was started, at any depth, by a line that a gate checked (an agent's command):
+    our environment says so, or the environment some ancestor was started with does (unsetting the
+    variable does not change that record)."""
+    from .run import GATED_VARIABLE
+
+    if env.get(GATED_VARIABLE):
+        return True
+    from .session import gated_ancestor
+
+    return gated_ancestor(os.getpid()) is not None
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Fail closed around everything: an error anywhere before the exec refuses (126), never runs the line."""
+    try:
+        return _main(argv)
+    except Exception as exc:                    # SystemExit and the exec itself are not errors
+        from .run import refuse
+
+        refuse(f"wispsh: not run: internal error ({type(exc).__name__}: {exc})")
+
+
+def _main(argv: list[str] | None = None) -> int:
     from . import run, shell
 
     argv = list(sys.argv if argv is None else argv)
@@ -94,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
             real_shell = run.find_shell(invocation.shell_name, config, env, invocation.argv0)
         except run.ShellNotFound as exc:
             run.refuse(f"wispsh: not run: {exc}")
+        grammar = shell.grammar_of(real_shell)
+        if grammar != invocation.grammar:      # read argv as the shell that will run reads it
+            invocation = shell.parse(argv, stdin_is_tty=os.isatty(0), grammar=grammar)
+            mode = invocation.mode
 
     if mode in (shell.INTERACTIVE, shell.PASSTHROUGH):
         # Interactive: gating typed lines comes later. Passthrough: the shell only prints or refuses.
@@ -102,25 +140,31 @@ def main(argv: list[str] | None = None) -> int:
         text = invocation.line
         data = None
     else:
-        data = (_read_all(0) if mode == shell.STDIN
-                else read_script(invocation.script, env, None if invocation.explain else real_shell))
-        if data is None:  # unreadable script: the real shell reports it with its own message and status
+        data, error = ((_read_all(0), None) if mode == shell.STDIN
+                       else read_script_or_error(invocation.script, env, None if invocation.explain else real_shell))
+        if data is None:  # unreadable script: the real shell's message and status, and nothing runs
             if invocation.explain:
                 sys.stderr.write(f"wispsh: cannot read {invocation.script}\n")
                 return USAGE
-            run.exec_shell(real_shell, invocation.passthrough_argv(), env, depth)
+            run.refuse_unreadable_script(real_shell, invocation.argv0, invocation.script, error)
         text = data.decode("utf-8", "surrogateescape")
 
     from . import flow
 
     operands = invocation.args if mode == shell.COMMAND else ()   # $0 $1 …: an agent's template may use them
-    if invocation.explain:
+    if invocation.explain:   # accepted: the plan shows the text only, not shell.implicit_code (BASH_ENV, ...)
         return flow.explain(text, as_json=invocation.json, args=operands, config=config)
-    flow.check(text, yes=invocation.yes, args=operands, config=config)  # returns only when every part may run; else exits 126
+    # --yes said by a line beneath a checked one is an agent approving itself: it answers nothing
+    yes = invocation.yes and not beneath_gated_line(env)
+    flow.check(text, yes=yes, args=operands, config=config)  # returns only when every part may run; else exits 126
+    # script and stdin modes run the text through `. /dev/fd/N`: a function named `.` would run instead
+    runs = (text,) if mode == shell.COMMAND else (text, ". ")
+    for implicit in shell.implicit_code(invocation, env, real_shell, runs):
+        flow.check(implicit, yes=yes, config=config)     # what the shell runs besides the text is checked too
 
     if mode == shell.COMMAND:
-        run.exec_shell(real_shell, invocation.command_argv(), env, depth)
-    run.exec_shell(real_shell, invocation.source_argv(run.hold_text(data)), env, depth)
+        run.exec_shell(real_shell, invocation.command_argv(), env, depth, gated=True)
+    run.exec_shell(real_shell, invocation.source_argv(run.hold_text(data)), env, depth, gated=True)
     return REFUSED_UNREACHABLE
 
 

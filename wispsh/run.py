@@ -5,11 +5,15 @@ wispsh never forks: it replaces itself with the real shell (same pid, process gr
 """
 from __future__ import annotations
 
+import errno
 import os
 import sys
 
 REFUSED = 126
 DEPTH_VARIABLE = "WISP_DEPTH"   # how many wispsh execs lie above this one
+# Set for the shell that runs a checked line: everything beneath it was started by that line (an agent's
+# command), which may not answer questions (`wisp watch`) nor say --yes. Only ever added, never removed.
+GATED_VARIABLE = "WISP_GATED"
 MAX_DEPTH = 32                  # tmux, vim :!, sudo -s nest a few levels; a shim loop nests without end
 DEFAULT_SHELLS = ("bash", "sh")  # called as wispsh: bash where present, else sh
 DEFAULT_KEY = "default"         # config `shell.default`: the real shell for `wispsh` itself
@@ -113,7 +117,10 @@ def _not_found(looked: str, key: str, where) -> "NoReturn":  # noqa: F821
 def next_depth(env: dict[str, str]) -> int:
     """This exec's depth; a value that is not a count starts over at 1."""
     raw = env.get(DEPTH_VARIABLE, "0")
-    return int(raw) + 1 if raw.isdigit() else 1
+    if not (raw.isascii() and raw.isdigit()):
+        return 1
+    # A forged depth can only refuse (past the limit), never skip the gate: depth decides nothing else.
+    return int(raw) + 1 if len(raw) < 10 else MAX_DEPTH + 1
 
 
 def check_depth(depth: int) -> None:
@@ -155,12 +162,48 @@ def hold_text(data: bytes) -> str:
     return f"/dev/fd/{reader}"
 
 
-def exec_shell(path: str, argv: tuple[str, ...] | list[str], env: dict[str, str], depth: int) -> "NoReturn":  # noqa: F821
+def exec_shell(path: str, argv: tuple[str, ...] | list[str], env: dict[str, str], depth: int, *,
+               gated: bool = False) -> "NoReturn":  # noqa: F821
     env = dict(env)
     env[DEPTH_VARIABLE] = str(depth)
+    if gated:
+        env[GATED_VARIABLE] = "1"
     sys.stdout.flush()
     sys.stderr.flush()
     try:
         os.execve(path, list(argv), env)
     except OSError as exc:
         refuse(f"wispsh: not run: cannot exec {path}: {exc.strerror}")
+
+
+# ---------------------------------------------------------------- a script that cannot be read
+
+DASH_ERRORS = {errno.ENOENT: "No such file"}
+
+
+def refuse_unreadable_script(real_shell: str, argv0: str, name: str, error: OSError) -> "NoReturn":  # noqa: F821
+    """Say what the real shell says for a script it cannot open, with its status, and run nothing.
+
+    The real shell is not asked to try: it would open the file after our failed read, and an agent racing
+    us could put a file there in between, which would then run unchecked. Formats as bash 5, dash and zsh.
+    """
+    base = os.path.basename(os.path.realpath(real_shell))
+    code = error.errno
+    why = os.strerror(code) if code else str(error)
+    if base.startswith("bash"):
+        if code == errno.EISDIR:
+            message, status = f"{name}: {name}: {why}", REFUSED
+        else:
+            message, status = f"{argv0}: {name}: {why}", 127 if code == errno.ENOENT else REFUSED
+    elif base == "dash":
+        message, status = f"{argv0}: 0: cannot open {name}: {DASH_ERRORS.get(code, why)}", 2
+    elif base == "zsh":
+        message, status = f"{argv0}: can't open input file: {name}", 127
+    else:
+        message, status = f"{argv0}: {name}: {why}", 127 if code == errno.ENOENT else REFUSED
+    try:
+        sys.stderr.write(message + "\n")
+        sys.stderr.flush()
+    finally:
+        os._exit(status)
+

@@ -172,7 +172,11 @@ _walk_once = cache(_walk)
 
 
 def here(env=None) -> Here:
-    """The session and ancestry of this process (walked once per process)."""
+    """The session and ancestry of this process (walked once per process).
+
+    Accepted: WISP_SESSION is the harness's word; a line that sets it (a WISP_ assignment, rated dangerous)
+    joins the session it names, and a named session's grants live as long as the runtime dir.
+    """
     env = os.environ if env is None else env
     return _walk_once(env.get("WISP_SESSION") or None, agent_from_env(env))
 
@@ -211,3 +215,42 @@ def project_root(cwd: str) -> str:
         if parent == probe:
             return here_dir
         probe = parent
+
+
+def _parent_pid(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            raw = fh.read()
+        return int(raw[raw.rindex(b")") + 2:].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def started_with(pid: int, variable: str) -> bool:
+    """True when process `pid` was started with `variable` set (its initial environment, which nothing it
+    runs can rewrite for us: unsetting the variable later does not hide it)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as fh:
+            raw = fh.read()
+    except OSError:
+        return False
+    needle = variable.encode() + b"="
+    return raw.startswith(needle) or b"\0" + needle in raw
+
+
+def gated_ancestor(pid: int, *, limit: int = 256) -> int | None:
+    """The nearest process at or above `pid` that was started beneath a line a gate checked (it carries
+    WISP_GATED from run.exec_shell), or None. Linux /proc only; elsewhere None, and only the environment of
+    the process itself can tell (accepted: a process detached from the tree that also dropped the variable
+    looks like one a person started)."""
+    from .run import GATED_VARIABLE
+
+    for _ in range(limit):
+        if pid is None or pid <= 0:
+            return None
+        if started_with(pid, GATED_VARIABLE):
+            return pid
+        if pid == 1:
+            return None
+        pid = _parent_pid(pid)
+    return None

@@ -26,6 +26,15 @@ LONG_OPTIONS = frozenset({
     "version", "wordexp",
 })
 LONG_WITH_ARGUMENT = frozenset({"init-file", "rcfile", "emulate"})
+# Each real shell reads its argv by its own grammar, and wispsh must agree with the one that will run, or
+# a word it passes on as an option's argument becomes the shell's script (zsh -O evil -c true ran `evil`):
+#   bash:  long options also with one dash (-rcfile F); -o NAME and -O NAME take the next word.
+#   zsh:   only --NAME long options (flags; --emulate takes a word); -oNAME takes the rest of its cluster, else
+#          the next word; -b ends the options (taken out of what is passed on: the rebuilt argv ends them).
+#   posix: dash and anything else: no long options; -o NAME takes the next word. (Accepted: ksh93's own
+#          letters, e.g. -R FILE, are read as dash reads them.)
+BASH, ZSH, POSIX = "bash", "zsh", "posix"
+ZSH_LONG_WITH_ARGUMENT = frozenset({"emulate"})
 LONG_THAT_ONLY_PRINT = frozenset({"help", "version"})     # the shell prints and exits; runs nothing
 SHORT_WITH_ARGUMENT = frozenset("oO")                     # -o NAME, +o NAME, -O SHOPT
 END_OF_OPTIONS = ("-", "--")
@@ -61,6 +70,7 @@ class Invocation:
     explain: bool = False
     json: bool = False
     yes: bool = False
+    grammar: str = BASH             # whose option grammar the argv was read by
 
     def command_argv(self) -> tuple[str, ...]:
         """The exec argv that runs exactly `self.line`."""
@@ -96,12 +106,28 @@ def _own_options(words: list[str]) -> tuple[dict[str, bool], int]:
     return seen, i
 
 
-def parse(argv: list[str] | tuple[str, ...], *, stdin_is_tty: bool) -> Invocation:
-    """Read argv as sh would. Raises UsageError for wispsh's own misuse only."""
+def grammar_of(real_shell: str) -> str:
+    """The option grammar of the shell at this path (by what it resolves to: /bin/sh may be dash or bash)."""
+    base = os.path.basename(os.path.realpath(real_shell))
+    if base.startswith("bash"):
+        return BASH
+    if base.startswith("zsh"):
+        return ZSH
+    return POSIX
+
+
+def _default_grammar(shell_name: str | None) -> str:
+    return {None: BASH, "bash": BASH, "zsh": ZSH}.get(shell_name, POSIX)
+
+
+def parse(argv: list[str] | tuple[str, ...], *, stdin_is_tty: bool, grammar: str | None = None) -> Invocation:
+    """Read argv as sh would (by `grammar`, default: the one the name picks). Raises UsageError for wispsh's
+    own misuse only."""
     if not argv:
         raise UsageError("empty argv")
     argv0 = argv[0]
     called_as, shell_name, login_dash = name_called_as(argv0)
+    grammar = grammar or _default_grammar(shell_name)
     words = list(argv[1:])
 
     own = {option: False for option in OWN_OPTIONS}
@@ -109,7 +135,8 @@ def parse(argv: list[str] | tuple[str, ...], *, stdin_is_tty: bool) -> Invocatio
         own, used = _own_options(words)
         words = words[used:]
     common = dict(argv=tuple(argv), argv0=argv0, called_as=called_as, shell_name=shell_name,
-                  shell_words=tuple(words), explain=own["--explain"], json=own["--json"], yes=own["--yes"])
+                  shell_words=tuple(words), explain=own["--explain"], json=own["--json"], yes=own["--yes"],
+                  grammar=grammar)
     if own["--version"]:
         return Invocation(mode=VERSION, **common)
     if own["--json"] and not own["--explain"]:
@@ -121,19 +148,20 @@ def parse(argv: list[str] | tuple[str, ...], *, stdin_is_tty: bool) -> Invocatio
     login = login_dash
     i = 0
 
-    # Long options: bash reads them first, and only before any short option (`--x` or `-x`).
-    while i < len(words):
+    # Long options: bash reads them first, and only before any short option (`--x` or `-x`); zsh only `--x`.
+    while grammar != POSIX and i < len(words):
         word = words[i]
         if not word.startswith("-") or word in END_OF_OPTIONS:
             break
         name = word[2:] if word.startswith("--") else word[1:]
-        if name not in LONG_OPTIONS and not word.startswith("--"):
+        if not word.startswith("--") and (grammar != BASH or name not in LONG_OPTIONS):
             break  # a short option cluster
         options.append(word)
         i += 1
         login = login or name == "login"
         only_prints = only_prints or name in LONG_THAT_ONLY_PRINT
-        if name in LONG_WITH_ARGUMENT and i < len(words):
+        with_argument = LONG_WITH_ARGUMENT if grammar == BASH else ZSH_LONG_WITH_ARGUMENT
+        if name in with_argument and i < len(words):
             options.append(words[i])
             i += 1
 
@@ -151,15 +179,25 @@ def parse(argv: list[str] | tuple[str, ...], *, stdin_is_tty: bool) -> Invocatio
             continue
         kept = []
         takes = 0
-        for letter in word[1:]:
+        ends = False
+        for at, letter in enumerate(word[1:], start=1):
             if letter == "c":
                 command = True
+                continue
+            if grammar == ZSH and letter == "b":
+                if any(w in ("--emulate", "-emulate") for w in options):
+                    # zsh's emulations read -b in ways that differ by position: not guessed, refused
+                    raise UsageError("zsh --emulate with -b in the options is not supported")
+                ends = True            # zsh: the options end after this cluster
                 continue
             kept.append(letter)
             from_stdin = from_stdin or letter == "s"
             interactive = interactive or letter == "i"
             login = login or letter == "l"
-            takes += letter in SHORT_WITH_ARGUMENT
+            if grammar == ZSH and letter == "o" and word[at + 1:]:
+                kept.append(word[at + 1:])   # -oNAME: the rest of the cluster is the option's name
+                break
+            takes += letter in (SHORT_WITH_ARGUMENT if grammar == BASH else "o")
         if kept or len(word) == 1:
             options.append(word[0] + "".join(kept))
             clusters.append(len(options) - 1)
@@ -167,6 +205,8 @@ def parse(argv: list[str] | tuple[str, ...], *, stdin_is_tty: bool) -> Invocatio
             if i < len(words):
                 options.append(words[i])
                 i += 1
+        if ends:
+            break
     operands = words[i:]
 
     common.update(options=tuple(options), login=login, interactive=interactive)
@@ -186,3 +226,93 @@ def parse(argv: list[str] | tuple[str, ...], *, stdin_is_tty: bool) -> Invocatio
     common["options"] = tuple(word for index, word in enumerate(options) if word not in ("-", "+")
                               or index not in clusters)
     return Invocation(mode=STDIN, args=tuple(operands), **common)
+
+
+# ---------------------------------------------------------------- what the real shell runs besides the line
+
+RC_OPTIONS = frozenset({"--rcfile", "-rcfile", "--init-file", "-init-file"})
+NORC_OPTIONS = frozenset({"--norc", "-norc"})
+# Shell functions hooked to events rather than called by name: exported, they run whatever the line says.
+HOOK_FUNCTIONS = ("command_not_found_handle",)
+
+
+def implicit_code(inv: Invocation, env: dict[str, str], real_shell: str, texts: tuple[str, ...]) -> tuple[str, ...]:
+    """Code the real shell will run besides the checked text, written as lines to gate the same way.
+
+    An agent can set these for the shells it starts (`BASH_ENV=f bash s.sh`, an exported function `ls`), and
+    a nested wispsh sees only their result, so each is judged as what it does: sourcing a file (its value is
+    expanded as the shell expands it), or the function's body when the text names it; and the user's
+    startup files when HOME or ZDOTDIR no longer point at the user's own home. Not judged (accepted): the
+    startup files in the user's own home (~/.bashrc for -i, the profile for -l, ~/.zshenv: the user's, and
+    writing them is judged), system ones (/etc/profile, the debugger profile of --debugger/extdebug),
+    SHELLOPTS/BASHOPTS (options only), and a startup file under a moved HOME that does not exist yet when
+    we look (one an agent writes between our look and the shell's read runs unchecked).
+    """
+    base = os.path.basename(os.path.realpath(real_shell))
+    bash = base.startswith("bash")
+    found: list[str] = []
+    options = list(inv.options)
+    norc = any(word in NORC_OPTIONS for word in options)
+    for i, word in enumerate(options[:-1]):
+        if word in RC_OPTIONS and inv.interactive and not norc:
+            found.append(". " + _quoted(options[i + 1]))
+    bash_env = env.get("BASH_ENV")
+    if bash and bash_env and not inv.interactive:
+        found.append(". " + bash_env)               # as bash does: parameter, command and arithmetic expansion
+    posix_env = env.get("ENV")
+    if posix_env and inv.interactive:
+        found.append(". " + posix_env)
+    if bash and _xtrace(inv, env) and env.get("PS4"):
+        found.append(": " + env["PS4"])            # expanded before every traced command
+    found.extend(". " + _quoted(path) for path in _moved_startup_files(inv, env, base, norc))
+    if bash:
+        for name, value in env.items():
+            if not (name.startswith("BASH_FUNC_") and name.endswith("%%")):
+                continue
+            function = name[len("BASH_FUNC_"):-2]
+            if function in HOOK_FUNCTIONS or any(function in text for text in texts):
+                found.append(f"{function} {value}")
+    return tuple(found)
+
+
+def _moved_startup_files(inv: Invocation, env: dict[str, str], base: str, norc: bool) -> list[str]:
+    """The user startup files the shell would read from a HOME or ZDOTDIR other than the user's own."""
+    from .config import user_home
+
+    own = os.path.realpath(user_home())
+    home = env.get("HOME") or own
+    zdotdir = env.get("ZDOTDIR") if base == "zsh" else None
+    if os.path.realpath(home) == own and not zdotdir:
+        return []
+    noprofile = any(word in ("--noprofile", "-noprofile") for word in inv.options)
+    rcfile = any(word in RC_OPTIONS for word in inv.options)
+    if base.startswith("bash"):
+        where, names = home, []
+        if inv.login and not noprofile:
+            names += [".bash_profile", ".bash_login", ".profile", ".bash_logout"]
+        if inv.interactive and not norc and not rcfile:
+            names.append(".bashrc")
+    elif base == "zsh":
+        where, names = zdotdir or home, [".zshenv"]
+        if inv.login:
+            names += [".zprofile", ".zlogin", ".zlogout"]
+        if inv.interactive:
+            names.append(".zshrc")
+    else:
+        where, names = home, [".profile"] if inv.login else []
+    return [os.path.join(where, name) for name in names if os.path.exists(os.path.join(where, name))]
+
+
+def _quoted(word: str) -> str:
+    return "'" + word.replace("'", "'\\''") + "'"
+
+
+def _xtrace(inv: Invocation, env: dict[str, str]) -> bool:
+    options = list(inv.options)
+    for i, word in enumerate(options):
+        if word[:1] == "-" and not word.startswith("--") and "x" in word[1:] and word[1:] not in LONG_OPTIONS:
+            return True
+        if word == "-o" and i + 1 < len(options) and options[i + 1] == "xtrace":
+            return True
+    return "xtrace" in env.get("SHELLOPTS", "").split(":")
+

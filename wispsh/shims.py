@@ -230,6 +230,8 @@ def run_program(argv: list[str] | None = None) -> int:
         return NOT_FOUND
     from . import flow
 
-    flow.check(shlex.join([name, *argv[1:]]))   # returns only when every part may run; else exits 126
-    run.exec_shell(real, [name, *argv[1:]], env, depth)
+    # Accepted: variables that make the program run code (GIT_SSH_COMMAND, ...) are judged where a line sets
+    # them, not here. Returns only when every part may run; else exits 126.
+    flow.check(shlex.join([name, *argv[1:]]))
+    run.exec_shell(real, [name, *argv[1:]], env, depth, gated=True)
     return run.REFUSED                          # exec_shell never returns; fail closed if it did

@@ -25,6 +25,10 @@ from .model import Level
 
 APPROVALS_NAME = "approvals.json"
 GRANTS_DIR = "grants"
+# Runtime grant files are signed with this key of the wisp home: a grant file in a runtime dir that a line
+# run through the gate chose (XDG_RUNTIME_DIR=/tmp/x bash s.sh) or wrote by hand is not one of ours.
+KEY_NAME = "grants.key"     # accepted: a line that reads it can sign (the rules must judge reading it)
+MAX_STORE_BYTES = 16 << 20      # an approvals or grants file bigger than this is not read into memory
 PERSISTED_SCOPES = ("project", "always")
 RUNTIME_SCOPES = ("once", "session")
 SCOPES = RUNTIME_SCOPES + PERSISTED_SCOPES
@@ -157,8 +161,8 @@ def _read_private(path: Path, *also_check: Path) -> tuple[bytes | None, str | No
         reason = untrusted_reason(thing)
         if reason:
             return None, reason
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:    # O_NONBLOCK: a FIFO in place of a store file must not hang the gate
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         return None, None
     except OSError as exc:
@@ -172,7 +176,9 @@ def _read_private(path: Path, *also_check: Path) -> tuple[bytes | None, str | No
         reason = untrusted_reason(path, st)
         if reason:
             return None, reason
-        return fh.read(), None
+        if st.st_size > MAX_STORE_BYTES:
+            return None, f"{path} is {st.st_size} bytes, over the limit of {MAX_STORE_BYTES}"
+        return fh.read(MAX_STORE_BYTES + 1), None
 
 
 # ---------------------------------------------------------------- approvals.json (project, always)
@@ -276,14 +282,46 @@ def _runtime_grant(raw: dict, session_id: str) -> Approval:
                     turn=raw.get("turn"))
 
 
-def _read_session_file(path: Path) -> tuple[dict | None, tuple[Approval, ...], str | None]:
-    """(the session's description, its grants, why they are ignored)."""
+def _grant_key(home: Path, *, create: bool) -> bytes | None:
+    """The wisp home's key for signing runtime grants (made under the lock when `create`); None when missing
+    or not trusted."""
+    path = home / KEY_NAME
+    data, problem = _read_private(path, home)
+    if data is None and problem is None and create:
+        import secrets
+
+        write_atomic(path, secrets.token_hex(32).encode())
+        data, problem = _read_private(path, home)
+    if problem or not data or len(data) < 32:
+        return None
+    return data
+
+
+def _signature(key: bytes, who: dict, grants: list) -> str:
+    import hashlib
+    import hmac
+
+    body = json.dumps({"session": who, "grants": grants}, sort_keys=True, separators=(",", ":"))
+    return hmac.new(key, body.encode("utf-8", "surrogateescape"), hashlib.sha256).hexdigest()
+
+
+def _read_session_file(path: Path, home: Path) -> tuple[dict | None, tuple[Approval, ...], str | None]:
+    """(the session's description, its grants, why they are ignored). Only files signed with the home's key
+    for this very session name count."""
     data, problem = _read_private(path, path.parent.parent, path.parent)
     if problem or data is None:
         return None, (), problem
     try:
         doc = json.loads(data.decode("utf-8"))
         who = doc["session"]
+        key = _grant_key(home, create=False)
+        import hmac
+
+        if key is None or not isinstance(doc.get("mac"), str) or not hmac.compare_digest(
+                doc["mac"], _signature(key, who, doc["grants"])):
+            return None, (), f"{path} is not signed by {home / KEY_NAME}; its grants are ignored"
+        if who.get("id") + ".json" != path.name:
+            return None, (), f"{path} holds the grants of another session; they are ignored"
         grants = tuple(_runtime_grant(g, who["id"]) for g in doc["grants"])
         if any(g.scope not in RUNTIME_SCOPES for g in grants):
             raise ValueError("a grant with a persisted scope")
@@ -292,14 +330,19 @@ def _read_session_file(path: Path) -> tuple[dict | None, tuple[Approval, ...], s
         return None, (), f"{path} is corrupt ({exc}); its grants are ignored"
 
 
-def _write_session_file(path: Path, who: dict, grants) -> None:
+def _write_session_file(path: Path, who: dict, grants, home: Path) -> None:
+    """Write (or remove, when empty) one session's grants, signed. The caller holds the lock."""
     if not grants:
         try:
             os.unlink(path)
         except FileNotFoundError:
             pass
         return
-    doc = {"version": VERSION, "session": who, "grants": [g.to_json() for g in grants]}
+    key = _grant_key(home, create=True)
+    if key is None:
+        raise StoreError(f"{home / KEY_NAME} cannot be made or is not trusted")
+    listed = [g.to_json() for g in grants]
+    doc = {"version": VERSION, "session": who, "grants": listed, "mac": _signature(key, who, listed)}
     write_atomic(path, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
 
 
@@ -329,7 +372,7 @@ def sweep(home: Path, env=None) -> int:
     with locked(home):
         gdir = runtime_dir(env) / GRANTS_DIR
         _remove_stale_temps_all(gdir)
-        removed = _sweep_unlocked(gdir)
+        removed = _sweep_unlocked(gdir, home)
     return removed
 
 
@@ -346,7 +389,7 @@ def _remove_stale_temps_all(gdir: Path) -> None:
                 pass
 
 
-def _sweep_unlocked(gdir: Path) -> int:
+def _sweep_unlocked(gdir: Path, home: Path) -> int:
     removed = 0
     try:
         names = sorted(n for n in os.listdir(gdir) if n.endswith(".json"))
@@ -354,7 +397,7 @@ def _sweep_unlocked(gdir: Path) -> int:
         return 0
     for entry in names:
         path = gdir / entry
-        who, grants, problem = _read_session_file(path)
+        who, grants, problem = _read_session_file(path, home)
         if problem or who is None:
             continue                            # not ours to judge (untrusted) or already gone
         if not _session_alive(who):
@@ -363,7 +406,7 @@ def _sweep_unlocked(gdir: Path) -> int:
             continue
         keep = tuple(g for g in grants if _grant_alive(g))
         if len(keep) != len(grants):
-            _write_session_file(path, who, keep)
+            _write_session_file(path, who, keep, home)
             removed += len(grants) - len(keep)
     return removed
 
@@ -415,12 +458,17 @@ def grant(home: Path, *, pattern: str, scope: str, level: Level, source: str, cw
     try:
         with locked(home):
             gdir = _prepare_runtime(env)
-            _sweep_unlocked(gdir)
+            _sweep_unlocked(gdir, home)
             path = gdir / f"{here.session.id}.json"
-            who, grants, problem = _read_session_file(path)
-            if problem and os.path.exists(path) and "corrupt" not in problem:
+            who, grants, problem = _read_session_file(path, home)
+            if problem and os.path.exists(path) and "corrupt" not in problem and "signed" not in problem:
                 raise StoreError(problem)
-            _write_session_file(path, who or _session_json(here.session), grants + (made,))
+            if made.turn:
+                # a new turn ends the once grants of the turns before it (a forged old WISP_TURN finds none).
+                # Accepted: until the new turn's first grant, forging the old WISP_TURN (a WISP_ assignment,
+                # rated dangerous) still finds the old turn's grants.
+                grants = tuple(g for g in grants if not (g.scope == "once" and g.turn and g.turn != made.turn))
+            _write_session_file(path, who or _session_json(here.session), grants + (made,), home)
     except OSError as exc:
         raise StoreError(f"cannot write session grants: {exc.strerror or exc}") from None
     return made
@@ -446,7 +494,7 @@ def standing(home: Path, *, cwd: str, env=None, here=None, at: float | None = No
     if problem:
         notes.append(f"session grants not trusted: {problem}")
     else:
-        who, grants, problem = _read_session_file(gdir / f"{here.session.id}.json")
+        who, grants, problem = _read_session_file(gdir / f"{here.session.id}.json", home)
         if problem:
             notes.append(problem)
         turn = env.get("WISP_TURN") or None
@@ -476,7 +524,7 @@ def all_approvals(home: Path, env=None) -> Standing:
     except OSError:
         names = []
     for entry in names:
-        who, grants, problem = _read_session_file(gdir / entry)
+        who, grants, problem = _read_session_file(gdir / entry, home)
         if problem:
             notes.append(problem)
         elif who is not None and _session_alive(who):
@@ -526,12 +574,12 @@ def _change_runtime(home: Path, env, keep) -> int:
         return 0
     with locked(home):
         for entry in sorted(n for n in os.listdir(gdir) if n.endswith(".json")):
-            who, grants, problem = _read_session_file(gdir / entry)
+            who, grants, problem = _read_session_file(gdir / entry, home)
             if problem or who is None:
                 continue
             kept = tuple(g for g in grants if keep(g))
             if len(kept) != len(grants):
-                _write_session_file(gdir / entry, who, kept)
+                _write_session_file(gdir / entry, who, kept, home)
                 removed += len(grants) - len(kept)
     return removed
 
@@ -539,7 +587,8 @@ def _change_runtime(home: Path, env, keep) -> int:
 def trust_problems(home: Path, env=None) -> list[str]:
     """Why parts of the wisp home (or the runtime dir) are not trusted; empty when all are (`wisp doctor`)."""
     problems = []
-    for path in (home, home / CONFIG_NAME, home / APPROVALS_NAME, home / "audit.jsonl", home / LOCK_NAME):
+    for path in (home, home / CONFIG_NAME, home / APPROVALS_NAME, home / "audit.jsonl", home / LOCK_NAME,
+                 home / KEY_NAME):
         reason = untrusted_reason(path)
         if reason:
             problems.append(reason)

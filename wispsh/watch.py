@@ -140,7 +140,7 @@ def connect_watchers() -> list[Conn]:
             continue
         path = where / name
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(SEND_TIMEOUT)
+        sock.settimeout(SEND_TIMEOUT)   # a unix connect to a full backlog fails at once (EAGAIN), never waits
         try:
             sock.connect(str(path))
         except ConnectionRefusedError:

@@ -1,0 +1,443 @@
+"""Red team of the gate around approvals, asking and exec: each test is an attack with real processes and real
+files that ran unasked (or hung) before its fix. The line is always one that must not run; the assertion
+is that it did not (a victim file survives, a marker is not written), and that the way in stays closed.
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from wispsh import audit, lock, session, store
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from wispsh.config import Config, ConfigError, load_config, wisp_home
+from wispsh.model import Level
+
+REPO = Path(__file__).resolve().parent.parent
+WISPSH = str(Path(sys.executable).parent / "wispsh")
+HANG = 30          # a run that takes this long has hung: the guard of subprocess.run, never an assertion
+
+
+@pytest.fixture
+def box(tmp_path):
+    """A private wisp home, runtime dir, project and a victim directory the attacks try to delete."""
+    home, run, project = tmp_path / "home", tmp_path / "run", tmp_path / "proj"
+    for d in (home, run, project):
+        d.mkdir(mode=0o700)
+    victim = project / "victim"
+    victim.mkdir()
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "WISP_HOME": str(home),
+           "XDG_RUNTIME_DIR": str(run), "WISP_SESSION": "redteam", "LC_ALL": "C.UTF-8"}
+    return tmp_path, home, run, project, victim, env
+
+
+def wispsh(args, env, cwd, **kw):
+    return subprocess.run([WISPSH, *args], env=env, cwd=cwd, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=HANG, **kw)
+
+
+def explain(line, env, cwd):
+    done = wispsh(["--explain", "--json", "-c", line], env, cwd)
+    return json.loads(done.stdout)
+
+
+def private(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path.write_text(text)
+    path.chmod(0o600)
+    return path
+
+
+FORGED_RM = {"version": 1, "approvals": [{"id": "forged", "pattern": "rm *", "scope": "always", "level": "high",
+                                          "verbKeys": True}]}
+
+
+# ---------------------------------------------------------------- trust roots an agent can move
+
+
+def test_home_set_by_a_line_does_not_move_the_wisp_home(box):
+    """`HOME=/tmp/e bash s.sh` (covered by a `bash *` approval) made the nested wispsh read /tmp/e/.wisp."""
+    tmp, _, _, project, _, env = box
+    forged = tmp / "agent-home"
+    private(forged / ".wisp" / "approvals.json", json.dumps(FORGED_RM))
+    env = {k: v for k, v in env.items() if k != "WISP_HOME"}
+    env["HOME"] = str(forged)
+    assert wisp_home(env) == Path(pwd.getpwuid(os.getuid()).pw_dir) / ".wisp"
+    plan = explain("rm -rf victim", env, project)          # --explain reads, never writes
+    assert plan["parts"][0]["decision"] == "ask" and plan["parts"][0]["approval_id"] != "forged"
+
+
+def test_grants_in_a_runtime_dir_the_agent_chose_are_ignored(box):
+    """A session grant file written by hand under XDG_RUNTIME_DIR=/tmp/e covered `rm -rf` in a nested wispsh."""
+    tmp, home, _, project, victim, env = box
+    forged_run = tmp / "agent-run"
+    sid = session.named_session_id("redteam")
+    grant = {"id": "forged", "pattern": "rm *", "scope": "session", "level": "high", "source": "x",
+             "created": "2026-01-01T00:00:00Z"}
+    doc = {"version": 1, "session": {"id": sid, "pid": None, "started": None, "name": "redteam", "agent": None},
+           "grants": [grant]}
+    private(forged_run / "wisp" / "grants" / f"{sid}.json", json.dumps(doc))
+    env = dict(env, XDG_RUNTIME_DIR=str(forged_run))
+    assert explain("rm -rf victim", env, project)["parts"][0]["decision"] == "ask"
+    done = wispsh(["-c", "rm -rf victim"], env, project)
+    assert done.returncode == 126 and victim.exists()
+
+
+def test_a_grant_file_written_by_hand_or_copied_from_another_session_is_ignored(box):
+    _, home, run, project, _, env = box
+    store.grant(home, pattern="rm *", scope="session", level=Level.HIGH, source="t", cwd=str(project),
+                env=dict(env, WISP_SESSION="someone-else"))
+    assert explain("rm -rf victim", dict(env, WISP_SESSION="someone-else"), project)["parts"][0]["decision"] \
+        == "cached-session"                            # a real, signed grant covers its own session
+    gdir = run / "wisp" / "grants"
+    theirs = gdir / f"{session.named_session_id('someone-else')}.json"
+    ours = gdir / f"{session.named_session_id('redteam')}.json"
+    shutil.copy(theirs, ours)                          # signed, but for another session
+    ours.chmod(0o600)
+    assert explain("rm -rf victim", env, project)["parts"][0]["decision"] == "ask"
+    doc = json.loads(theirs.read_text())
+    doc["grants"][0]["level"] = "dangerous"            # tampered: the signature no longer holds
+    theirs.write_text(json.dumps(doc))
+    got = store.standing(home, cwd=str(project), env=dict(env, WISP_SESSION="someone-else"))
+    assert not got.approvals and any("not signed" in n for n in got.notes)
+
+
+def test_a_new_turn_ends_the_once_grants_of_earlier_turns(box):
+    """A once grant of turn T1 stayed for the session's life: a forged WISP_TURN=T1 later reused it."""
+    _, home, _, project, _, env = box
+    store.grant(home, pattern="rm *", scope="once", level=Level.HIGH, source="t", cwd=str(project),
+                env=dict(env, WISP_TURN="t1"))
+    assert any(a.pattern == "rm *" for a in store.standing(home, cwd=str(project), env=dict(env, WISP_TURN="t1"))
+               .approvals)
+    store.grant(home, pattern="ls *", scope="once", level=Level.HIGH, source="t", cwd=str(project),
+                env=dict(env, WISP_TURN="t2"))
+    later = store.standing(home, cwd=str(project), env=dict(env, WISP_TURN="t1")).approvals
+    assert not any(a.pattern == "rm *" for a in later)
+
+
+# ---------------------------------------------------------------- files that are not what they seem
+
+
+@pytest.mark.parametrize("name", ["config.json", "approvals.json", "audit.jsonl"])
+def test_a_fifo_in_place_of_a_store_file_neither_hangs_nor_runs_unasked(box, name):
+    _, home, _, project, victim, env = box
+    os.mkfifo(home / name, 0o600)
+    done = wispsh(["-c", "rm -rf victim"], env, project)   # hung forever on open() before
+    assert done.returncode == 126 and victim.exists()
+    quiet = wispsh(["-c", "echo ran"], env, project)
+    assert quiet.returncode == (126 if name == "config.json" else 0)
+
+
+def test_a_huge_approvals_file_is_not_read(box, monkeypatch):
+    _, home, _, project, _, env = box
+    monkeypatch.setattr(store, "MAX_STORE_BYTES", 1000)
+    private(home / "approvals.json", json.dumps(FORGED_RM) + " " * 2000)
+    loaded = store.read_persisted(home)
+    assert not loaded.approvals and "over the limit" in loaded.problem
+
+
+@pytest.mark.parametrize("bad", [{"approval": {"persistDays": 1e400}}, {"audit": {"maxBytes": True}},
+                                 {"approval": {"waitSeconds": -1}}])
+def test_config_values_of_the_wrong_kind_deep_inside_refuse(box, bad):
+    _, home, _, project, _, env = box
+    private(home / "config.json", json.dumps(bad))
+    with pytest.raises(ConfigError):
+        load_config(home)
+    assert wispsh(["-c", "echo ran"], env, project).returncode == 126
+
+
+def test_a_lock_held_forever_is_an_error_not_a_hang(box, monkeypatch):
+    _, home, _, _, _, _ = box
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl,os,sys,time; fd=os.open(sys.argv[1], "
+                               "os.O_RDWR|os.O_CREAT); fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True); "
+                               "time.sleep(60)", str(home / lock.LOCK_NAME)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        monkeypatch.setattr(lock, "LOCK_WAIT_SECONDS", 0.2)
+        with pytest.raises(OSError):
+            audit.append(home, [audit.event("test")])
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+# ---------------------------------------------------------------- what the real shell runs besides the line
+
+
+def test_bash_env_file_is_judged_not_run_unchecked(box):
+    tmp, _, _, project, victim, env = box
+    hook = tmp / "be.sh"
+    hook.write_text(f"rm -rf {victim}\n")
+    for value in (str(hook), f"$(rm -rf {victim})"):      # bash expands BASH_ENV: a substitution runs too
+        done = wispsh(["-c", "true"], dict(env, BASH_ENV=value), project)
+        assert done.returncode == 126 and victim.exists(), done.stderr
+
+
+def test_an_rcfile_given_with_minus_i_is_judged(box):
+    tmp, _, _, project, victim, env = box
+    rc = tmp / "rc"
+    rc.write_text(f"rm -rf {victim}\n")
+    for argv in (["--rcfile", str(rc), "-i", "-c", "true"], ["--init-file", str(rc), "-ic", "true"]):
+        done = wispsh(argv, env, project)
+        assert done.returncode == 126 and victim.exists(), done.stderr
+    assert wispsh(["--norc", "-c", "true"], env, project).returncode == 0
+
+
+def test_env_for_an_interactive_sh_is_judged(box):
+    tmp, _, _, project, victim, env = box
+    hook = tmp / "env.sh"
+    hook.write_text(f"rm -rf {victim}\n")
+    done = wispsh(["-i", "-c", "true"], dict(env, ENV=str(hook)), project)
+    assert done.returncode == 126 and victim.exists(), done.stderr
+
+
+def test_an_exported_function_named_in_the_line_is_judged_by_its_body(box):
+    """BASH_FUNC_ls%% made the checked `ls` (safe) run whatever the function said."""
+    _, _, _, project, victim, env = box
+    env = dict(env, **{"BASH_FUNC_ls%%": f"() {{ rm -rf {victim}; }}"})
+    done = wispsh(["-c", "ls"], env, project)
+    assert done.returncode == 126 and victim.exists(), done.stderr
+    assert wispsh(["-c", "echo fine"], env, project).stdout == "fine\n"   # not named: not judged, runs
+
+
+def test_after_yes_the_implicit_code_still_runs_as_bash_would(box):
+    """The fix judges the hook; it does not drop it (a person who says yes gets bash's behaviour)."""
+    tmp, _, _, project, _, env = box
+    hook = tmp / "be.sh"
+    hook.write_text("echo from-bash-env\n")
+    done = wispsh(["--yes", "-c", "echo line"], dict(env, BASH_ENV=str(hook)), project)
+    assert (done.returncode, done.stdout) == (0, "from-bash-env\nline\n")
+
+
+def test_an_unreadable_script_is_never_handed_to_the_real_shell(box):
+    """wispsh could not read the script and let the real shell open it: a file swapped in between ran."""
+    tmp, home, _, project, _, env = box
+    log = tmp / "shell-was-started"
+    fake = tmp / "bin" / "bash"
+    fake.parent.mkdir()
+    fake.write_text(f"#!/bin/sh\necho started >> {log}\nexec /bin/bash \"$@\"\n")
+    fake.chmod(0o755)
+    private(home / "config.json", json.dumps({"shell": {"bash": str(fake)}}))
+    done = wispsh(["no-such-script.sh"], dict(env, PATH="/usr/bin:/bin"), project)
+    assert done.returncode == 127 and "no-such-script.sh: No such file or directory" in done.stderr
+    assert not log.exists()
+
+
+# ---------------------------------------------------------------- an agent answering its own question
+
+
+NESTED = """
+import os, sys
+env = {k: v for k, v in os.environ.items() if k != "WISP_GATED"}    # the agent hides where it came from
+os.execve(sys.argv[1], [sys.argv[1], "--yes", "-c", "rm -rf victim"], env)
+"""
+
+
+def test_yes_said_beneath_a_checked_line_answers_nothing(box):
+    tmp, home, _, project, victim, env = box
+    private(home / "config.json", json.dumps({"approval": {"threshold": "high"}}))   # python3 FILE runs unasked
+    (project / "nested.py").write_text(NESTED)
+    done = wispsh(["-c", f"{sys.executable} nested.py {WISPSH}"], env, project)
+    assert done.returncode == 126 and victim.exists(), done.stderr
+    top = wispsh(["--yes", "-c", "rm -rf victim"], env, project)     # said by whoever started us: honoured
+    assert top.returncode == 0 and not victim.exists()
+
+
+def test_a_watcher_started_by_a_checked_line_may_not_answer(box):
+    """A 'watcher' an agent's line left running on a pty that `script` holds (a terminal program) and that has
+    left the agent's process tree looked like a person's `wisp watch`."""
+    from wispsh import ask
+
+    tmp, _, _, _, _, env = box
+    if not shutil.which("script") or not shutil.which("setsid"):
+        pytest.skip("needs script and setsid")
+    pidfile = tmp / "watcher.pid"
+    line = (f"setsid script -qfc 'env -u WISP_GATED sh -c \"echo \\$\\$ > {pidfile}; exec sleep 60\"' /dev/null "
+            "</dev/null >/dev/null 2>&1 &")
+    done = subprocess.run(["bash", "-c", line], env=dict(env, WISP_GATED="1"), timeout=HANG)
+    assert done.returncode == 0
+    for _ in range(200):
+        if pidfile.exists() and pidfile.read_text().strip():
+            break
+        time.sleep(0.05)
+    pid = int(pidfile.read_text())
+    try:
+        assert not session.started_with(pid, "WISP_GATED")            # it dropped the variable itself
+        reason = ask.watcher_refusal(pid, os.getuid(), (2 ** 22 + 7, 0.0), Config(path=tmp / "c.json"))
+        assert reason and "WISP_GATED" in reason
+    finally:
+        os.kill(pid, signal.SIGKILL)
+
+
+def test_planted_sockets_that_never_accept_do_not_stall_the_asker(box):
+    """Each planted listener with a full backlog held connect() for its timeout: 20 of them, 40 s of wait."""
+    import socket
+
+    tmp, _, run, _, _, env = box
+    where = run / "wisp" / "watch"
+    where.mkdir(parents=True, mode=0o700)
+    (run / "wisp").chmod(0o700)
+    held = []
+    for n in range(20):
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        server.bind(str(where / f"watch-{n}.sock"))
+        server.listen(0)
+        held.append(server)
+        while True:                                      # fill its backlog: the next connect would block
+            client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            client.setblocking(False)
+            held.append(client)
+            try:
+                client.connect(str(where / f"watch-{n}.sock"))
+            except BlockingIOError:
+                break
+    try:
+        code = "from wispsh import watch; print(len(watch.connect_watchers()))"
+        done = subprocess.run([sys.executable, "-c", code], env=dict(env, PYTHONPATH=str(REPO)), cwd=tmp,
+                              capture_output=True, text=True, timeout=HANG)
+        assert done.returncode == 0 and done.stdout.strip() == "0", done.stderr
+    finally:
+        for s in held:
+            s.close()
+
+
+def test_a_dialog_stopped_and_resumed_with_fg_still_takes_single_keys(tmp_path):
+    """After kill -TSTP and `fg` the shell had left its own (line) mode: keys did nothing until the timeout."""
+    from test_ask_support import PROMPT, RM, PersonShell, person_env, result, start_driver
+
+    shell = PersonShell(person_env(tmp_path), cwd=str(tmp_path))
+    try:
+        before = shell.stty()
+        out = start_driver(shell, RM, tmp_path, "a")
+        shell.child.expect_exact("[n] no")
+        pid = int(Path(str(out) + ".pid").read_text())
+        os.kill(pid, signal.SIGTSTP)
+        shell.child.expect_exact(PROMPT)                  # the job is stopped; the shell is back
+        assert shell.stty() == before                     # and its terminal is sane
+        shell.child.sendline("fg")
+        shell.child.expect_exact("[n] no")                # the dialog is in the foreground again (redrawn)
+        shell.child.send("y")
+        shell.child.expect_exact("once: allowed")
+        shell.child.send("n")
+        assert [a[1] for a in result(out)["answers"]] == ["y", "n"]
+        shell.child.expect_exact(PROMPT)
+        assert shell.stty() == before
+    finally:
+        shell.close()
+
+
+def test_an_exported_dot_function_cannot_replace_a_checked_script(box):
+    """Script mode runs `. /dev/fd/N`; bash prefers a function named `.` to the builtin."""
+    tmp, _, _, project, victim, env = box
+    script = project / "s.sh"
+    script.write_text("true\n")                       # no dot anywhere in the checked text
+    env = dict(env, **{"BASH_FUNC_.%%": f"() {{ rm -rf {victim}; }}"})
+    done = wispsh(["s.sh"], env, project)
+    assert done.returncode == 126 and victim.exists(), done.stderr
+
+
+@pytest.mark.parametrize("shell_name,args,variable,rc", [
+    ("zsh", ["-c", "true"], "ZDOTDIR", ".zshenv"),
+    ("zsh", ["-c", "true"], "HOME", ".zshenv"),
+    ("bash", ["-ic", "true"], "HOME", ".bashrc"),
+    ("bash", ["-lc", "true"], "HOME", ".profile"),
+    ("sh", ["-lc", "true"], "HOME", ".profile"),
+])
+def test_startup_files_under_a_home_the_line_moved_are_judged(box, shell_name, args, variable, rc):
+    """`HOME=/tmp/e zsh -c ...` ran /tmp/e/.zshenv, which no gate had seen."""
+    tmp, _, _, project, victim, env = box
+    if not shutil.which(shell_name):
+        pytest.skip(f"no {shell_name}")
+    moved = tmp / "moved"
+    moved.mkdir()
+    (moved / rc).write_text(f"rm -rf {victim}\n")
+    shim = tmp / "shims" / shell_name
+    shim.parent.mkdir(exist_ok=True)
+    shim.symlink_to(WISPSH)
+    done = subprocess.run([str(shim), *args], env=dict(env, **{variable: str(moved)}), cwd=project,
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=HANG)
+    assert done.returncode == 126 and victim.exists(), done.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ["-help", "-c", "rm -rf {victim}"],              # zsh: -h -e -l -p, then -c: not bash's --help
+    ["-rcfile", "rm -rf {victim}", "-c", "true"],    # zsh: -r -c -f -i -l -e: the first operand is the line
+    ["-O", "evil", "-c", "true"],                    # zsh: -O takes no word: `evil` is the script
+    ["-b", "-c", "true"],                            # zsh: -b ends the options: a file named -c is the script
+    ["-ocshnullglob", "evil", "-c", "true"],         # zsh: -oNAME; `evil` is the script
+])
+def test_zsh_argv_is_read_as_zsh_reads_it(box, argv):
+    """wispsh read zsh's argv by bash's grammar: what it passed on as an option's argument ran unchecked."""
+    tmp, _, _, project, victim, env = box
+    if not shutil.which("zsh"):
+        pytest.skip("no zsh")
+    for name in ("evil", "-c"):
+        (project / name).write_text(f"rm -rf {victim}\n")
+    shim = tmp / "shims" / "zsh"
+    shim.parent.mkdir(exist_ok=True)
+    shim.symlink_to(WISPSH)
+    words = [w.replace("{victim}", str(victim)) for w in argv]
+    done = subprocess.run([str(shim), *words], env=env, cwd=project, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=HANG)
+    assert victim.exists(), (done.returncode, done.stdout, done.stderr)
+
+
+DIFF_TOKENS = [["-e"], ["-x"], ["-o", "errexit"], ["-oerrexit"], ["-b"], ["-O"], ["-O", "A"], ["-s"], ["--"], ["-"],
+               ["+o", "B"], ["--login"], ["--emulate", "sh"], ["-help"], ["-version"], ["-v"], ["-ec"], ["-ce"],
+               ["-rcfile", "C"], ["--rcfile", "C"], ["-c"], ["-n"], ["-oc"], ["-co"], ["-bc"], ["-cb"], ["-R"]]
+DIFF_TAILS = [["-c", "echo LINE"], ["echo LINE"], ["-c", "echo LINE", "x"], ["D"]]
+
+
+@pytest.mark.parametrize("real", ["bash", "zsh", "dash"])
+def test_what_the_real_shell_runs_is_what_wispsh_reads_as_the_line_or_script(real, tmp_path):
+    """Differential: each argv shape run by the real shell runs only the line wispsh gates (or the script it
+    reads); files named like the words (A, B, C, D, -c) give away any other word taken for code."""
+    from wispsh import shell as sh
+
+    path = shutil.which(real)
+    if not path:
+        pytest.skip(f"no {real}")
+    for name in ("A", "B", "C", "D", "-c", "x", "sh", "errexit"):
+        (tmp_path / name).write_text(f"echo FILE-{name}\n")
+    grammar = sh.grammar_of(path)
+    shapes = [[w for t in combo for w in t] + tail for combo in [[t] for t in DIFF_TOKENS]
+              + [[["--emulate", "sh"], ["-cb"]], [["-b"], ["-c"]], [["-O"], ["-c"]]] for tail in DIFF_TAILS]
+    wrong = []
+    for words in shapes:
+        try:
+            inv = sh.parse([real, *words], stdin_is_tty=False, grammar=grammar)
+        except sh.UsageError:
+            continue                                       # wispsh refuses the argv: nothing runs
+        done = subprocess.run([path, *words], capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                              cwd=tmp_path, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}, timeout=HANG)
+        ran = {w for w in done.stdout.split() if w.startswith(("LINE", "FILE-"))}
+        allowed = {"COMMAND": {"LINE"} if inv.line == "echo LINE" else set(),
+                   "SCRIPT": {f"FILE-{inv.script}"}}.get(inv.mode.upper(), set())
+        if not ran <= allowed:
+            wrong.append((words, inv.mode, inv.line, inv.script, ran))
+    assert not wrong
+
+
+def test_a_forged_depth_only_refuses_and_never_skips_the_gate(box):
+    _, _, _, project, victim, env = box
+    for depth in ("9" * 5000, "31", "-4", "x"):
+        done = wispsh(["-c", "rm -rf victim"], dict(env, WISP_DEPTH=depth), project)
+        assert done.returncode == 126 and victim.exists() and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_symlinked_config_refuses(box, tmp_path):
+    _, home, _, project, _, env = box
+    elsewhere = private(tmp_path / "agent" / "config.json", json.dumps({"approval": {"threshold": "dangerous"}}))
+    (home / "config.json").symlink_to(elsewhere)
+    done = wispsh(["-c", "echo ran"], env, project)
+    assert done.returncode == 126 and "config" in done.stderr and done.stdout == ""
