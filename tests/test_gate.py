@@ -424,3 +424,18 @@ def test_wispsh_c_below_threshold_imports_neither_psutil_nor_platformdirs(g, tmp
     imported = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines() if "|" in line}
     assert "wispsh.gate" in imported                        # the gate did run
     assert not {"psutil", "platformdirs", "click"} & imported
+
+
+def _runtime(text: str, level: Level) -> Judged:
+    part = Part(text=text, span=(0, len(text)), argv=(None,), runtime_program=True)
+    return Judged(part, Key(program=None, verb=None, pattern=text, exact=True), Verdict(level, ("run time",)))
+
+
+def test_a_program_chosen_at_run_time_is_never_remembered_beyond_the_line(g):
+    # `CMD=ls; $CMD` approved "always" must not let a later `CMD='rm -rf ~'; $CMD` run unasked: same text
+    store.grant(g.home, pattern="$CMD", scope="always", level=H, source="test", cwd=str(g.project), env=g.env)
+    assert g.kinds(g.plan(_runtime("$CMD", H))) == ["ask"]        # a standing approval of that text covers nothing
+    done = g.settle(g.plan(_runtime("$CMD", H)), "a")
+    assert done.run and [d.kind for d in done.decisions] == ["asked-once"]
+    assert [a.scope for a in done.grants] == ["once"] and "known only at run time" in done.notes[-1]
+    assert [a.scope for a in store.read_persisted(g.home).approvals] == ["always"]    # only the hand-made one

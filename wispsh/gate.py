@@ -58,6 +58,22 @@ def _covering(standing, pattern: str, texts: tuple[str, ...], legacy: str | None
     return None
 
 
+def _runs_what_only_run_time_says(j: Judged) -> bool:
+    """A program chosen at run time or text the splitter could not read: the same text can run anything,
+    so no standing approval may cover it (peers.md: never a saved key for an opaque part)."""
+    return j.part.runtime_program or j.part.opaque
+
+
+def _decided_at_run_time(plan: Plan, q: Question) -> bool:
+    return any(_runs_what_only_run_time_says(plan.judged[i]) for i in q.parts if i < len(plan.judged))
+
+
+def _once_grants(standing):
+    from dataclasses import replace
+
+    return replace(standing, approvals=tuple(a for a in standing.approvals if a.scope == "once"))
+
+
 def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_by: DenyHit | None,
          config: Config, *, cwd: str, env) -> Plan:
     judged = tuple(judged)
@@ -85,7 +101,8 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
     if covered:
         hit = None
         if standing is not None:
-            hit = _covering(standing, line, (line,), None, line_verdict.level)
+            usable = _once_grants(standing) if any(map(_runs_what_only_run_time_says, judged)) else standing
+            hit = _covering(usable, line, (line,), None, line_verdict.level)
         above = Decision(hit.kind, hit.approval_id) if hit else Decision("covered-line")
         decisions = [Decision("below-threshold") if lv < threshold else above for lv in levels]
         if hit:
@@ -101,7 +118,8 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
             continue
         hit = None
         if lv < Level.DANGEROUS and standing is not None:
-            hit = _covering(standing, j.key.pattern, (j.key.pattern, j.part.text, line), j.key.legacy, lv)
+            usable = _once_grants(standing) if _runs_what_only_run_time_says(j) else standing
+            hit = _covering(usable, j.key.pattern, (j.key.pattern, j.part.text, line), j.key.legacy, lv)
         decisions.append(hit or Decision("ask"))
 
     questions: list[Question] = []
@@ -194,7 +212,11 @@ def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, e
             continue
         scope = SCOPE_OF_CHOICE[a.choice]
         kind = f"asked-{scope}"
-        if q.level >= Level.DANGEROUS and scope in PERSISTED:    # dangerous is never persisted
+        if scope != "once" and _decided_at_run_time(plan, q):
+            # its text does not say what runs ($X args, bash -c "$CMD"): an answer covers this line only
+            scope, kind = "once", "asked-once"
+            notes.append(f"{q.pattern}: remembered for this line only (what it runs is known only at run time)")
+        elif q.level >= Level.DANGEROUS and scope in PERSISTED:    # dangerous is never persisted
             scope, kind = "session", "downgraded-session"
         if here is None and scope not in PERSISTED:
             made, problem = None, "session unknown"
