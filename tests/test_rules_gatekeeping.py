@@ -36,3 +36,18 @@ def test_the_gates_own_commands(place, line, least, most):
 def test_code_given_to_wispsh_is_split_like_any_shell(place):
     outcome = judge("wispsh -c 'rm -rf ~/x'", place)
     assert [j.part.text for j in outcome.parts] == ["wispsh -c 'rm -rf ~/x'", "rm -rf ~/x"]
+
+
+@pytest.mark.parametrize("line, least", [
+    ("cat ~/.wisp/grants.key", D),                 # the key that signs runtime grants: reading it forges them
+    ("base64 ~/.wisp/grants.key", D),
+    ("ZDOTDIR=/tmp/z zsh -c true", H),
+    ("XDG_RUNTIME_DIR=/tmp/r wispsh -c ls", H),
+])
+def test_the_gates_own_secrets_and_places(place, line, least):
+    outcome = judge(line, place)
+    assert outcome.reached >= least, f"{line!r} reached {outcome.reached}\n{describe(outcome)}"
+
+
+def test_reading_the_audit_log_stays_low(place):
+    assert judge("tail -n 5 ~/.wisp/audit.jsonl", place).reached <= L

@@ -261,7 +261,7 @@ class Cmd:
 def _describe(where: paths.Place, word: str) -> str:
     shown = word.replace(UNKNOWN, "…")
     cls = where.cls
-    if cls in (paths.ROOT, paths.HOME, paths.WISP, paths.SECRET, paths.DOTFILE, paths.GIT_INTERNAL,
+    if cls in (paths.ROOT, paths.HOME, paths.WISP, paths.WISP_KEY, paths.SECRET, paths.DOTFILE, paths.GIT_INTERNAL,
                paths.SYSTEM, paths.DEVICE, paths.ANCESTOR, paths.UNKNOWN_PLACE, paths.PROJECT_SECRET):
         if cls in (paths.ROOT, paths.HOME):
             return cls

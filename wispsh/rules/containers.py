@@ -134,7 +134,7 @@ def _run(c: Cmd, rest) -> None:
         where = c.place(source)
         read_only = spec.endswith((":ro", ":ro,z", ":ro,Z", ",ro", ":ro,shared")) or ",readonly" in spec
         if where.path in SENSITIVE_MOUNTS or where.cls in (paths.ROOT, paths.SYSTEM, paths.HOME, paths.ANCESTOR,
-                                                           paths.WISP, paths.DEVICE):
+                                                           paths.WISP, paths.WISP_KEY, paths.DEVICE):
             c.at_least(H if read_only and where.cls not in (paths.ROOT,) else D,
                        f"mounts {where.path} ({where.cls}) into the container")
         elif where.cls in paths.SECRET_CLASSES or where.cls == paths.DOTFILE:

@@ -14,6 +14,8 @@ CODE_VARIABLES = {
     "LD_AUDIT": "loads an audit library into every program",
     "BASH_ENV": "makes every bash script run a file first",
     "ENV": "makes every sh run a file first",
+    "ZDOTDIR": "makes zsh run its startup files from elsewhere",
+    "XDG_RUNTIME_DIR": "moves where wisp and other tools keep their runtime files",
     "PROMPT_COMMAND": "runs a command before every prompt",
     "PS4": "runs substitutions while tracing",
     "SHELLOPTS": "changes shell options of child shells",

@@ -90,7 +90,7 @@ def ln(c: Cmd) -> None:
         if symbolic and not target.startswith(("/", "~")):
             target = normalize(link.rsplit("/", 1)[0] + "/" + target)    # relative to the link's place
         where = c.place(target)
-        if where.cls == paths.WISP:
+        if where.cls in (paths.WISP, paths.WISP_KEY):
             c.at_least(D, f"links to {where.path} (wisp's own files): writes through the link tamper with the gate")
         c.facts.links.append((link, where.path))
 
@@ -165,7 +165,7 @@ def chmod(c: Cmd) -> None:
                                                                               mode))
     for word in _operands_or_stdin(c, targets):
         where = c.mode(word, recursive, "changes the mode of")
-        if opens_up and where.cls in (paths.SECRET, paths.SYSTEM, paths.WISP, paths.DOTFILE, paths.GIT_INTERNAL):
+        if opens_up and where.cls in (paths.SECRET, paths.SYSTEM, paths.WISP, paths.WISP_KEY, paths.DOTFILE, paths.GIT_INTERNAL):
             c.at_least(D, f"opens {where.path} ({where.cls}) to other users")
 
 

@@ -160,7 +160,7 @@ def _python_module(c: Cmd, module: str, rest: list[str]) -> None:
         c.at_least(M, "serves files over http")
         o = c.opts("db", ("directory", "bind", "protocol"), args=rest)
         where = c.place(o.value("d", "directory") or ".")
-        if where.cls in paths.SECRET_CLASSES or where.cls in (paths.DOTFILE, paths.WISP):
+        if where.cls in paths.SECRET_CLASSES or where.cls in (paths.DOTFILE, paths.WISP, paths.WISP_KEY):
             c.at_least(D, f"serves {where.path} ({where.cls}) over http")
         elif where.cls not in (paths.PROJECT, paths.PROJECT_ROOT, paths.TEMP):
             c.at_least(H, f"serves {where.path} ({where.cls}) over http")
@@ -252,7 +252,7 @@ def php(c: Cmd) -> None:
         c.facts.interp = True
         o = c.opts("Stcd")
         where = c.place(o.value("t") or ".")
-        if where.cls in paths.SECRET_CLASSES or where.cls in (paths.DOTFILE, paths.WISP):
+        if where.cls in paths.SECRET_CLASSES or where.cls in (paths.DOTFILE, paths.WISP, paths.WISP_KEY):
             c.at_least(D, f"serves {where.path} ({where.cls}) over http")
         elif where.cls not in (paths.PROJECT, paths.PROJECT_ROOT, paths.TEMP):
             c.at_least(H, f"serves {where.path} ({where.cls}) over http")

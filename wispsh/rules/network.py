@@ -46,7 +46,7 @@ def _upload_source(c: Cmd, value: str, option: str) -> None:
         c.at_least(H, "uploads its input to the network")
         return
     where = c.read(source, "uploads")
-    if where.cls in paths.SECRET_CLASSES or where.cls in (paths.WISP, paths.DOTFILE, paths.HOME, paths.ROOT,
+    if where.cls in paths.SECRET_CLASSES or where.cls in (paths.WISP, paths.WISP_KEY, paths.DOTFILE, paths.HOME, paths.ROOT,
                                                           paths.ANCESTOR):
         c.at_least(D, f"uploads {where.path} ({where.cls}) to the network")
     else:
@@ -110,7 +110,7 @@ def wget(c: Cmd) -> None:
         for source in o.all(name):
             c.facts.net_send = True
             where = c.read(source, "uploads")
-            if where.cls in paths.SECRET_CLASSES or where.cls in (paths.WISP, paths.DOTFILE):
+            if where.cls in paths.SECRET_CLASSES or where.cls in (paths.WISP, paths.WISP_KEY, paths.DOTFILE):
                 c.at_least(D, f"uploads {where.path} ({where.cls}) to the network")
             else:
                 c.at_least(H, f"uploads {source.replace(UNKNOWN, '…')} to the network")
@@ -216,7 +216,7 @@ def _copy_across(c: Cmd, sources, dest, what: str, contents_slash: bool = False)
                 continue
             where = c.read(source, "uploads")
             if where.cls in paths.SECRET_CLASSES or where.cls in (paths.HOME, paths.ROOT, paths.ANCESTOR,
-                                                                  paths.WISP, paths.DOTFILE):
+                                                                  paths.WISP, paths.WISP_KEY, paths.DOTFILE):
                 c.at_least(D, f"copies {where.cls} off this machine")
     elif dest is not None:
         remote_source = any(_remote(s) for s in sources)
@@ -340,7 +340,7 @@ def gh(c: Cmd) -> None:
     for word in words[2:]:
         if "/" in word or word.startswith(("~", ".")):
             where = c.read(word, "uploads")
-            if where.cls in paths.SECRET_CLASSES or where.cls in (paths.DOTFILE, paths.WISP):
+            if where.cls in paths.SECRET_CLASSES or where.cls in (paths.DOTFILE, paths.WISP, paths.WISP_KEY):
                 c.at_least(D, f"publishes {where.path} ({where.cls})")
 
 
@@ -376,7 +376,7 @@ def mail(c: Cmd) -> None:
     o = c.opts("sacbrfqAiSeE", ("subject", "attach", "cc", "bcc", "from"))
     for attachment in o.all("a", "A", "attach") if c.name != "sendmail" else ():
         where = c.read(attachment, "attaches")
-        if where.cls in paths.SECRET_CLASSES or where.cls in (paths.WISP, paths.DOTFILE, paths.HOME):
+        if where.cls in paths.SECRET_CLASSES or where.cls in (paths.WISP, paths.WISP_KEY, paths.DOTFILE, paths.HOME):
             c.at_least(D, f"mails {where.path} ({where.cls})")
 
 
@@ -405,7 +405,7 @@ def rclone(c: Cmd) -> None:
             return
         for source in words[1:-1]:
             if not _remote(source) and c.place(source).cls in (paths.SECRET, paths.PROJECT_SECRET, paths.HOME,
-                                                               paths.DOTFILE, paths.WISP):
+                                                               paths.DOTFILE, paths.WISP, paths.WISP_KEY):
                 c.at_least(D, f"copies {source} off this machine")
 
 

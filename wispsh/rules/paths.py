@@ -19,6 +19,7 @@ S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGERO
 HARMLESS = "harmless device"
 NETDEV = "network socket"
 WISP = "wisp's own files"
+WISP_KEY = "the key that signs wisp's grants"   # reading it lets a line forge approvals
 GIT_INTERNAL = "git hooks or config"
 ROOT = "the root directory"
 HOME = "your home directory"
@@ -115,6 +116,8 @@ def classify(path: str, ctx) -> str:
         return HARMLESS
     if path.startswith(("/dev/tcp/", "/dev/udp/")):
         return NETDEV
+    if path == posixpath.join(ctx.wisp_home, "grants.key"):
+        return WISP_KEY
     if _under(path, ctx.wisp_home) or any(_under(path, d) for d in ctx.runtime_dirs):
         return WISP
     padded = path + "/"
@@ -227,7 +230,7 @@ def _place(word: str, ctx, cwd: str) -> Place:
         tail_path = posixpath.normpath("/" + tail.lstrip("/")) if tail else "/"
         for cls_probe in (posixpath.join(ctx.home, tail.lstrip("/")),):
             cls = classify(posixpath.normpath(cls_probe), ctx)
-            if cls in (SECRET, DOTFILE, GIT_INTERNAL, WISP, PROJECT_SECRET):
+            if cls in (SECRET, DOTFILE, GIT_INTERNAL, WISP, WISP_KEY, PROJECT_SECRET):
                 return Place(tail_path, cls, False, True, False)
         if "/.git/hooks/" in tail_path + "/" or tail_path.endswith("/.git/config"):
             return Place(tail_path, GIT_INTERNAL, False, True, False)
@@ -259,12 +262,12 @@ def _place(word: str, ctx, cwd: str) -> Place:
             return Place(resolved, dir_cls, True, False, False)
         if cls in (PROJECT, HOME_OTHER, OUTSIDE, TEMP, DOTFILE) and glob_could_be_secret(rest):
             cls = PROJECT_SECRET if cls == PROJECT else SECRET
-        if cls in (PROJECT, HOME_OTHER, OUTSIDE, TEMP, PROJECT_SECRET, SECRET, DOTFILE, SYSTEM, WISP,
+        if cls in (PROJECT, HOME_OTHER, OUTSIDE, TEMP, PROJECT_SECRET, SECRET, DOTFILE, SYSTEM, WISP, WISP_KEY,
                    GIT_INTERNAL, DEVICE):
             if cls in (PROJECT, HOME_OTHER, OUTSIDE, TEMP):
                 # every entry of the directory: its worst entry decides (home's dotfiles, the project's .git)
                 dir_cls = classify(resolved, ctx)
-                if dir_cls in (HOME, ROOT, ANCESTOR, SYSTEM, SECRET, DOTFILE, WISP):
+                if dir_cls in (HOME, ROOT, ANCESTOR, SYSTEM, SECRET, DOTFILE, WISP, WISP_KEY):
                     return Place(resolved, dir_cls, True, False, False)
             return Place(probe, cls, True, False, False)
         return Place(resolved, classify(resolved, ctx), True, False, False)
@@ -279,14 +282,14 @@ def _place(word: str, ctx, cwd: str) -> Place:
 
 
 # A link on disk can lead an innocent-looking path into these: judge the path by where it lands.
-LINK_TARGETS = frozenset({WISP, SECRET, DOTFILE, GIT_INTERNAL, DEVICE, HOME, ROOT})
+LINK_TARGETS = frozenset({WISP, WISP_KEY, SECRET, DOTFILE, GIT_INTERNAL, DEVICE, HOME, ROOT})
 LINK_SYSTEM_ROOTS = ("/etc/", "/usr/", "/bin/", "/sbin/", "/boot/", "/lib", "/root/", "/var/spool/cron")
 _REAL_ANCHORS: dict = {}
 
 
 def _through_links(resolved: str, cls: str, ctx) -> tuple[str, str] | None:
     """(path, class) where a symlink makes `resolved` land in a more sensitive place; None when it does not."""
-    if cls in (HARMLESS, NETDEV, WISP, DEVICE) or not resolved.startswith("/") or resolved.startswith(
+    if cls in (HARMLESS, NETDEV, WISP, WISP_KEY, DEVICE) or not resolved.startswith("/") or resolved.startswith(
             ("/proc/", "/sys/", "/dev/")):
         return None
     import os
@@ -337,33 +340,33 @@ def is_directory(where: Place) -> bool:
 # ---------------------------------------------------------------- what each action on each class is worth
 
 WRITE = {
-    HARMLESS: S, NETDEV: H, WISP: D, GIT_INTERNAL: D, ROOT: H, HOME: H, ANCESTOR: H, PROJECT_ROOT: M,
+    HARMLESS: S, NETDEV: H, WISP: D, WISP_KEY: D, GIT_INTERNAL: D, ROOT: H, HOME: H, ANCESTOR: H, PROJECT_ROOT: M,
     PROJECT_CONFIG: H, PROJECT: M, PROJECT_SECRET: M, SECRET: D, DOTFILE: D, HOME_OTHER: H, TEMP: L, DEVICE: D, SYSTEM: D,
     OUTSIDE: H, UNKNOWN_PLACE: H,
 }
 CREATE = {   # mkdir, touch: creating without overwriting
-    HARMLESS: S, NETDEV: H, WISP: D, GIT_INTERNAL: D, ROOT: L, HOME: L, ANCESTOR: L, PROJECT_ROOT: L,
+    HARMLESS: S, NETDEV: H, WISP: D, WISP_KEY: D, GIT_INTERNAL: D, ROOT: L, HOME: L, ANCESTOR: L, PROJECT_ROOT: L,
     PROJECT_CONFIG: M, PROJECT: L, PROJECT_SECRET: L, SECRET: H, DOTFILE: H, HOME_OTHER: L, TEMP: L, DEVICE: H, SYSTEM: H,
     OUTSIDE: M, UNKNOWN_PLACE: M,
 }
 DELETE = {
-    HARMLESS: L, NETDEV: H, WISP: D, GIT_INTERNAL: D, ROOT: D, HOME: D, ANCESTOR: D, PROJECT_ROOT: H,
+    HARMLESS: L, NETDEV: H, WISP: D, WISP_KEY: D, GIT_INTERNAL: D, ROOT: D, HOME: D, ANCESTOR: D, PROJECT_ROOT: H,
     PROJECT_CONFIG: M, PROJECT: M, PROJECT_SECRET: M, SECRET: D, DOTFILE: D, HOME_OTHER: H, TEMP: L, DEVICE: D, SYSTEM: D,
     OUTSIDE: H, UNKNOWN_PLACE: H,
 }
 DELETE_TREE = {
-    HARMLESS: L, NETDEV: H, WISP: D, GIT_INTERNAL: D, ROOT: D, HOME: D, ANCESTOR: D, PROJECT_ROOT: H,
+    HARMLESS: L, NETDEV: H, WISP: D, WISP_KEY: D, GIT_INTERNAL: D, ROOT: D, HOME: D, ANCESTOR: D, PROJECT_ROOT: H,
     PROJECT_CONFIG: H, PROJECT: H, PROJECT_SECRET: H, SECRET: D, DOTFILE: D, HOME_OTHER: H, TEMP: H, DEVICE: D, SYSTEM: D,
     OUTSIDE: H, UNKNOWN_PLACE: H,
 }
 READ = {
-    HARMLESS: S, NETDEV: H, WISP: L, GIT_INTERNAL: S, ROOT: L, HOME: L, ANCESTOR: L, PROJECT_ROOT: S,
+    HARMLESS: S, NETDEV: H, WISP: L, WISP_KEY: D, GIT_INTERNAL: S, ROOT: L, HOME: L, ANCESTOR: L, PROJECT_ROOT: S,
     PROJECT_CONFIG: S, PROJECT: S, PROJECT_SECRET: L, SECRET: L, DOTFILE: L, HOME_OTHER: L, TEMP: S, DEVICE: H, SYSTEM: L,
     OUTSIDE: L, UNKNOWN_PLACE: S,
 }
 MODE = {   # chmod, chown, chattr, setfacl
-    HARMLESS: L, NETDEV: H, WISP: D, GIT_INTERNAL: D, ROOT: D, HOME: D, ANCESTOR: D, PROJECT_ROOT: M,
+    HARMLESS: L, NETDEV: H, WISP: D, WISP_KEY: D, GIT_INTERNAL: D, ROOT: D, HOME: D, ANCESTOR: D, PROJECT_ROOT: M,
     PROJECT_CONFIG: M, PROJECT: M, PROJECT_SECRET: M, SECRET: H, DOTFILE: H, HOME_OTHER: H, TEMP: L, DEVICE: D, SYSTEM: D,
     OUTSIDE: H, UNKNOWN_PLACE: H,
 }
-SECRET_CLASSES = frozenset({SECRET, PROJECT_SECRET})
+SECRET_CLASSES = frozenset({SECRET, PROJECT_SECRET, WISP_KEY})
