@@ -217,3 +217,19 @@ def test_requests_are_validated_before_a_watcher_shows_them():
     assert ask.valid_request(req) and ask.valid_request(__import__("json").loads(__import__("json").dumps(req)))
     assert not ask.valid_request({**req, "parts": [{"text": "x"}]})
     assert not ask.valid_request({**req, "line": None}) and not ask.valid_request([])
+
+
+def test_a_program_chosen_at_run_time_is_offered_once_or_no_only():
+    from dataclasses import replace
+
+    spec = {"line": "$CMD x", "parts": [["$CMD x", [0, 6], "high", ["the program is chosen at run time"], "$CMD x"]],
+            "questions": [["$CMD x", "high", ["the program is chosen at run time"], [0], False]]}
+    plan = build_plan(spec)
+    part = replace(plan.judged[0].part, runtime_program=True)
+    plan = replace(plan, judged=(replace(plan.judged[0], part=part),))
+    req = ask.question_request(plan, 0, cwd="/p", env={})
+    screen = ask.render(req, colour=False, width=80)
+    assert "[y] once  [n] no" in screen and "[a] always" not in screen and "this line only" in screen
+    assert ask.choice_for_key("a", False, True)[0] == "a" and "this line only" in ask.choice_for_key("a", False, True)[1]
+    assert "wisp approvals add" not in ask.refusal_line(plan, ())       # no lasting approval can cover it
+    assert "wisp approvals add" in ask.refusal_line(build_plan(spec), ())

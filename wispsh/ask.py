@@ -79,7 +79,8 @@ def refusal_line(plan: Plan, answers: tuple[Answer, ...]) -> str:
     if not pending:
         return "wispsh: not run: the line was not approved; nothing ran"
     items = " and ".join(f"{_question_label(plan, q)} ({q.level}: {_first(q.reasons)})" for q in pending)
-    lasting = [q for q in pending if q.level < Level.DANGEROUS and sanitize(q.pattern) == q.pattern]
+    lasting = [q for q in pending if q.level < Level.DANGEROUS and sanitize(q.pattern) == q.pattern
+               and not this_line_only(plan, q)]
     add = ""
     if lasting:
         add = ", or " + " and ".join(f"`wisp approvals add {shlex.quote(q.pattern)} --scope project`"
@@ -149,7 +150,15 @@ def question_request(plan: Plan, index: int, *, cwd: str, env: Mapping[str, str]
         "line": plan.line, "index": index, "count": len(plan.questions), "pattern": q.pattern,
         "exact": q.exact, "level": str(q.level), "reasons": list(q.reasons), "whole_line": q.whole_line,
         "parts": parts, "cwd": cwd, "agent": agent, "session": session,
+        "this_line_only": this_line_only(plan, q),
     }
+
+
+def this_line_only(plan: Plan, q) -> bool:
+    """The gate remembers no answer beyond this line for a part whose program or code is known only at
+    run time (the same text can run anything): the dialog offers once or no."""
+    return any(plan.judged[i].part.runtime_program or plan.judged[i].part.opaque
+               for i in q.parts if i < len(plan.judged))
 
 
 def sanitize(text: str) -> str:
@@ -240,6 +249,7 @@ def render(req: dict, *, colour: bool, width: int = 80) -> str:
 
     level = req["level"]
     dangerous = level == "dangerous"
+    line_only = bool(req.get("this_line_only"))
     count = f" ({req['index'] + 1} of {req['count']})" if req.get("count", 1) > 1 else ""
     what = "the whole line" if req.get("whole_line") else "this command"
     lines = [style(f"wispsh: approve {what}?{count}", "1")]
@@ -264,19 +274,24 @@ def render(req: dict, *, colour: bool, width: int = 80) -> str:
     remember = req["pattern"]
     if req.get("exact"):
         remember = f"this exact text: {req['pattern']}"
-    if dangerous:
+    if line_only:
+        remember = "this line only (what it runs is known only at run time)"
+    elif dangerous:
         remember += "  (for this session at most: dangerous is never stored)"
     lines += wrap("remember", remember)
     where = " ".join(filter(None, [req.get("cwd"), f"(agent {req['agent']})" if req.get("agent") else ""]))
     if where:
         lines += wrap("where", where)
-    if dangerous:
+    if line_only:
+        lines.append(field("", "answer once or no (s, p, a count as this line only)"))
+    elif dangerous:
         lines.append(field("", "dangerous: answer once or no (s, p, a count as this session only)"))
-    lines.append("  " + style(DANGEROUS_CHOICES_TEXT if dangerous else ALL_CHOICES_TEXT, "1") + "  > ")
+    limited = dangerous or line_only
+    lines.append("  " + style(DANGEROUS_CHOICES_TEXT if limited else ALL_CHOICES_TEXT, "1") + "  > ")
     return "\n".join(lines)
 
 
-def choice_for_key(ch: str, dangerous: bool) -> tuple[str, str] | None:
+def choice_for_key(ch: str, dangerous: bool, line_only: bool = False) -> tuple[str, str] | None:
     """The answer a key gives (choice, note), or None for a key that answers nothing."""
     if ch in (CTRL_C,):
         return "n", "interrupted"
@@ -285,6 +300,8 @@ def choice_for_key(ch: str, dangerous: bool) -> tuple[str, str] | None:
     c = ch.lower()
     if c not in CHOICES:
         return None
+    if line_only and c in "spa":         # as typed; the gate makes it once (its program is chosen at run time)
+        return c, f"{SCOPE_WORDS[c]} counts as this line only: what it runs is known only at run time"
     if dangerous and c in "pa":          # the answer stays what was typed; the gate downgrades and audits it
         return c, f"{SCOPE_WORDS[c]} downgraded to session: dangerous is never remembered"
     return c, ""
@@ -300,7 +317,9 @@ def echo_for(choice: str, note: str, pattern: str) -> str:
         "a": f"always: allowed everywhere ({pattern})",
         "n": "no: nothing runs",
     }[choice]
-    if "downgraded" in note:
+    if "this line only" in note:
+        said = "once: allowed this one time"
+    elif "downgraded" in note:
         said = f"session: allowed while this agent session lives ({pattern})"
     return "\n  " + said + (f"\n  ({note})" if note else "")
 
@@ -550,7 +569,7 @@ def _terminal_width(fd: int) -> int:
         return 80
 
 
-def read_choice(term: RawTerminal, dangerous: bool, seconds: float) -> tuple[str, str]:
+def read_choice(term: RawTerminal, dangerous: bool, seconds: float, line_only: bool = False) -> tuple[str, str]:
     """Wait for an answering key on the terminal; timeout, Ctrl-C, Ctrl-D and hangup mean no."""
     import termios
 
@@ -575,7 +594,7 @@ def read_choice(term: RawTerminal, dangerous: bool, seconds: float) -> tuple[str
         if text.startswith(ESC):                     # arrow keys and other sequences answer nothing
             continue
         for ch in text:
-            got = choice_for_key(ch, dangerous)
+            got = choice_for_key(ch, dangerous, line_only)
             if got:
                 return got
 
@@ -590,7 +609,8 @@ def tty_dialog(plan: Plan, fd: int, *, config: Config, env: Mapping[str, str], c
             term.redraw = render(req, colour=colour, width=_terminal_width(fd))
             term.write("\n" + term.redraw)
             try:
-                choice, note = read_choice(term, q.level >= Level.DANGEROUS, config.prompt_seconds)
+                choice, note = read_choice(term, q.level >= Level.DANGEROUS, config.prompt_seconds,
+                                           req["this_line_only"])
             except _Cancel as cancel:
                 if cancel.signum != signal.SIGINT:
                     raise
@@ -733,7 +753,8 @@ def _ask_one(conns, req: dict, dangerous: bool, seconds: float) -> tuple[str, st
                 continue
             for msg in messages:
                 if msg.get("type") == "answer" and msg.get("id") == qid and result is None:
-                    got = choice_for_key(str(msg.get("choice", "n"))[:1] or "n", dangerous)
+                    got = choice_for_key(str(msg.get("choice", "n"))[:1] or "n", dangerous,
+                                         bool(req.get("this_line_only")))
                     result = got if got else ("n", "unreadable answer")
                     winner = conn
     for conn in list(conns):

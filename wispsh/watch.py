@@ -264,7 +264,8 @@ class Watcher:
         if not self.queue:
             return True
         head = self.queue[0]
-        got = choice_for_key(ch, head.request.get("level") == "dangerous")
+        got = choice_for_key(ch, head.request.get("level") == "dangerous",
+                             bool(head.request.get("this_line_only")))
         if got is None:
             return True
         choice, note = got
