@@ -25,7 +25,8 @@ def installed(tmp_path_factory):
     (home / ".wisp" / "config.json").write_text("{}")
     (home / ".wisp" / "config.json").chmod(0o600)
     before = tree(home)
-    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "LC_ALL": "C"}
+    # WISP_HOME: without it the wisp home is the password database's home (the real user's), not $HOME
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "LC_ALL": "C", "WISP_HOME": str(home / ".wisp")}
     runs = [subprocess.run(["sh", str(REPO / "install.sh"), "--python", BASE_PYTHON], env=env,
                            capture_output=True, text=True, stdin=subprocess.DEVNULL) for _ in range(2)]
     return home, env, before, runs
