@@ -1,9 +1,14 @@
 """The whole suite runs with a wisp home and runtime dir of its own: no test reads or writes the real
-user's ~/.wisp (approvals, audit log) or runtime grants, whatever a test forgets to set."""
+user's ~/.wisp (approvals, audit log) or runtime grants, whatever a test forgets to set.
+
+With WISP_CHECK_SKIPS=1 (set by .ci/run), every skip reason is printed at the end and the run fails when a
+test skipped for a reason that `skip-allowlist.txt` does not allow (only what the machine lacks)."""
 from __future__ import annotations
 
 import os
+import re
 import tempfile
+from pathlib import Path
 
 _ROOT = tempfile.mkdtemp(prefix="wispsh-tests-")
 for _name, _sub in (("WISP_HOME", "wisp-home"), ("XDG_RUNTIME_DIR", "runtime")):
@@ -11,3 +16,43 @@ for _name, _sub in (("WISP_HOME", "wisp-home"), ("XDG_RUNTIME_DIR", "runtime")):
     os.mkdir(_path, 0o700)
     os.environ[_name] = _path
 os.environ.pop("WISP_SESSION", None)     # tests that need a session name set their own
+
+ALLOWLIST = Path(__file__).with_name("skip-allowlist.txt")
+_skips: list[tuple[str, str]] = []
+
+
+def allowed_skip_reasons() -> list[re.Pattern]:
+    lines = ALLOWLIST.read_text().splitlines()
+    return [re.compile(line) for line in lines if line.strip() and not line.startswith("#")]
+
+
+def skip_reason(report) -> str:
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    return reason.removeprefix("Skipped: ")
+
+
+def pytest_runtest_logreport(report):
+    if report.skipped and not hasattr(report, "wasxfail"):
+        _skips.append((report.nodeid, skip_reason(report)))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if os.environ.get("WISP_CHECK_SKIPS") != "1":
+        return
+    allowed = allowed_skip_reasons()
+    bad = [(node, why) for node, why in _skips if not any(p.fullmatch(why) for p in allowed)]
+    terminalreporter.section(f"skips: {len(_skips)}, not allowlisted: {len(bad)}")
+    for node, why in _skips:
+        mark = "NOT ALLOWED " if (node, why) in bad else ""
+        terminalreporter.write_line(f"{mark}{node}: {why}")
+    if bad:
+        terminalreporter.write_line(f"ci: {len(bad)} test(s) skipped for a reason not in {ALLOWLIST.name}")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if os.environ.get("WISP_CHECK_SKIPS") != "1":
+        return
+    allowed = allowed_skip_reasons()
+    if any(not any(p.fullmatch(why) for p in allowed) for _, why in _skips) and session.exitstatus == 0:
+        session.exitstatus = 1

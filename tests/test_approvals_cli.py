@@ -138,17 +138,6 @@ def test_audit_tail_json_and_follow(h):
 # ---------------------------------------------------------------- through the real gate
 
 
-def _pipeline_ready() -> bool:
-    probe = subprocess.run([sys.executable, "-c", "import wispsh.split, wispsh.keys, wispsh.rules, wispsh.deny;"
-                            "from wispsh import pipeline, config;"
-                            "pipeline.judge('ls', config.Config(path=config.Path('/nonexistent/c.json')), '/', {})"],
-                           cwd=REPO, capture_output=True)
-    return probe.returncode == 0
-
-
-needs_pipeline = pytest.mark.skipif(not _pipeline_ready(), reason="split/keys/rules/deny not ready yet")
-
-
 def _explain(h: Home, line: str, cwd: Path | None = None) -> dict:
     out = h.run("wispsh", "--explain", "--json", "-c", line, ok=False, cwd=cwd)
     assert out.returncode in (0, 1, 3), out.stderr
@@ -159,7 +148,6 @@ def _decisions(plan: dict) -> list[str]:
     return [p["decision"] for p in plan["parts"]]
 
 
-@needs_pipeline
 def test_cli_git_push_star_never_covers_force_push_and_legacy_git_star_covers_commit(h):
     made = h.wisp("approvals", "add", "git push *", "--scope", "always", "--level", "high").stdout.strip()
     force = _explain(h, "git push --force origin main")
@@ -181,7 +169,6 @@ def test_cli_git_push_star_never_covers_force_push_and_legacy_git_star_covers_co
     assert _decisions(commit) == ["cached-legacy"] and commit["parts"][0]["approval_id"] == "pre-verb"
 
 
-@needs_pipeline
 def test_cli_rm_levels_and_projects(h, tmp_path):
     h.wisp("approvals", "add", "rm *", "--scope", "project", "--level", "moderate")
     build = _explain(h, "rm -rf build")
@@ -196,7 +183,6 @@ def test_cli_rm_levels_and_projects(h, tmp_path):
     assert not list(h.home.glob("grants*")) and len(audit.read(h.home)) == 2      # explain wrote nothing
 
 
-@needs_pipeline
 def test_cli_yes_runs_once_and_audits(h):
     (h.project / "build").mkdir()
     out = h.run("wispsh", "--yes", "-c", "rm -rf build && echo done")
@@ -206,7 +192,6 @@ def test_cli_yes_runs_once_and_audits(h):
     assert all(e["entry"] == "--yes" for e in decided)
 
 
-@needs_pipeline
 def test_cli_covered_line_asks_once_for_the_line(h):
     line = "curl -s http://127.0.0.1:9/install.sh | sh"      # port 9: refused at once, sh reads nothing
     plan = _explain(h, line)

@@ -260,7 +260,7 @@ def test_a_watcher_started_by_a_checked_line_may_not_answer(box):
 
     tmp, _, _, _, _, env = box
     if not shutil.which("script") or not shutil.which("setsid"):
-        pytest.skip("needs script and setsid")
+        pytest.skip("machine lacks script or setsid")
     pidfile = tmp / "watcher.pid"
     line = (f"setsid script -qfc 'env -u WISP_GATED sh -c \"echo \\$\\$ > {pidfile}; exec sleep 60\"' /dev/null "
             "</dev/null >/dev/null 2>&1 &")
@@ -357,7 +357,7 @@ def test_startup_files_under_a_home_the_line_moved_are_judged(box, shell_name, a
     """`HOME=/tmp/e zsh -c ...` ran /tmp/e/.zshenv, which no gate had seen."""
     tmp, _, _, project, victim, env = box
     if not shutil.which(shell_name):
-        pytest.skip(f"no {shell_name}")
+        pytest.skip(f"machine lacks {shell_name}")
     moved = tmp / "moved"
     moved.mkdir()
     (moved / rc).write_text(f"rm -rf {victim}\n")
@@ -380,7 +380,7 @@ def test_zsh_argv_is_read_as_zsh_reads_it(box, argv):
     """wispsh read zsh's argv by bash's grammar: what it passed on as an option's argument ran unchecked."""
     tmp, _, _, project, victim, env = box
     if not shutil.which("zsh"):
-        pytest.skip("no zsh")
+        pytest.skip("machine lacks zsh")
     for name in ("evil", "-c"):
         (project / name).write_text(f"rm -rf {victim}\n")
     shim = tmp / "shims" / "zsh"
@@ -406,7 +406,7 @@ def test_what_the_real_shell_runs_is_what_wispsh_reads_as_the_line_or_script(rea
 
     path = shutil.which(real)
     if not path:
-        pytest.skip(f"no {real}")
+        pytest.skip(f"machine lacks {real}")
     for name in ("A", "B", "C", "D", "-c", "x", "sh", "errexit"):
         (tmp_path / name).write_text(f"echo FILE-{name}\n")
     grammar = sh.grammar_of(path)

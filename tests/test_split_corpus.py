@@ -31,17 +31,9 @@ def programs_seen(split) -> set[str]:
     return seen
 
 
-# Lines whose must_see the splitter alone cannot show, with the owner of the gap. strict: once fixed, the
-# xfail fails and the entry must go.
-KNOWN_GAPS = {
-}
-
-
 def _entries():
     for entry in _sample():
-        reason = KNOWN_GAPS.get(entry["line"])
-        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-        yield pytest.param(entry, marks=marks, id=entry["line"][:50])
+        yield pytest.param(entry, id=entry["line"][:50])
 
 
 @pytest.mark.parametrize("entry", list(_entries()))

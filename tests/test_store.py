@@ -184,7 +184,7 @@ def test_symlinked_store_is_not_trusted(where, tmp_path):
         store.grant(home, pattern="a *", scope="always", level=Level.LOW, source="t", cwd="/")
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
+@pytest.mark.skipif(os.geteuid() != 0, reason="machine lacks root (giving a file to another user needs it)")
 def test_foreign_owned_runtime_grants_are_ignored(where, tmp_path):
     home, runtime, env = where
     store.grant(home, pattern="npm *", scope="session", level=Level.MODERATE, source="t", cwd="/", env=env)
