@@ -105,7 +105,7 @@ rm -rf "$src"
 # The launcher and the shims: tiny scripts that start Python with -I -S and the venv's site-packages,
 # laid by `wisp shims install` (wispsh/shims.py), the one implementation of them. Run with -I so that no
 # PYTHONPATH of the installing user decides which wispsh the shims point at.
-venv_wisp() { "$venv/bin/python" -I -c 'from wispsh.wisp import cli; cli(prog_name="wisp")' "$@"; }
+venv_wisp() { "$venv/bin/python" -I -c 'from wispsh.cli.wisp import cli; cli(prog_name="wisp")' "$@"; }
 venv_wisp shims install --quiet --shell wispsh "$launchers"
 # shellcheck disable=SC2086  # shim_names is a list of words
 venv_wisp shims install --quiet $(printf -- '--shell %s ' $shim_names) "$shims"

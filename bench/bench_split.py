@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from wispsh.split import split_line  # noqa: E402
+from wispsh.parse.split import split_line  # noqa: E402
 
 
 def best_of(runs: int, fn) -> float:

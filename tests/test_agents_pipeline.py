@@ -9,7 +9,8 @@ import subprocess
 import pytest
 
 from test_harness import RISKY, box, claude, shapes  # noqa: F401  (box is a fixture)
-from wispsh import audit, gate, pipeline
+from wispsh.decide import audit, gate
+from wispsh import pipeline
 from wispsh.config import Config
 from wispsh.model import Answer
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from wispsh import audit, store
+from wispsh.decide import audit, store
 from wispsh.model import Level
 
 REPO = Path(__file__).resolve().parent.parent
@@ -21,7 +21,7 @@ def _tool(name: str) -> list[str]:
     script = BIN / name
     if script.exists():
         return [str(script)]
-    module = {"wisp": "wispsh.wisp", "wispsh": "wispsh.main"}[name]
+    module = {"wisp": "wispsh.cli.wisp", "wispsh": "wispsh.cli.sh"}[name]
     entry = "cli" if name == "wisp" else "main"
     return [sys.executable, "-c", f"import sys; from {module} import {entry}; sys.exit({entry}())"]
 

@@ -1,7 +1,7 @@
-"""ask.py: the /dev/tty dialog on a person's terminal, whose terminal it is, --yes, the refusal line.
+"""dialog.py: the /dev/tty dialog on a person's terminal, whose terminal it is, --yes, the refusal line.
 
 The person's terminal is played by `script` (a real terminal program holding a real pty) with an
-interactive bash inside; a driver builds a Plan by hand and calls ask.collect, and writes the answers.
+interactive bash inside; a driver builds a Plan by hand and calls collect.collect, and writes the answers.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 
 from test_ask_support import (DANGER, DRIVER, PY, RM, PersonShell, build_plan, person_env, result,
                               start_driver, write_config)
-from wispsh import ask
+from wispsh.ask import collect, prompt, terminal
 from wispsh.config import Config
 from wispsh.model import Answer
 
@@ -39,13 +39,13 @@ def answers(out: Path) -> list:
 
 def test_yes_answers_every_question_once():
     plan = build_plan(RM)
-    got = ask.collect(plan, config=CONFIG, env={}, yes=True, cwd="/")
+    got = collect.answers(plan, config=CONFIG, env={}, yes=True, cwd="/")
     assert got == (Answer(0, "y", "--yes"), Answer(1, "y", "--yes"))
 
 
 def test_no_questions_no_answers():
     plan = build_plan({**RM, "questions": []})
-    assert ask.collect(plan, config=CONFIG, env={}, yes=False, cwd="/") == ()
+    assert collect.answers(plan, config=CONFIG, env={}, yes=False, cwd="/") == ()
 
 
 def test_no_controlling_terminal_refuses_at_once(tmp_path):
@@ -74,15 +74,15 @@ def test_pty_held_by_a_python_process_gets_no_dialog(tmp_path):
 def test_terminal_holder_is_judged():
     master, slave = pty.openpty()                  # held by this (python) process: not a person's
     try:
-        persons, why = ask.terminal_is_persons(os.fstat(slave).st_rdev, CONFIG)
+        persons, why = terminal.terminal_is_persons(os.fstat(slave).st_rdev, CONFIG)
         assert not persons and "not a terminal program" in why
-        names = ask.process_names(os.getpid())
+        names = terminal.process_names(os.getpid())
         allowed = Config(path=CONFIG.path, terminal_programs=tuple(names))
-        assert ask.terminal_is_persons(os.fstat(slave).st_rdev, allowed)[0]
+        assert terminal.terminal_is_persons(os.fstat(slave).st_rdev, allowed)[0]
     finally:
         os.close(master), os.close(slave)
-    assert ask.terminal_is_persons(0, CONFIG) == (False, "no terminal")
-    assert ask.terminal_is_persons(os.makedev(4, 1), CONFIG)[0]          # /dev/tty1: the console
+    assert terminal.terminal_is_persons(0, CONFIG) == (False, "no terminal")
+    assert terminal.terminal_is_persons(os.makedev(4, 1), CONFIG)[0]          # /dev/tty1: the console
 
 
 # ------------------------------------------------------------------ what is shown
@@ -90,40 +90,40 @@ def test_terminal_holder_is_judged():
 
 def test_dialog_text_fits_80_columns_and_escapes_control_characters():
     spec = {**RM, "line": "rm -rf build && echo '\x1b[2J\x1b]0;owned\x07' " + "x" * 200 + "\u202e"}
-    req = ask.question_request(build_plan(spec), 1, cwd="/w", env={})
-    text = ask.render(req, colour=False, width=80)
+    req = prompt.question_request(build_plan(spec), 1, cwd="/w", env={})
+    text = prompt.render(req, colour=False, width=80)
     assert all(len(row) <= 80 for row in text.split("\n"))
     assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
     assert "\\x1b" in text and "…" in text
-    coloured = ask.render(req, colour=True, width=80)
+    coloured = prompt.render(req, colour=True, width=80)
     assert "\x1b[" in coloured and "\x1b]" not in coloured
 
 
 def test_whole_line_question_shows_every_part():
     spec = {**RM, "questions": [["rm -rf build && git -C app push", "high", ["deletes then publishes"],
                                  [0, 1], True]]}
-    text = ask.render(ask.question_request(build_plan(spec), 0, cwd="/w", env={}), colour=False)
+    text = prompt.render(prompt.question_request(build_plan(spec), 0, cwd="/w", env={}), colour=False)
     assert "approve the whole line?" in text
     assert "rm -rf build  [high]" in text and "git -C app push  [moderate]" in text
 
 
 def test_colour_only_when_the_terminal_has_it():
-    assert ask.use_colour({"TERM": "xterm-256color"})
-    assert not ask.use_colour({"TERM": "xterm", "NO_COLOR": "1"})
-    assert not ask.use_colour({"TERM": "dumb"}) and not ask.use_colour({})
+    assert prompt.use_colour({"TERM": "xterm-256color"})
+    assert not prompt.use_colour({"TERM": "xterm", "NO_COLOR": "1"})
+    assert not prompt.use_colour({"TERM": "dumb"}) and not prompt.use_colour({})
 
 
 def test_refusal_line_is_one_short_plain_line():
     plan = build_plan(RM)
-    none = ask.refusal_line(plan, ())
+    none = prompt.refusal_line(plan, ())
     assert "\n" not in none and none.startswith("wispsh: not run: ")
     for needed in ("rm -rf build (high", "git -C app push (moderate", "wisp watch",
                    "wisp approvals add 'rm *' --scope project", "nothing ran"):
         assert needed in none
-    said_no = ask.refusal_line(plan, (Answer(0, "y", "tty"), Answer(1, "n", "watch", "the watcher went away")))
+    said_no = prompt.refusal_line(plan, (Answer(0, "y", "tty"), Answer(1, "n", "watch", "the watcher went away")))
     assert said_no.startswith("wispsh: not run: git -C app push [moderate] was not approved")
     assert "the watcher went away" in said_no
-    danger = ask.refusal_line(build_plan(DANGER), ())
+    danger = prompt.refusal_line(build_plan(DANGER), ())
     assert "wisp watch" in danger and "approvals add" not in danger   # dangerous is never stored
 
 
@@ -213,10 +213,10 @@ def test_prompt_timeout_means_no(tmp_path):
 
 
 def test_requests_are_validated_before_a_watcher_shows_them():
-    req = ask.question_request(build_plan(RM), 0, cwd="/w", env={})
-    assert ask.valid_request(req) and ask.valid_request(__import__("json").loads(__import__("json").dumps(req)))
-    assert not ask.valid_request({**req, "parts": [{"text": "x"}]})
-    assert not ask.valid_request({**req, "line": None}) and not ask.valid_request([])
+    req = prompt.question_request(build_plan(RM), 0, cwd="/w", env={})
+    assert prompt.valid_request(req) and prompt.valid_request(__import__("json").loads(__import__("json").dumps(req)))
+    assert not prompt.valid_request({**req, "parts": [{"text": "x"}]})
+    assert not prompt.valid_request({**req, "line": None}) and not prompt.valid_request([])
 
 
 def test_a_program_chosen_at_run_time_is_offered_once_or_no_only():
@@ -227,9 +227,9 @@ def test_a_program_chosen_at_run_time_is_offered_once_or_no_only():
     plan = build_plan(spec)
     part = replace(plan.judged[0].part, runtime_program=True)
     plan = replace(plan, judged=(replace(plan.judged[0], part=part),))
-    req = ask.question_request(plan, 0, cwd="/p", env={})
-    screen = ask.render(req, colour=False, width=80)
+    req = prompt.question_request(plan, 0, cwd="/p", env={})
+    screen = prompt.render(req, colour=False, width=80)
     assert "[y] once  [n] no" in screen and "[a] always" not in screen and "this line only" in screen
-    assert ask.choice_for_key("a", False, True)[0] == "a" and "this line only" in ask.choice_for_key("a", False, True)[1]
-    assert "wisp approvals add" not in ask.refusal_line(plan, ())       # no lasting approval can cover it
-    assert "wisp approvals add" in ask.refusal_line(build_plan(spec), ())
+    assert prompt.choice_for_key("a", False, True)[0] == "a" and "this line only" in prompt.choice_for_key("a", False, True)[1]
+    assert "wisp approvals add" not in prompt.refusal_line(plan, ())       # no lasting approval can cover it
+    assert "wisp approvals add" in prompt.refusal_line(build_plan(spec), ())

@@ -1,4 +1,4 @@
-"""Shared by the ask/watch tests: a driver that builds a Plan by hand and calls ask.collect.
+"""Shared by the ask/watch tests: a driver that builds a Plan by hand and calls collect.collect.
 
 Run as a program: `python test_ask_support.py SPEC.json OUT.json`; it writes the answers (or the refusal
 line when there are none) to OUT.json. Holds no tests itself.
@@ -134,17 +134,17 @@ def start_agent(env: dict, spec: dict, tmp: Path, name: str = "q"):
 
 def main(spec_path: str, out_path: str) -> None:
     sys.path.insert(0, str(REPO))
-    from wispsh import ask
+    from wispsh.ask import collect, prompt
     from wispsh.config import load_config
 
     Path(out_path + ".pid").write_text(str(os.getpid()))
     spec = json.loads(Path(spec_path).read_text())
     plan = build_plan(spec)
-    answers = ask.collect(plan, config=load_config(), env=os.environ, yes=spec.get("yes", False),
+    answers = collect.answers(plan, config=load_config(), env=os.environ, yes=spec.get("yes", False),
                           cwd=os.getcwd())
     result = {"answers": [[a.question, a.choice, a.source, a.note] for a in answers]}
     if not answers or answers[-1].choice == "n":
-        result["refusal"] = ask.refusal_line(plan, answers)
+        result["refusal"] = prompt.refusal_line(plan, answers)
     Path(out_path + ".tmp").write_text(json.dumps(result))
     os.rename(out_path + ".tmp", out_path)
 

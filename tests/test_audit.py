@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from wispsh import audit, gate
+from wispsh.decide import audit, gate
 from wispsh.config import Config
 from wispsh.model import Answer, Judged, Key, Level, Part, Split, Verdict
 
@@ -91,7 +91,7 @@ def test_one_event_per_decision_with_the_fields_and_no_secret(tmp_path, home):
 
 
 def gate_session_id(name):
-    from wispsh import session
+    from wispsh.decide import session
     return session.named_session_id(name)
 
 
@@ -109,7 +109,7 @@ def test_rotation(home):
 WRITER = textwrap.dedent("""
     import os, sys
     from pathlib import Path
-    from wispsh import audit
+    from wispsh.decide import audit
     home = Path(os.environ["WISP_HOME"])
     for i in range(40):
         audit.append(home, [audit.event("classification", command=f"{sys.argv[1]}-{i}", line="y" * 3000)])

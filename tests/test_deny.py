@@ -7,7 +7,9 @@ import os
 
 import pytest
 
-from wispsh import deny, keys, split
+from wispsh.policy import deny
+from wispsh import keys
+from wispsh.parse import split
 from wispsh.config import Config, ConfigError, load_config
 from wispsh.model import Judged, Level, Verdict
 from test_rules_support import make_place, judge

@@ -1,6 +1,6 @@
 """Exec parity: an allowed line through wispsh behaves exactly as through the real shell called the same way.
 
-Two ways in: the test driver (shell.py + run.py without the gate, so exec parity is checked whatever the
+Two ways in: the test driver (shell.py + realshell.py without the gate, so exec parity is checked whatever the
 gate decides) and the real `wispsh` (through shims as `wisp shims install` lays them, gate included).
 """
 import os
@@ -14,7 +14,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from wispsh import run, shims
+from wispsh import realshell
+from wispsh.agents import shimfile
 
 REPO = Path(__file__).resolve().parent.parent
 DRIVER = Path(__file__).resolve().parent / "exec_driver.py"
@@ -25,7 +26,7 @@ REAL = {name: shutil.which(name) for name in ("bash", "sh", "zsh")}
 def make_shim(directory: Path, name: str) -> Path:
     """A shim as `wisp shims install` (and so install.sh) lays it, but running this checkout."""
     site = sorted({sysconfig.get_paths()[k] for k in ("purelib", "platlib")})
-    text = shims.launcher_text("shell", sys.executable, [str(REPO), *site])
+    text = shimfile.launcher_text("shell", sys.executable, [str(REPO), *site])
     directory.mkdir(parents=True, exist_ok=True)
     shim = directory / name
     shim.write_text(text)
@@ -34,7 +35,7 @@ def make_shim(directory: Path, name: str) -> Path:
 
 
 def make_driver_shim(directory: Path, name: str) -> Path:
-    """A shim that runs the gate-less driver (marked as ours, so run.py never takes it for a real shell)."""
+    """A shim that runs the gate-less driver (marked as ours, so realshell.py never takes it for a real shell)."""
     directory.mkdir(parents=True, exist_ok=True)
     shim = directory / name
     shim.write_text(f'#!/bin/sh\n# wispsh-shim (test driver)\nexec "{sys.executable}" "{DRIVER}" "$0" "$@"\n')
@@ -238,7 +239,7 @@ def test_shims_first_on_path_nest_without_looping(tmp_path, env):
 def test_past_the_depth_limit_the_refusal_is_clean(tmp_path, env):
     shim = make_shim(tmp_path / "shims", "bash")  # the depth guard comes before the gate
     got = subprocess.run([str(shim), "-c", "echo never"], capture_output=True, text=True,
-                         env={**env, run.DEPTH_VARIABLE: str(run.MAX_DEPTH)}, stdin=subprocess.DEVNULL)
+                         env={**env, realshell.DEPTH_VARIABLE: str(realshell.MAX_DEPTH)}, stdin=subprocess.DEVNULL)
     assert got.returncode == 126 and got.stdout == ""
     assert got.stderr.startswith("wispsh: not run: shells nested") and got.stderr.count("\n") == 1
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from wispsh import audit, gate, store
+from wispsh.decide import audit, gate, store
 from wispsh.config import Config
 from wispsh.model import Answer, DenyHit, Judged, Key, Level, Part, Split, Verdict
 
@@ -332,7 +332,8 @@ def test_a_store_that_cannot_be_read_covers_nothing(g):
 CHILD = textwrap.dedent("""
     import json, os, sys
     from pathlib import Path
-    from wispsh import gate, store
+    from wispsh.decide import gate
+    from wispsh.decide import store
     from wispsh.config import Config
     from wispsh.model import Judged, Key, Level, Part, Split, Verdict
     home = Path(os.environ["WISP_HOME"])
@@ -386,7 +387,7 @@ def test_once_covers_the_rest_of_the_turn(g, tmp_path):
 PROBE = textwrap.dedent("""
     import os, sys
     from pathlib import Path
-    from wispsh import gate
+    from wispsh.decide import gate
     from wispsh.config import Config
     from wispsh.model import Judged, Key, Level, Part, Split, Verdict
     config = Config(path=Path(os.environ["WISP_HOME"]) / "config.json")
@@ -411,11 +412,11 @@ def test_below_threshold_plan_and_settle_import_neither_psutil_nor_platformdirs(
 def test_wispsh_c_below_threshold_imports_neither_psutil_nor_platformdirs(g, tmp_path):
     # -X importtime logs every import to stderr before wispsh execs the real shell
     env = {**os.environ, **g.env, "PYTHONPATH": str(REPO)}
-    out = subprocess.run([sys.executable, "-X", "importtime", "-m", "wispsh.main", "-c", "ls /"], env=env,
+    out = subprocess.run([sys.executable, "-X", "importtime", "-m", "wispsh.cli.sh", "-c", "ls /"], env=env,
                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr[-2000:]
     imported = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines() if "|" in line}
-    assert "wispsh.gate" in imported                        # the gate did run
+    assert "wispsh.decide.gate" in imported                        # the gate did run
     assert not {"psutil", "platformdirs", "click"} & imported
 
 

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wispsh import harness
+from wispsh.agents import harness
 from wispsh.config import Config
-from wispsh.resources import resource_path
+from wispsh.support.resources import resource_path
 
 BASH = "/bin/bash"
 SNAP_NAME = "snapshot-bash-1788557415117-j0hu0n.sh"

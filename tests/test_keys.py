@@ -15,7 +15,7 @@ import pytest
 from wispsh import keys
 from wispsh.keys import default_multiplexers, find_verb, key_for, load_multiplexers
 from wispsh.model import Assignment, Part
-from wispsh.resources import resource_path
+from wispsh.support.resources import resource_path
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = Path("/work/shared/corpus/levels-sample.jsonl")
@@ -300,7 +300,7 @@ WHEEL_CHECK = textwrap.dedent("""
     import json, sys
     import wispsh.keys as keys
     from wispsh.model import Part
-    from wispsh.resources import resource_path
+    from wispsh.support.resources import resource_path
     def key(text, argv):
         return keys.key_for(Part(text=text, span=(0, len(text)), argv=tuple(argv))).pattern
     print(json.dumps({
@@ -351,7 +351,7 @@ def _corpus() -> list[dict]:
 
 
 def test_corpus_must_see_is_some_parts_program_or_verb():
-    from wispsh.split import split_line
+    from wispsh.parse.split import split_line
 
     misses = []
     for case in _corpus():

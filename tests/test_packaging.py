@@ -58,7 +58,7 @@ def test_every_module_and_resource_is_shipped(venv):
     assert resources and resources <= {p.name for p in (site / "Resources").iterdir()}
 
 
-RESOURCE_PROBE = ("from wispsh import resources; print(resources.resources_dir()); "
+RESOURCE_PROBE = ("from wispsh.support import resources; print(resources.resources_dir()); "
                   "print(len(resources.read_lines('multiplexers.txt')))")
 
 
@@ -83,12 +83,12 @@ def test_the_hot_path_imports_stay_light(tmp_path):
 
     site = sorted({sysconfig.get_paths()[k] for k in ("purelib", "platlib")})
     code = (f"import sys; sys.path[:0] = {[str(REPO), *site]!r}; sys.argv = ['wispsh', '-c', 'true']; "
-            "from wispsh.main import main; main()")
+            "from wispsh.cli.sh import main; main()")
     home = tmp_path / "wisp"
     home.mkdir(mode=0o700)
     done = run([sys.executable, "-I", "-S", "-X", "importtime", "-c", code], cwd=tmp_path,
                env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "WISP_HOME": str(home)})
     imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
-    assert done.returncode == 0 and "wispsh.main" in imported and "wispsh.flow" in imported
+    assert done.returncode == 0 and "wispsh.cli.sh" in imported and "wispsh.flow" in imported
     assert not {m for m in imported if m.split(".")[0] in HEAVY}
     assert os.path.getsize(REPO / "wispsh" / "__init__.py") < 2000  # the console script imports it first

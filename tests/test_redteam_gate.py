@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from wispsh import audit, lock, session, store
+from wispsh.decide import audit, lock, session, store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from wispsh.config import Config, ConfigError, load_config, wisp_home
@@ -256,7 +256,7 @@ def test_yes_said_beneath_a_checked_line_answers_nothing(box):
 def test_a_watcher_started_by_a_checked_line_may_not_answer(box):
     """A 'watcher' an agent's line left running on a pty that `script` holds (a terminal program) and that has
     left the agent's process tree looked like a person's `wisp watch`."""
-    from wispsh import ask
+    from wispsh.ask import broker
 
     tmp, _, _, _, _, env = box
     if not shutil.which("script") or not shutil.which("setsid"):
@@ -273,7 +273,7 @@ def test_a_watcher_started_by_a_checked_line_may_not_answer(box):
     pid = int(pidfile.read_text())
     try:
         assert not session.started_with(pid, "WISP_GATED")            # it dropped the variable itself
-        reason = ask.watcher_refusal(pid, os.getuid(), (2 ** 22 + 7, 0.0), Config(path=tmp / "c.json"))
+        reason = broker.watcher_refusal(pid, os.getuid(), (2 ** 22 + 7, 0.0), Config(path=tmp / "c.json"))
         assert reason and "WISP_GATED" in reason
     finally:
         os.kill(pid, signal.SIGKILL)
@@ -302,7 +302,7 @@ def test_planted_sockets_that_never_accept_do_not_stall_the_asker(box):
             except BlockingIOError:
                 break
     try:
-        code = "from wispsh import watch; print(len(watch.connect_watchers()))"
+        code = "from wispsh.ask import wire; print(len(wire.connect_watchers()))"
         done = subprocess.run([sys.executable, "-c", code], env=dict(env, PYTHONPATH=str(REPO)), cwd=tmp,
                               capture_output=True, text=True, timeout=HANG)
         assert done.returncode == 0 and done.stdout.strip() == "0", done.stderr
@@ -402,7 +402,7 @@ DIFF_TAILS = [["-c", "echo LINE"], ["echo LINE"], ["-c", "echo LINE", "x"], ["D"
 def test_what_the_real_shell_runs_is_what_wispsh_reads_as_the_line_or_script(real, tmp_path):
     """Differential: each argv shape run by the real shell runs only the line wispsh gates (or the script it
     reads); files named like the words (A, B, C, D, -c) give away any other word taken for code."""
-    from wispsh import shell as sh
+    from wispsh.cli import shell as sh
 
     path = shutil.which(real)
     if not path:

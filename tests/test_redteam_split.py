@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from wispsh.keys import key_for
-from wispsh.split import split_line
+from wispsh.parse.split import split_line
 
 BASH = shutil.which("bash") or "/bin/bash"
 

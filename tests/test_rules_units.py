@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from wispsh import rules
+from wispsh.policy import engine
 from wispsh.model import Assignment, Key, Level, LoopRange, Part, Redirect
-from wispsh.rules import paths
-from wispsh.rules.options import UNKNOWN, read_options
+from wispsh.policy import places
+from wispsh.programs.grammar import UNKNOWN, read_options
 from test_rules_support import make_place
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
@@ -31,7 +31,7 @@ def key(*command, program=None, wrappers=(), env=(), privileged=False, runs_noth
 
 
 def level(p: Part, k: Key, ctx) -> Level:
-    return rules.judge_part(p, k, ctx).level
+    return engine.judge_part(p, k, ctx).level
 
 
 # ---------------------------------------------------------------- options
@@ -64,25 +64,25 @@ def test_stop_at_first_operand():
 
 
 @pytest.mark.parametrize("word,cls", [
-    ("~", paths.HOME), ("$HOME", paths.HOME), ("~/.bashrc", paths.DOTFILE), ("~/.config/fish/config.fish", paths.DOTFILE),
-    ("~/.ssh/id_rsa", paths.SECRET), ("~/.aws/credentials", paths.SECRET), ("~/.netrc", paths.SECRET),
-    ("/etc/passwd", paths.SYSTEM), ("/usr/bin/x", paths.SYSTEM), ("/dev/sda", paths.DEVICE), ("/", paths.ROOT),
-    ("/dev/null", paths.HARMLESS), ("/dev/tcp/evil.example/80", paths.NETDEV), ("src/a.py", paths.PROJECT),
-    (".git/hooks/pre-commit", paths.GIT_INTERNAL), (".git/config", paths.GIT_INTERNAL), (".env", paths.PROJECT_SECRET),
-    ("~/.wisp/approvals.json", paths.WISP), ("/tmp/x", paths.TEMP), ("..", paths.HOME), ("../../..", paths.ANCESTOR),
-    ("~/Documents/a.txt", paths.HOME_OTHER), ("/srv/app", paths.SYSTEM), (".", paths.PROJECT_ROOT),
-    ("/usr/bin/../../bin", paths.SYSTEM), ("~/*", paths.HOME), ("/*", paths.ROOT), ("~/.ssh/id_*", paths.SECRET),
-    (".npmrc", paths.PROJECT_CONFIG),
+    ("~", places.HOME), ("$HOME", places.HOME), ("~/.bashrc", places.DOTFILE), ("~/.config/fish/config.fish", places.DOTFILE),
+    ("~/.ssh/id_rsa", places.SECRET), ("~/.aws/credentials", places.SECRET), ("~/.netrc", places.SECRET),
+    ("/etc/passwd", places.SYSTEM), ("/usr/bin/x", places.SYSTEM), ("/dev/sda", places.DEVICE), ("/", places.ROOT),
+    ("/dev/null", places.HARMLESS), ("/dev/tcp/evil.example/80", places.NETDEV), ("src/a.py", places.PROJECT),
+    (".git/hooks/pre-commit", places.GIT_INTERNAL), (".git/config", places.GIT_INTERNAL), (".env", places.PROJECT_SECRET),
+    ("~/.wisp/approvals.json", places.WISP), ("/tmp/x", places.TEMP), ("..", places.HOME), ("../../..", places.ANCESTOR),
+    ("~/Documents/a.txt", places.HOME_OTHER), ("/srv/app", places.SYSTEM), (".", places.PROJECT_ROOT),
+    ("/usr/bin/../../bin", places.SYSTEM), ("~/*", places.HOME), ("/*", places.ROOT), ("~/.ssh/id_*", places.SECRET),
+    (".npmrc", places.PROJECT_CONFIG),
 ])
 def test_path_classes(place, word, cls):
     text = word.replace("$HOME", place.ctx.home)
-    assert paths.place(text, place.ctx, place.ctx.cwd).cls == cls
+    assert places.place(text, place.ctx, place.ctx.cwd).cls == cls
 
 
 def test_an_unknown_expansion_is_the_worst_place(place):
-    where = paths.place(UNKNOWN + "/*", place.ctx, place.ctx.cwd)
+    where = places.place(UNKNOWN + "/*", place.ctx, place.ctx.cwd)
     assert where.whole_unknown and where.unknown
-    assert paths.place(UNKNOWN + "/.ssh/id_rsa", place.ctx, place.ctx.cwd).cls == paths.SECRET
+    assert places.place(UNKNOWN + "/.ssh/id_rsa", place.ctx, place.ctx.cwd).cls == places.SECRET
     p = part("rm", "-rf", None, words=("rm", "-rf", '"$DIR"/*'))
     assert level(p, key("rm", "-rf", None), place.ctx) == D
     p = part("rm", "-rf", None, words=("rm", "-rf", '"$PROJECT_ROOT/"*'))
@@ -106,7 +106,7 @@ def test_descriptor_duplication_is_not_a_file(place):
 def test_secret_read_by_redirect_is_low_and_feeds_the_line(place):
     p = part("cat", redirects=(Redirect("<", None, "~/.ssh/id_rsa", "~/.ssh/id_rsa"),))
     assert level(p, key("cat"), place.ctx) == L
-    assert rules.analyse(p, key("cat"), place.ctx).facts.secret_source
+    assert engine.analyse(p, key("cat"), place.ctx).facts.secret_source
 
 
 # ---------------------------------------------------------------- variables and privilege
@@ -162,4 +162,4 @@ def test_unknown_program_is_moderate(place):
 def test_judge_part_is_fast_enough_to_call_per_part(place):
     # not timed here (see bench/bench_rules.py); just that many calls stay independent and equal
     p, k = part("rm", "-rf", "build"), key("rm", "-rf", "build")
-    assert {rules.judge_part(p, k, place.ctx) for _ in range(50)} == {rules.judge_part(p, k, place.ctx)}
+    assert {engine.judge_part(p, k, place.ctx) for _ in range(50)} == {engine.judge_part(p, k, place.ctx)}

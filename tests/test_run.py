@@ -1,4 +1,4 @@
-"""run.py: finding the real shell without finding ourselves, the depth guard, holding checked text, refusing."""
+"""realshell.py: finding the real shell without finding ourselves, the depth guard, holding checked text, refusing."""
 import errno
 import fcntl
 import os
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from wispsh import run
+from wispsh import realshell
 from wispsh.config import Config
 
 REPO = Path(__file__).resolve().parent.parent
@@ -31,12 +31,12 @@ def write_exe(path: Path, text: str) -> Path:
 def test_configured_path_wins(tmp_path):
     fake = write_exe(tmp_path / "mybash", "#!/bin/sh\nexec /bin/bash \"$@\"\n")
     cfg = config(tmp_path, bash=str(fake))
-    assert run.find_shell("bash", cfg, {"PATH": "/usr/bin:/bin"}, "bash") == str(fake)
+    assert realshell.find_shell("bash", cfg, {"PATH": "/usr/bin:/bin"}, "bash") == str(fake)
 
 
 def test_configured_default_for_wispsh(tmp_path):
     cfg = config(tmp_path, default=SH)
-    assert run.find_shell(None, cfg, {"PATH": "/usr/bin:/bin"}, "/x/wispsh") == SH
+    assert realshell.find_shell(None, cfg, {"PATH": "/usr/bin:/bin"}, "/x/wispsh") == SH
 
 
 def test_wispsh_defaults_to_bash_then_sh(tmp_path):
@@ -44,23 +44,23 @@ def test_wispsh_defaults_to_bash_then_sh(tmp_path):
     only_sh = tmp_path / "only-sh"
     only_sh.mkdir()
     (only_sh / "sh").symlink_to(SH)
-    assert os.path.realpath(run.find_shell(None, cfg, {"PATH": "/usr/bin:/bin"}, "wispsh")) == BASH
-    assert run.find_shell(None, cfg, {"PATH": str(only_sh)}, "wispsh") == str(only_sh / "sh")
+    assert os.path.realpath(realshell.find_shell(None, cfg, {"PATH": "/usr/bin:/bin"}, "wispsh")) == BASH
+    assert realshell.find_shell(None, cfg, {"PATH": str(only_sh)}, "wispsh") == str(only_sh / "sh")
 
 
 def test_configured_path_that_is_wispsh_or_missing_is_refused(tmp_path):
     shim = write_exe(tmp_path / "shims" / "bash", "#!/usr/bin/python3 -IS\n# wispsh-shim\n")
-    with pytest.raises(run.ShellNotFound, match="shell.bash .* wispsh itself"):
-        run.find_shell("bash", config(tmp_path, bash=str(shim)), {}, "bash")
-    with pytest.raises(run.ShellNotFound, match="not an executable file"):
-        run.find_shell("bash", config(tmp_path, bash=str(tmp_path / "nope")), {}, "bash")
+    with pytest.raises(realshell.ShellNotFound, match="shell.bash .* wispsh itself"):
+        realshell.find_shell("bash", config(tmp_path, bash=str(shim)), {}, "bash")
+    with pytest.raises(realshell.ShellNotFound, match="not an executable file"):
+        realshell.find_shell("bash", config(tmp_path, bash=str(tmp_path / "nope")), {}, "bash")
 
 
 def test_path_search_skips_our_own_directory_shims_and_links_to_us(tmp_path):
     ours = tmp_path / "ours"
     write_exe(ours / "bash", "#!/usr/bin/python3 -IS\n# wispsh-shim\n")
     shim_copy = write_exe(tmp_path / "copy" / "bash", "#!/usr/bin/python3 -IS\n# wispsh-shim\n")
-    console = write_exe(tmp_path / "venv" / "wispsh", "#!/usr/bin/python3\nfrom wispsh.main import main\n")
+    console = write_exe(tmp_path / "venv" / "wispsh", "#!/usr/bin/python3\nfrom wispsh.cli.sh import main\n")
     linked = tmp_path / "linked"
     linked.mkdir()
     (linked / "bash").symlink_to(console)
@@ -68,40 +68,40 @@ def test_path_search_skips_our_own_directory_shims_and_links_to_us(tmp_path):
     real.mkdir()
     (real / "bash").symlink_to(BASH)
     env = {"PATH": os.pathsep.join(map(str, [ours, shim_copy.parent, linked, real]))}
-    found = run.find_shell("bash", config(tmp_path), env, str(ours / "bash"))
+    found = realshell.find_shell("bash", config(tmp_path), env, str(ours / "bash"))
     assert found == str(real / "bash")
 
 
 def test_shell_variable_is_never_used(tmp_path):
     env = {"PATH": str(tmp_path / "empty"), "SHELL": BASH}
-    with pytest.raises(run.ShellNotFound) as caught:
-        run.find_shell("bash", config(tmp_path), env, "bash")
+    with pytest.raises(realshell.ShellNotFound) as caught:
+        realshell.find_shell("bash", config(tmp_path), env, "bash")
     message = str(caught.value)
     assert "looked for bash on PATH" in message and "shell.bash" in message and "config.json" in message
 
 
 def test_depth():
-    assert run.next_depth({}) == 1
-    assert run.next_depth({run.DEPTH_VARIABLE: "4"}) == 5
-    assert run.next_depth({run.DEPTH_VARIABLE: "junk"}) == 1
+    assert realshell.next_depth({}) == 1
+    assert realshell.next_depth({realshell.DEPTH_VARIABLE: "4"}) == 5
+    assert realshell.next_depth({realshell.DEPTH_VARIABLE: "junk"}) == 1
 
 
 def test_depth_refusal_is_one_clean_line():
-    code = f"from wispsh import run; run.check_depth({run.MAX_DEPTH + 1}); print('ran')"
+    code = f"from wispsh import realshell; realshell.check_depth({realshell.MAX_DEPTH + 1}); print('ran')"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert done.returncode == 126 and done.stdout == ""
     assert done.stderr.startswith("wispsh: not run: shells nested") and done.stderr.count("\n") == 1
 
 
 def test_refuse_makes_one_line_of_anything():
-    code = "from wispsh import run; run.refuse('two\\nlines   here')"
+    code = "from wispsh import realshell; realshell.refuse('two\\nlines   here')"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert (done.returncode, done.stderr) == (126, "wispsh: not run: two lines here\n")
 
 
 def test_held_text_is_sealed_read_only_and_survives_exec():
     data = b"echo held\n" * 1000
-    path = run.hold_text(data)
+    path = realshell.hold_text(data)
     fd = int(path.rsplit("/", 1)[1])
     try:
         assert os.get_inheritable(fd)

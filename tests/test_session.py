@@ -13,7 +13,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from wispsh import session, store
+from wispsh.decide import session, store
 from wispsh.model import Level
 
 REPO = Path(__file__).resolve().parent.parent
@@ -21,7 +21,9 @@ REPO = Path(__file__).resolve().parent.parent
 PROBE = textwrap.dedent("""
     import json, os, sys
     from pathlib import Path
-    from wispsh import gate, session, store
+    from wispsh.decide import gate
+    from wispsh.decide import session
+    from wispsh.decide import store
     from wispsh.config import Config
     from wispsh.model import Judged, Key, Level, Part, Split, Verdict
     here = session.here()
@@ -139,7 +141,7 @@ def test_agent_name_from_process_names(name, cmdline, agent):
 
 @pytest.mark.parametrize("name, cmdline, through", [
     ("bash", ["bash", "-c", "x"], True), ("-zsh", ["-zsh"], True), ("timeout", ["timeout", "5", "x"], True),
-    ("sudo", ["sudo", "x"], True), ("python3", ["python3", "-m", "wispsh.main", "-c", "x"], True),
+    ("sudo", ["sudo", "x"], True), ("python3", ["python3", "-m", "wispsh.cli.sh", "-c", "x"], True),
     ("python3", ["/usr/bin/python3", "/home/u/.local/bin/wispsh", "-c", "x"], True), ("wispsh", ["wispsh"], True),
     ("node", ["node", "cli.js"], False), ("python3", ["python3", "agent.py"], False), ("make", ["make"], False)])
 def test_what_passes_through(name, cmdline, through):

@@ -4,7 +4,7 @@ import subprocess
 
 import pytest
 
-from wispsh import shell
+from wispsh.cli import shell
 
 BASH = shutil.which("bash")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from wispsh.model import Redirect
-from wispsh.split import split_line
+from wispsh.parse.split import split_line
 
 KEYWORDS = {"do", "done", "then", "fi", "if", "else", "elif", "while", "until", "for", "in", "case", "esac",
             "{", "}", "!", "select", "function"}

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from wispsh import wrappers
-from wispsh.split import split_line
+from wispsh.programs import wrappers
+from wispsh.parse.split import split_line
 
 SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "levels-sample.jsonl"
 if not SAMPLE.exists():

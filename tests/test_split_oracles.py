@@ -14,7 +14,7 @@ import pytest
 
 from strategies import PROGRAMS, random_line
 from test_split_corpus import AGENT_LINES
-from wispsh.split import split_line
+from wispsh.parse.split import split_line
 
 BASH = shutil.which("bash") or "/bin/bash"
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from strategies import HEADER_VOCABULARY, random_line
-from wispsh.split import split_line
+from wispsh.parse.split import split_line
 
 _TOKENS = re.compile(r"\s+|(;;|&&|\|\||\|&|[;&|(){}!])")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from wispsh import store
+from wispsh.decide import store
 from wispsh.model import Level
 
 REPO = Path(__file__).resolve().parent.parent
@@ -76,7 +76,7 @@ def test_revoke_and_clear(where, tmp_path):
 WORKER = textwrap.dedent("""
     import os, sys
     from pathlib import Path
-    from wispsh import store
+    from wispsh.decide import store
     from wispsh.model import Level
     home, n = Path(os.environ["WISP_HOME"]), sys.argv[1]
     made = [store.grant(home, pattern=f"w{n}-{k} *", scope="always", level=Level.MODERATE, source="t", cwd="/")
@@ -105,7 +105,7 @@ def test_fifty_processes_granting_and_revoking_lose_nothing(where):
 WRITER = textwrap.dedent("""
     import os, sys
     from pathlib import Path
-    from wispsh import store
+    from wispsh.decide import store
     from wispsh.model import Level
     home = Path(os.environ["WISP_HOME"])
     print("ready", flush=True)

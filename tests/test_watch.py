@@ -15,7 +15,7 @@ import pexpect
 import pytest
 
 from test_ask_support import DANGER, PY, REPO, RM, person_env, result, start_agent, write_config
-from wispsh import watch
+from wispsh.ask import wire
 
 WISP = str(REPO / ".venv" / "bin" / "wisp")
 
@@ -159,19 +159,19 @@ def test_watch_needs_a_persons_terminal(env):
 
 def test_stale_sockets_are_removed(env, monkeypatch):
     monkeypatch.setenv("XDG_RUNTIME_DIR", env["XDG_RUNTIME_DIR"])
-    where = watch.socket_dir(create=True)
+    where = wire.socket_dir(create=True)
     dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     dead.bind(str(where / "watch-999999.sock"))      # bound, never listening: a watcher that died
     dead.close()
-    assert watch.connect_watchers() == []
+    assert wire.connect_watchers() == []
     assert os.listdir(where) == []
 
 
 def test_protocol_lines_survive_partial_reads():
     a, b = socket.socketpair()
-    conn = watch.Conn.wrap(b)
+    conn = wire.Conn.wrap(b)
     assert conn.pid == os.getpid() and conn.uid == os.getuid()
-    data = watch.encode({"type": "ask", "id": "1", "request": {"line": "é\nx"}}) + watch.encode({"type": "x"})
+    data = wire.encode({"type": "ask", "id": "1", "request": {"line": "é\nx"}}) + wire.encode({"type": "x"})
     a.sendall(data[:7])
     assert conn.receive() == []
     a.sendall(data[7:])

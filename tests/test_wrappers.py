@@ -1,4 +1,4 @@
-"""wispsh.wrappers.unwrap: every wrapper with each of its option forms, nested in any order."""
+"""wispsh.programs.wrappers.unwrap: every wrapper with each of its option forms, nested in any order."""
 from __future__ import annotations
 
 import shlex
@@ -6,7 +6,7 @@ import shlex
 import pytest
 
 from wispsh.model import Assignment
-from wispsh.wrappers import WRAPPERS, program_name, split_env_string, unwrap
+from wispsh.programs.wrappers import WRAPPERS, program_name, split_env_string, unwrap
 
 RUNTIME = "$X"  # in these tables, a word known only at run time
 

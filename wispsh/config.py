@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from .model import Level
+from wispsh.model import Level
 
 CONFIG_NAME = "config.json"
 

@@ -9,11 +9,11 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .config import Config, ConfigError, load_config
-from .run import refuse
+from wispsh.config import Config, ConfigError, load_config
+from wispsh.realshell import refuse
 
 def _plan(text: str, args: Sequence[str], config: Config | None):
-    from . import pipeline
+    from wispsh import pipeline
 
     config = config or load_config()
     return config, pipeline.judge(text, config, os.getcwd(), dict(os.environ), args)
@@ -28,13 +28,13 @@ def check(text: str, *, yes: bool = False, args: Sequence[str] = (), config: Con
             return
         if plan.verdict == "deny":
             refuse(_settle(plan, (), config, source="wispsh").refusal)
-        from . import ask
+        from wispsh.ask import collect, prompt
 
-        answers = ask.collect(plan, config=config, env=os.environ, yes=yes, cwd=os.getcwd())
+        answers = collect.answers(plan, config=config, env=os.environ, yes=yes, cwd=os.getcwd())
         settlement = _settle(plan, answers, config, source="--yes" if yes else "wispsh")
         if settlement.run:
             return
-        refuse(ask.refusal_line(plan, answers))
+        refuse(prompt.refusal_line(plan, answers))
     except ConfigError as exc:
         refuse(f"wispsh: not run: config error: {exc}")
     except SystemExit:
@@ -44,14 +44,14 @@ def check(text: str, *, yes: bool = False, args: Sequence[str] = (), config: Con
 
 
 def _settle(plan, answers, config, *, source: str):
-    from . import gate
+    from wispsh.decide import gate
 
     return gate.settle(plan, answers, config=config, cwd=os.getcwd(), env=os.environ, source=source)
 
 
 def explain(text: str, *, as_json: bool, args: Sequence[str] = (), config: Config | None = None) -> int:
     """Print the plan for `text`; the exit status says what would happen (contracts.md)."""
-    from . import explain as render
+    from wispsh.cli import explain as render
 
     try:
         _, plan = _plan(text, args, config)

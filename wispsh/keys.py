@@ -6,15 +6,14 @@ pattern built here is canonical: `PROGRAM *` or `PROGRAM VERB *`, or the part's 
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from collections.abc import Sequence
 
-from .model import Key, Part
-from .wrappers import SYSTEM_DIRS, program_name, unwrap
-from .lazyre import lazy_re
+from wispsh.model import Key, Part
+from wispsh.programs.wrappers import SYSTEM_DIRS, program_name, unwrap
+from wispsh.support.lazyre import lazy_re
 
 MULTIPLEXERS_FILE = "multiplexers.txt"
 MULTIPLEXER_OPTIONS_FILE = "multiplexer-options.txt"
@@ -140,7 +139,7 @@ def load_multiplexers(programs_file: Path, options_file: Path | None = None) -> 
 @cache
 def default_multiplexers() -> Multiplexers:
     """The shipped table (Resources/, in the checkout or the installed wheel), read once."""
-    from .resources import resource_path
+    from wispsh.support.resources import resource_path
 
     return load_multiplexers(resource_path(MULTIPLEXERS_FILE), resource_path(MULTIPLEXER_OPTIONS_FILE))
 

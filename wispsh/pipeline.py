@@ -12,12 +12,13 @@ from __future__ import annotations
 from dataclasses import replace
 from collections.abc import Mapping, Sequence
 
-from .config import Config
-from .model import Judged, Level, Plan, Split, Verdict
+from wispsh.config import Config
+from wispsh.model import Judged, Level, Plan, Split, Verdict
 
 
 def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Sequence[str] = ()) -> Plan:
-    from . import harness, split
+    from wispsh.agents import harness
+    from wispsh.parse import split
 
     hit = harness.match(line, env=env, config=config, args=args)
     if hit is not None:
@@ -40,20 +41,22 @@ def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Seq
 
 
 def _judge_split(parsed: Split, config: Config, cwd: str, env: Mapping[str, str]) -> Plan:
-    from . import keys, rules
+    from wispsh import keys
+    from wispsh.policy import engine
 
-    ctx = rules.Context.for_process(cwd=cwd, env=env, config=config)
+    ctx = engine.Context.for_process(cwd=cwd, env=env, config=config)
     judged = []
     for part in parsed.parts:
         key = keys.key_for(part)
-        judged.append(Judged(part, key, rules.judge_part(part, key, ctx)))
+        judged.append(Judged(part, key, engine.judge_part(part, key, ctx)))
     judged = tuple(judged)
-    return _decide(parsed, judged, rules.judge_line(parsed, judged, ctx), config, cwd, env)
+    return _decide(parsed, judged, engine.judge_line(parsed, judged, ctx), config, cwd, env)
 
 
 def _decide(parsed: Split, judged: tuple[Judged, ...], line_verdict: Verdict, config: Config, cwd: str,
             env: Mapping[str, str]) -> Plan:
-    from . import deny, gate
+    from wispsh.policy import deny
+    from wispsh.decide import gate
 
     denied_by = deny.check(parsed, judged, config)
     return gate.plan(parsed, judged, line_verdict, denied_by, config, cwd=cwd, env=env)

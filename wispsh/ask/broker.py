@@ -1,0 +1,153 @@
+"""The `wisp watch` client side: which watchers may answer the asking session, and asking them.
+
+A watcher beneath the asking session, started by a gated line, or on a terminal that is not a person's may
+not answer: an agent cannot answer itself."""
+from __future__ import annotations
+
+import os
+import select
+import time
+from collections.abc import Mapping
+
+from wispsh.config import Config
+from wispsh.model import Answer, Level, Plan
+from wispsh.ask import wire
+from wispsh.ask.prompt import choice_for_key, question_request
+from wispsh.ask.terminal import TERMINAL_PROGRAMS, _controlling_tty_nr, process_names, terminal_is_persons
+
+
+def session_fields(env: Mapping[str, str]) -> dict:
+    try:
+        from wispsh.decide import session
+
+        here = session.current(dict(env))
+        return {"agent": here.agent, "session": here.id}
+    except Exception:                                # who is asking is shown, never required
+        return {"agent": None, "session": None}
+
+
+def asking_session(env: Mapping[str, str]) -> tuple[int, float] | None:
+    """(pid, start) of the agent process above us: the nearest ancestor that is not a shell, wispsh or a
+    wrapper (session.passes_through). The answer must come from outside that process's tree.
+
+    Walked here rather than taken from session.here(): a named session (WISP_SESSION) has no pid, and the
+    tree to exclude is the process tree whatever the session is called.
+    """
+    import psutil
+
+    from wispsh.decide.session import passes_through
+
+    try:
+        proc = psutil.Process().parent()
+        below = outermost = None
+        while proc is not None:
+            below, outermost = outermost, proc
+            if not passes_through(proc.name(), proc.cmdline()) or proc.pid <= 1:
+                break
+            proc = proc.parent()
+        if outermost is None:
+            return None
+        if below is not None and (process_names(outermost.pid) or set()) & TERMINAL_PROGRAMS:
+            # only shells between us and a terminal program: no agent above us; the session is the
+            # outermost shell (a watcher in another tab of the same terminal program is not beneath it)
+            outermost = below
+        return outermost.pid, outermost.create_time()
+    except psutil.Error:
+        return None
+
+
+def watcher_refusal(pid: int, uid: int, asking: tuple[int, float] | None, config: Config) -> str | None:
+    """Why the watcher `pid` may not answer us, or None when it may."""
+    import psutil
+
+    if uid != os.getuid():
+        return f"watcher pid {pid} belongs to uid {uid}"
+    try:
+        proc = psutil.Process(pid)
+        line = [proc] + proc.parents()
+        chain = [(p.pid, p.create_time()) for p in line]
+    except psutil.Error:
+        return f"watcher pid {pid} cannot be inspected"
+    if asking is None or any(p == asking[0] and abs(t - asking[1]) < 0.05 for p, t in chain):
+        return "the watcher runs beneath the asking session (an agent cannot answer itself)"
+    if os.getpid() in {p for p, _ in chain}:
+        return "the watcher runs beneath the asking process"
+    # Accepted: a watcher started in a person's running tmux/screen (tmux new-window, judged by the rules)
+    # is a child of that terminal program and carries nothing of the agent; it passes these checks.
+    from wispsh.decide.session import gated_ancestor
+
+    started_by = gated_ancestor(pid)
+    if started_by is not None:
+        return (f"the watcher was started by a line run through the gate (pid {started_by} carries WISP_GATED): "
+                "an agent's command, not a person")
+    persons, why = terminal_is_persons(_controlling_tty_nr(pid), config)
+    if not persons:
+        return f"the watcher's terminal is not a person's ({why})"
+    return None
+
+
+def ask_watchers(plan: Plan, *, config: Config, env: Mapping[str, str], cwd: str) -> tuple[Answer, ...]:
+    """Ask every watcher; the first answer wins; () when there is no watcher that may answer."""
+    conns = wire.connect_watchers()
+    if not conns:
+        return ()
+    asking = asking_session(env)
+    who = session_fields(env)
+    good: list[wire.Conn] = []
+    for conn in conns:
+        reason = watcher_refusal(conn.pid, conn.uid, asking, config)
+        if reason:
+            conn.send({"type": "refused", "reason": reason})
+            conn.close()
+        else:
+            good.append(conn)
+    if not good:
+        return ()
+    answers: list[Answer] = []
+    try:
+        for i, q in enumerate(plan.questions):
+            req = question_request(plan, i, cwd=cwd, env=env, **who)
+            choice, note = _ask_one(good, req, q.level >= Level.DANGEROUS, config.wait_seconds)
+            answers.append(Answer(i, choice, "watch", note))
+            if choice == "n":
+                break
+    finally:
+        for conn in good:
+            conn.close()
+    return tuple(answers)
+
+
+def _ask_one(conns, req: dict, dangerous: bool, seconds: float) -> tuple[str, str]:
+    qid = f"{os.getpid()}-{req['index']}-{os.urandom(4).hex()}"
+    for conn in list(conns):
+        if not conn.send({"type": "ask", "id": qid, "request": req}):
+            conns.remove(conn)
+    deadline = time.monotonic() + seconds
+    result: tuple[str, str] | None = None
+    winner = None
+    while result is None:
+        if not conns:
+            result = ("n", "the watcher went away")
+            break
+        left = deadline - time.monotonic()
+        if left <= 0:
+            result = ("n", f"no answer within {seconds:g}s")
+            break
+        ready, _, _ = select.select([c.sock for c in conns], [], [], left)
+        for conn in [c for c in conns if c.sock in ready]:
+            messages = conn.receive()
+            if messages is None:                     # the watcher quit or died
+                conns.remove(conn)
+                conn.close()
+                continue
+            for msg in messages:
+                if msg.get("type") == "answer" and msg.get("id") == qid and result is None:
+                    got = choice_for_key(str(msg.get("choice", "n"))[:1] or "n", dangerous,
+                                         bool(req.get("this_line_only")))
+                    result = got if got else ("n", "unreadable answer")
+                    winner = conn
+    for conn in list(conns):
+        if conn is not winner:
+            conn.send({"type": "answered", "id": qid, "choice": result[0],
+                       "by": winner.pid if winner else None, "note": result[1]})
+    return result

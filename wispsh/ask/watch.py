@@ -1,0 +1,208 @@
+"""`wisp watch`: answer questions from agents that have no terminal of a person's.
+
+Each watcher listens on its own socket (wire.py). An asking wispsh connects to every watcher it finds, checks
+each (same user, not beneath the asking session, on a person's terminal: broker.watcher_refusal), sends each
+question to all of them and takes the first answer; the others are told it was answered. No broker process:
+a watcher that quits or dies closes its socket, which the asker sees at once.
+"""
+from __future__ import annotations
+
+import os
+import selectors
+import shutil
+import socket
+import subprocess
+from dataclasses import dataclass, field
+
+from wispsh.ask import terminal
+from wispsh.ask.prompt import CTRL_C, CTRL_D, choice_for_key, echo_for, render, use_colour, valid_request
+from wispsh.ask.wire import Conn, clean_stale, listen, runtime_dir, socket_dir
+
+
+# ------------------------------------------------------------------ the watcher
+
+
+@dataclass
+class Pending:
+    conn: Conn
+    id: str
+    request: dict
+
+
+@dataclass
+class Watcher:
+    """The state of one `wisp watch`: its connections and the questions waiting, in arrival order."""
+
+    term: object
+    colour: bool
+    width: int
+    queue: list[Pending] = field(default_factory=list)
+    shown: str | None = None
+    notifier: list = field(default_factory=list)
+
+    def show_head(self) -> None:
+
+        if not self.queue or self.shown == self.queue[0].id:
+            return
+        head = self.queue[0]
+        self.shown = head.id
+        more = len(self.queue) - 1
+        asker = f"  (asked by pid {head.conn.pid}" + (f"; {more} more waiting)" if more else ")")
+        body, prompt = render(head.request, colour=self.colour, width=self.width).rsplit("\n", 1)
+        self.term.write("\n" + body + "\n" + asker + "\n" + prompt)
+
+    def drop(self, keep) -> None:
+        """Remove waiting questions for which keep(p) is false; say so when the one on screen goes."""
+        head = self.queue[0] if self.queue else None
+        self.queue = [p for p in self.queue if keep(p)]
+        if head is not None and head not in self.queue and self.shown == head.id:
+            self.shown = None
+
+    def on_message(self, conn: Conn, msg: dict) -> None:
+
+        kind = msg.get("type")
+        if kind == "ask" and valid_request(msg.get("request")) and isinstance(msg.get("id"), str):
+            self.queue.append(Pending(conn, msg["id"], msg["request"]))
+            self.notify(msg["request"])
+        elif kind == "answered":
+            on_screen = self.queue and self.queue[0].conn is conn and self.queue[0].id == msg.get("id")
+            self.drop(lambda p: not (p.conn is conn and p.id == msg.get("id")))
+            if on_screen:
+                note = f" ({msg['note']})" if msg.get("note") else ""
+                by = f" by watcher {msg['by']}" if msg.get("by") else ""
+                self.term.write(f"\n  answered elsewhere{by}: {msg.get('choice')}{note}\n")
+        elif kind == "refused":
+            self.term.write(f"\n  wisp watch: a question was not sent here: {msg.get('reason')}\n")
+
+    def on_gone(self, conn: Conn) -> None:
+        on_screen = self.queue and self.queue[0].conn is conn
+        self.drop(lambda p: p.conn is not conn)
+        if on_screen:
+            self.term.write("\n  withdrawn: the asking wispsh went away (it was killed or gave up)\n")
+
+    def on_key(self, ch: str) -> bool:
+        """Handle one key; False to quit."""
+
+        if ch in (CTRL_C, CTRL_D) or (ch in "qQ" and not self.queue):
+            return False
+        if not self.queue:
+            return True
+        head = self.queue[0]
+        got = choice_for_key(ch, head.request.get("level") == "dangerous",
+                             bool(head.request.get("this_line_only")))
+        if got is None:
+            return True
+        choice, note = got
+        head.conn.send({"type": "answer", "id": head.id, "choice": choice})
+        self.term.write(echo_for(choice, note, str(head.request.get("pattern"))) + "\n")
+        self.queue.pop(0)
+        self.shown = None
+        return True
+
+    def notify(self, request: dict) -> None:
+        tool = shutil.which("notify-send")
+        if not tool:
+            return
+        self.notifier = [p for p in self.notifier if p.poll() is None]
+        try:
+            self.notifier.append(subprocess.Popen(
+                [tool, "--app-name=wisp", "wispsh asks for approval",
+                 f"{request.get('level')}: {str(request.get('pattern'))[:80]}"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                start_new_session=True))
+        except OSError:
+            pass
+
+
+def serve(config, env) -> int:
+    """Run `wisp watch` on this process's terminal until the person quits. Exit status for the CLI."""
+    import sys
+
+
+    try:
+        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError:
+        sys.stderr.write("wisp watch: needs a terminal (run it in your own terminal window)\n")
+        return 2
+    persons, why = terminal.terminal_is_persons(terminal._controlling_tty_nr("self"), config)
+    if not persons:
+        os.close(fd)
+        sys.stderr.write(f"wisp watch: this terminal is not a person's ({why}); "
+                         "run wisp watch in your own terminal window\n")
+        return 2
+    where = socket_dir(create=True)
+    if where is None:
+        os.close(fd)
+        sys.stderr.write(f"wisp watch: {runtime_dir() / 'watch'} is not a private directory of yours\n")
+        return 2
+    clean_stale(where)
+    listener, path = listen(where)
+    try:
+        with terminal.RawTerminal(fd) as term:
+            try:
+                _loop(term, listener, use_colour(env), terminal._terminal_width(fd))
+            finally:
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+                listener.close()
+    except terminal._Cancel:
+        pass                                       # SIGINT: quit like Ctrl-C
+    finally:
+        os.close(fd)
+    return 0
+
+
+def _loop(term, listener: socket.socket, colour: bool, width: int) -> None:
+    watcher = Watcher(term, colour, width)
+    sel = selectors.DefaultSelector()
+    sel.register(listener, selectors.EVENT_READ, "listen")
+    sel.register(term.fd, selectors.EVENT_READ, "tty")
+    sel.register(term.wake_fd, selectors.EVENT_READ, "wake")      # a signal wakes the loop at once
+    term.write(f"wisp watch (pid {os.getpid()}): waiting for questions from agents. q quits.\n")
+    while True:
+        watcher.show_head()
+        for key, _ in sel.select():
+            if key.data == "wake":
+                term.drain_wakeups()
+            elif key.data == "listen":
+                try:
+                    sock, _ = listener.accept()
+                except OSError:
+                    continue
+                conn = Conn.wrap(sock)
+                if conn.uid != os.getuid():
+                    conn.close()
+                    continue
+                sel.register(sock, selectors.EVENT_READ, conn)
+            elif key.data == "tty":
+                try:
+                    data = os.read(term.fd, 64)
+                except OSError:
+                    return
+                if not data:
+                    return
+                text = data.decode("latin-1")
+                if text.startswith("\x1b"):
+                    continue
+                before = len(watcher.queue)
+                for ch in text:
+                    if not watcher.on_key(ch):
+                        return
+                    if len(watcher.queue) != before:
+                        break                      # one key answers one question; the rest answer nothing
+            else:
+                conn = key.data
+                messages = conn.receive()
+                if messages is None:
+                    sel.unregister(conn.sock)
+                    watcher.on_gone(conn)
+                    conn.close()
+                    continue
+                for msg in messages:
+                    watcher.on_message(conn, msg)
+                if conn.closed or any(m.get("type") == "refused" for m in messages):
+                    sel.unregister(conn.sock)
+                    watcher.on_gone(conn)
+                    conn.close()

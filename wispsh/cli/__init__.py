@@ -1,0 +1,1 @@
+"""Entry points: `wispsh` (the sh stand-in), `wisp` (management), and what they print."""

@@ -1,0 +1,176 @@
+"""`wispsh`: parse argv as sh would, get the exact text to gate, gate it, exec the real shell on that text.
+
+Hot path: imports stay lazy (no click, psutil or platformdirs here).
+
+Script and stdin modes read the text once, gate it, and have the shell run those bytes from a sealed memfd:
+`SHELL [opts] -c -- '. /dev/fd/N' NAME ARGS`. `$0` and `$1`... are as for the file. What differs from
+the shell reading the file itself: bash's BASH_SOURCE[0] and its error prefixes say /dev/fd/N; a top-level
+`return` ends the script quietly (bash would complain and go on); `set -x`/`-v` also show the `. /dev/fd/N`
+line; zsh sets $0 to /dev/fd/N inside (FUNCTION_ARGZERO); a script read from stdin finds stdin at its end
+(bash -s would let the script's own `read` take the lines that follow it).
+"""
+from __future__ import annotations
+
+import errno
+import os
+import sys
+
+USAGE = 2
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+# A script named without a slash and missing from the current directory is looked up on PATH by bash
+# (zsh with PATH_SCRIPT, ksh); dash does not. wispsh must read the file the shell would run.
+SHELLS_THAT_DO_NOT_SEARCH_PATH = ("dash",)
+
+
+def _script_places(name: str, env: dict[str, str], real_shell: str | None):
+    yield name
+    if os.sep in name or (real_shell and os.path.basename(os.path.realpath(real_shell))
+                          in SHELLS_THAT_DO_NOT_SEARCH_PATH):
+        return
+    for directory in env.get("PATH", os.defpath).split(os.pathsep):
+        yield os.path.join(directory or ".", name)
+
+
+def read_script_or_error(name: str, env: dict[str, str], real_shell: str | None) -> tuple[bytes | None, OSError | None]:
+    """The script's bytes, read once; or why it cannot be read (the first place's error, as the shell says)."""
+    first: OSError | None = None
+    reads_dirs_as_empty = bool(real_shell) and os.path.basename(os.path.realpath(real_shell)) == "dash"
+    for place in _script_places(name, env, real_shell):
+        try:
+            fd = os.open(place, os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError as exc:
+            first = first or exc
+            continue  # like bash: only a missing file sends it on to PATH
+        except OSError as exc:
+            return None, exc
+        try:
+            return _read_all(fd), None
+        except OSError as exc:  # e.g. a directory
+            if exc.errno == errno.EISDIR and reads_dirs_as_empty:
+                return b"", None
+            return None, exc
+        finally:
+            os.close(fd)
+    return None, first or FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), name)
+
+
+def read_script(name: str, env: dict[str, str], real_shell: str | None) -> bytes | None:
+    """The script's bytes, read once; None when it cannot be read."""
+    return read_script_or_error(name, env, real_shell)[0]
+
+
+def beneath_gated_line(env: dict[str, str]) -> bool:
+    """True when this wispsh was started, at any depth, by a line that a gate checked (an agent's command):
+    our environment says so, or the environment some ancestor was started with does (unsetting the
+    variable does not change that record)."""
+    from wispsh.realshell import GATED_VARIABLE
+
+    if env.get(GATED_VARIABLE):
+        return True
+    from wispsh.decide.session import gated_ancestor
+
+    return gated_ancestor(os.getpid()) is not None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Fail closed around everything: an error anywhere before the exec refuses (126), never runs the line."""
+    try:
+        return _main(argv)
+    except Exception as exc:                    # SystemExit and the exec itself are not errors
+        from wispsh.realshell import refuse
+
+        refuse(f"wispsh: not run: internal error ({type(exc).__name__}: {exc})")
+
+
+def _main(argv: list[str] | None = None) -> int:
+    from wispsh import realshell
+    from wispsh.cli import shell
+
+    argv = list(sys.argv if argv is None else argv)
+    try:
+        invocation = shell.parse(argv, stdin_is_tty=os.isatty(0))
+    except shell.UsageError as exc:
+        sys.stderr.write(f"wispsh: {exc}\n")
+        return USAGE
+    if invocation.mode == shell.VERSION:
+        from wispsh import __version__
+
+        sys.stdout.write(f"wispsh {__version__}\n")
+        return 0
+
+    from wispsh.config import ConfigError, load_config
+
+    try:
+        config = load_config()
+    except ConfigError as exc:
+        if invocation.explain:                  # --explain: say it, exit as "would refuse"
+            sys.stderr.write(f"wispsh: config error: {exc}\n")
+            return 3
+        realshell.refuse(f"wispsh: not run: config error: {exc}")
+    env = dict(os.environ)
+    mode = invocation.mode
+    if invocation.explain and mode not in (shell.COMMAND, shell.SCRIPT, shell.STDIN):
+        sys.stderr.write("wispsh: --explain needs a line (-c LINE), a script file, or a script on stdin\n")
+        return USAGE
+    if not invocation.explain:
+        depth = realshell.next_depth(env)
+        realshell.check_depth(depth)
+        try:
+            real_shell = realshell.find_shell(invocation.shell_name, config, env, invocation.argv0)
+        except realshell.ShellNotFound as exc:
+            realshell.refuse(f"wispsh: not run: {exc}")
+        grammar = shell.grammar_of(real_shell)
+        if grammar != invocation.grammar:      # read argv as the shell that will run reads it
+            invocation = shell.parse(argv, stdin_is_tty=os.isatty(0), grammar=grammar)
+            mode = invocation.mode
+
+    if mode in (shell.INTERACTIVE, shell.PASSTHROUGH):
+        # Interactive: gating typed lines comes later. Passthrough: the shell only prints or refuses.
+        realshell.exec_shell(real_shell, invocation.passthrough_argv(), env, depth)
+    if mode == shell.COMMAND:
+        text = invocation.line
+        data = None
+    else:
+        data, error = ((_read_all(0), None) if mode == shell.STDIN
+                       else read_script_or_error(invocation.script, env, None if invocation.explain else real_shell))
+        if data is None:  # unreadable script: the real shell's message and status, and nothing runs
+            if invocation.explain:
+                sys.stderr.write(f"wispsh: cannot read {invocation.script}\n")
+                return USAGE
+            realshell.refuse_unreadable_script(real_shell, invocation.argv0, invocation.script, error)
+        text = data.decode("utf-8", "surrogateescape")
+
+    from wispsh import flow
+
+    operands = invocation.args if mode == shell.COMMAND else ()   # $0 $1 …: an agent's template may use them
+    if invocation.explain:   # accepted: the plan shows the text only, not shell.implicit_code (BASH_ENV, ...)
+        return flow.explain(text, as_json=invocation.json, args=operands, config=config)
+    # --yes said by a line beneath a checked one is an agent approving itself: it answers nothing
+    yes = invocation.yes and not beneath_gated_line(env)
+    flow.check(text, yes=yes, args=operands, config=config)  # returns only when every part may run; else exits 126
+    # script and stdin modes run the text through `. /dev/fd/N`: a function named `.` would run instead
+    runs = (text,) if mode == shell.COMMAND else (text, ". ")
+    for implicit in shell.implicit_code(invocation, env, real_shell, runs):
+        flow.check(implicit, yes=yes, config=config)     # what the shell runs besides the text is checked too
+
+    if mode == shell.COMMAND:
+        realshell.exec_shell(real_shell, invocation.command_argv(), env, depth, gated=True)
+    realshell.exec_shell(real_shell, invocation.source_argv(realshell.hold_text(data)), env, depth, gated=True)
+    return REFUSED_UNREACHABLE
+
+
+REFUSED_UNREACHABLE = 126  # exec_shell never returns; fail closed if it ever did
+
+
+if __name__ == "__main__":
+    sys.exit(main())

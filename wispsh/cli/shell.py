@@ -1,0 +1,318 @@
+"""argv and env -> Invocation: sh/bash option parsing, the name called as, the mode, the exec argv.
+
+The option grammar mirrors bash's (shell.c: parse_long_options, then parse_shell_options), because what
+matters is that wispsh and the real shell agree on which word is the line. Where bash would refuse the
+argv, the words are passed on unchanged and the real shell gives its own error. The exec argv is rebuilt
+as `[argv0, *options, "-c", "--", LINE, *args]`, so the shell cannot take any other word for the line.
+
+Kept light: this runs on every `wispsh -c`.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+OWN_NAME = "wispsh"
+SHELL_NAMES = ("bash", "sh", "zsh", "dash", "ksh")
+
+# wispsh's own options: only when called as wispsh, and only before the sh options.
+OWN_OPTIONS = ("--explain", "--json", "--yes", "--version")
+
+# bash's long options (bash also takes them with one dash, and only before any short option);
+# "emulate" is zsh's. Those in LONG_WITH_ARGUMENT take the next word.
+LONG_OPTIONS = frozenset({
+    "debug", "debugger", "dump-po-strings", "dump-strings", "emulate", "help", "init-file", "login",
+    "noediting", "noprofile", "norc", "posix", "pretty-print", "rcfile", "restricted", "verbose",
+    "version", "wordexp",
+})
+LONG_WITH_ARGUMENT = frozenset({"init-file", "rcfile", "emulate"})
+# Each real shell reads its argv by its own grammar, and wispsh must agree with the one that will run, or
+# a word it passes on as an option's argument becomes the shell's script (zsh -O evil -c true ran `evil`):
+#   bash:  long options also with one dash (-rcfile F); -o NAME and -O NAME take the next word.
+#   zsh:   only --NAME long options (flags; --emulate takes a word); -oNAME takes the rest of its cluster, else
+#          the next word; -b ends the options (taken out of what is passed on: the rebuilt argv ends them).
+#   posix: dash and anything else: no long options; -o NAME takes the next word. (Accepted: ksh93's own
+#          letters, e.g. -R FILE, are read as dash reads them.)
+BASH, ZSH, POSIX = "bash", "zsh", "posix"
+ZSH_LONG_WITH_ARGUMENT = frozenset({"emulate"})
+LONG_THAT_ONLY_PRINT = frozenset({"help", "version"})     # the shell prints and exits; runs nothing
+SHORT_WITH_ARGUMENT = frozenset("oO")                     # -o NAME, +o NAME, -O SHOPT
+END_OF_OPTIONS = ("-", "--")
+
+# Modes
+COMMAND = "command"          # -c LINE
+SCRIPT = "script"            # SCRIPT [ARGS]
+STDIN = "stdin"              # no line, stdin not a terminal: the script comes from stdin
+INTERACTIVE = "interactive"  # no line, stdin a terminal: the real shell as it was asked for
+VERSION = "version"          # wispsh --version
+PASSTHROUGH = "passthrough"  # the shell will only print or refuse (bash --version, `-c` without a line)
+
+
+class UsageError(Exception):
+    """wispsh's own usage error (exit 2)."""
+
+
+@dataclass(frozen=True)
+class Invocation:
+    argv: tuple[str, ...]           # as given, argv[0] first
+    argv0: str                      # what the real shell gets as argv[0] (a login dash kept)
+    called_as: str                  # the name wispsh was called as: "bash", "sh", ..., "wispsh"
+    shell_name: str | None          # the real shell that name picks; None: the configured default
+    mode: str
+    shell_words: tuple[str, ...]    # the sh part of argv (after wispsh's own options), unchanged
+    options: tuple[str, ...] = ()   # option words passed on: `c` (and for STDIN `s`) taken out,
+                                    # the terminating `-`/`--` dropped
+    line: str | None = None         # COMMAND: the line to gate and run
+    script: str | None = None       # SCRIPT: the file as named
+    args: tuple[str, ...] = ()      # COMMAND: $0 $1 ...; SCRIPT and STDIN: $1 ...
+    login: bool = False             # -l, --login, or argv[0] starting with "-"
+    interactive: bool = False       # -i
+    explain: bool = False
+    json: bool = False
+    yes: bool = False
+    grammar: str = BASH             # whose option grammar the argv was read by
+
+    def command_argv(self) -> tuple[str, ...]:
+        """The exec argv that runs exactly `self.line`."""
+        return (self.argv0, *self.options, "-c", "--", self.line, *self.args)
+
+    def source_argv(self, path: str) -> tuple[str, ...]:
+        """The exec argv that runs the text held in `path` (a /dev/fd/N of what was read and checked).
+
+        `$0` stays the script's name (or the shell's, for stdin) and `$1`... its arguments.
+        """
+        name = self.script if self.mode == SCRIPT else self.argv0
+        return (self.argv0, *self.options, "-c", "--", f". {path}", name, *self.args)
+
+    def passthrough_argv(self) -> tuple[str, ...]:
+        """The real shell exactly as asked for (interactive, or a run that only prints or refuses)."""
+        return (self.argv0, *self.shell_words)
+
+
+def name_called_as(argv0: str) -> tuple[str, str | None, bool]:
+    """(name, the real shell it picks or None for the default, login dash)."""
+    base = os.path.basename(argv0)
+    login_dash = base.startswith("-")
+    name = base.lstrip("-")
+    return name, (name if name in SHELL_NAMES else None), login_dash
+
+
+def _own_options(words: list[str]) -> tuple[dict[str, bool], int]:
+    seen = {option: False for option in OWN_OPTIONS}
+    i = 0
+    while i < len(words) and words[i] in OWN_OPTIONS:
+        seen[words[i]] = True
+        i += 1
+    return seen, i
+
+
+def grammar_of(real_shell: str) -> str:
+    """The option grammar of the shell at this path (by what it resolves to: /bin/sh may be dash or bash)."""
+    base = os.path.basename(os.path.realpath(real_shell))
+    if base.startswith("bash"):
+        return BASH
+    if base.startswith("zsh"):
+        return ZSH
+    return POSIX
+
+
+def _default_grammar(shell_name: str | None) -> str:
+    return {None: BASH, "bash": BASH, "zsh": ZSH}.get(shell_name, POSIX)
+
+
+def parse(argv: list[str] | tuple[str, ...], *, stdin_is_tty: bool, grammar: str | None = None) -> Invocation:
+    """Read argv as sh would (by `grammar`, default: the one the name picks). Raises UsageError for wispsh's
+    own misuse only."""
+    if not argv:
+        raise UsageError("empty argv")
+    argv0 = argv[0]
+    called_as, shell_name, login_dash = name_called_as(argv0)
+    grammar = grammar or _default_grammar(shell_name)
+    words = list(argv[1:])
+
+    own = {option: False for option in OWN_OPTIONS}
+    if shell_name is None:  # a shim named bash/sh/... must behave as that shell: `bash --version` is bash's
+        own, used = _own_options(words)
+        words = words[used:]
+    common = dict(argv=tuple(argv), argv0=argv0, called_as=called_as, shell_name=shell_name,
+                  shell_words=tuple(words), explain=own["--explain"], json=own["--json"], yes=own["--yes"],
+                  grammar=grammar)
+    if own["--version"]:
+        return Invocation(mode=VERSION, **common)
+    if own["--json"] and not own["--explain"]:
+        raise UsageError("--json goes with --explain")
+
+    options: list[str] = []
+    clusters: list[int] = []  # indices into options of short option clusters (not their arguments)
+    command = from_stdin = interactive = only_prints = False
+    login = login_dash
+    i = 0
+
+    # Long options: bash reads them first, and only before any short option (`--x` or `-x`); zsh only `--x`.
+    while grammar != POSIX and i < len(words):
+        word = words[i]
+        if not word.startswith("-") or word in END_OF_OPTIONS:
+            break
+        name = word[2:] if word.startswith("--") else word[1:]
+        if not word.startswith("--") and (grammar != BASH or name not in LONG_OPTIONS):
+            break  # a short option cluster
+        options.append(word)
+        i += 1
+        login = login or name == "login"
+        only_prints = only_prints or name in LONG_THAT_ONLY_PRINT
+        with_argument = LONG_WITH_ARGUMENT if grammar == BASH else ZSH_LONG_WITH_ARGUMENT
+        if name in with_argument and i < len(words):
+            options.append(words[i])
+            i += 1
+
+    # Short option clusters: -lc, -c -l, -ec, -o NAME, +o NAME, -O SHOPT; `-` or `--` ends them.
+    while i < len(words):
+        word = words[i]
+        if word in END_OF_OPTIONS:
+            i += 1
+            break
+        if word[:1] not in ("-", "+"):
+            break
+        i += 1
+        if word.startswith("--"):  # a long option after short ones: the real shell's to accept or refuse
+            options.append(word)
+            continue
+        kept = []
+        takes = 0
+        ends = False
+        for at, letter in enumerate(word[1:], start=1):
+            if letter == "c":
+                command = True
+                continue
+            if grammar == ZSH and letter == "b":
+                if any(w in ("--emulate", "-emulate") for w in options):
+                    # zsh's emulations read -b in ways that differ by position: not guessed, refused
+                    raise UsageError("zsh --emulate with -b in the options is not supported")
+                ends = True            # zsh: the options end after this cluster
+                continue
+            kept.append(letter)
+            from_stdin = from_stdin or letter == "s"
+            interactive = interactive or letter == "i"
+            login = login or letter == "l"
+            if grammar == ZSH and letter == "o" and word[at + 1:]:
+                kept.append(word[at + 1:])   # -oNAME: the rest of the cluster is the option's name
+                break
+            takes += letter in (SHORT_WITH_ARGUMENT if grammar == BASH else "o")
+        if kept or len(word) == 1:
+            options.append(word[0] + "".join(kept))
+            clusters.append(len(options) - 1)
+        for _ in range(takes):
+            if i < len(words):
+                options.append(words[i])
+                i += 1
+        if ends:
+            break
+    operands = words[i:]
+
+    common.update(options=tuple(options), login=login, interactive=interactive)
+    if only_prints or (command and not operands):
+        return Invocation(mode=PASSTHROUGH, **common)
+    if command:
+        return Invocation(mode=COMMAND, line=operands[0], args=tuple(operands[1:]), **common)
+    if operands and not from_stdin:
+        return Invocation(mode=SCRIPT, script=operands[0], args=tuple(operands[1:]), **common)
+    if stdin_is_tty:
+        if own["--explain"]:
+            raise UsageError("--explain needs a line (-c LINE), a script file, or a script on stdin")
+        return Invocation(mode=INTERACTIVE, args=tuple(operands), **common)
+    # The text is read here and handed to the shell another way: -s goes (kept with -c: bash shows it in $-).
+    for index in clusters:
+        options[index] = options[index].replace("s", "")
+    common["options"] = tuple(word for index, word in enumerate(options) if word not in ("-", "+")
+                              or index not in clusters)
+    return Invocation(mode=STDIN, args=tuple(operands), **common)
+
+
+# ---------------------------------------------------------------- what the real shell runs besides the line
+
+RC_OPTIONS = frozenset({"--rcfile", "-rcfile", "--init-file", "-init-file"})
+NORC_OPTIONS = frozenset({"--norc", "-norc"})
+# Shell functions hooked to events rather than called by name: exported, they run whatever the line says.
+HOOK_FUNCTIONS = ("command_not_found_handle",)
+
+
+def implicit_code(inv: Invocation, env: dict[str, str], real_shell: str, texts: tuple[str, ...]) -> tuple[str, ...]:
+    """Code the real shell will run besides the checked text, written as lines to gate the same way.
+
+    An agent can set these for the shells it starts (`BASH_ENV=f bash s.sh`, an exported function `ls`), and
+    a nested wispsh sees only their result, so each is judged as what it does: sourcing a file (its value is
+    expanded as the shell expands it), or the function's body when the text names it; and the user's
+    startup files when HOME or ZDOTDIR no longer point at the user's own home. Not judged (accepted): the
+    startup files in the user's own home (~/.bashrc for -i, the profile for -l, ~/.zshenv: the user's, and
+    writing them is judged), system ones (/etc/profile, the debugger profile of --debugger/extdebug),
+    SHELLOPTS/BASHOPTS (options only), and a startup file under a moved HOME that does not exist yet when
+    we look (one an agent writes between our look and the shell's read runs unchecked).
+    """
+    base = os.path.basename(os.path.realpath(real_shell))
+    bash = base.startswith("bash")
+    found: list[str] = []
+    options = list(inv.options)
+    norc = any(word in NORC_OPTIONS for word in options)
+    for i, word in enumerate(options[:-1]):
+        if word in RC_OPTIONS and inv.interactive and not norc:
+            found.append(". " + _quoted(options[i + 1]))
+    bash_env = env.get("BASH_ENV")
+    if bash and bash_env and not inv.interactive:
+        found.append(". " + bash_env)               # as bash does: parameter, command and arithmetic expansion
+    posix_env = env.get("ENV")
+    if posix_env and inv.interactive:
+        found.append(". " + posix_env)
+    if bash and _xtrace(inv, env) and env.get("PS4"):
+        found.append(": " + env["PS4"])            # expanded before every traced command
+    found.extend(". " + _quoted(path) for path in _moved_startup_files(inv, env, base, norc))
+    if bash:
+        for name, value in env.items():
+            if not (name.startswith("BASH_FUNC_") and name.endswith("%%")):
+                continue
+            function = name[len("BASH_FUNC_"):-2]
+            if function in HOOK_FUNCTIONS or any(function in text for text in texts):
+                found.append(f"{function} {value}")
+    return tuple(found)
+
+
+def _moved_startup_files(inv: Invocation, env: dict[str, str], base: str, norc: bool) -> list[str]:
+    """The user startup files the shell would read from a HOME or ZDOTDIR other than the user's own."""
+    from wispsh.config import user_home
+
+    own = os.path.realpath(user_home())
+    home = env.get("HOME") or own
+    zdotdir = env.get("ZDOTDIR") if base == "zsh" else None
+    if os.path.realpath(home) == own and not zdotdir:
+        return []
+    noprofile = any(word in ("--noprofile", "-noprofile") for word in inv.options)
+    rcfile = any(word in RC_OPTIONS for word in inv.options)
+    if base.startswith("bash"):
+        where, names = home, []
+        if inv.login and not noprofile:
+            names += [".bash_profile", ".bash_login", ".profile", ".bash_logout"]
+        if inv.interactive and not norc and not rcfile:
+            names.append(".bashrc")
+    elif base == "zsh":
+        where, names = zdotdir or home, [".zshenv"]
+        if inv.login:
+            names += [".zprofile", ".zlogin", ".zlogout"]
+        if inv.interactive:
+            names.append(".zshrc")
+    else:
+        where, names = home, [".profile"] if inv.login else []
+    return [os.path.join(where, name) for name in names if os.path.exists(os.path.join(where, name))]
+
+
+def _quoted(word: str) -> str:
+    return "'" + word.replace("'", "'\\''") + "'"
+
+
+def _xtrace(inv: Invocation, env: dict[str, str]) -> bool:
+    options = list(inv.options)
+    for i, word in enumerate(options):
+        if word[:1] == "-" and not word.startswith("--") and "x" in word[1:] and word[1:] not in LONG_OPTIONS:
+            return True
+        if word == "-o" and i + 1 < len(options) and options[i + 1] == "xtrace":
+            return True
+    return "xtrace" in env.get("SHELLOPTS", "").split(":")
+

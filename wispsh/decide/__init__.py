@@ -1,0 +1,1 @@
+"""Deciding what may run: the gate's rules, remembered approvals, who is asking, and the audit."""

@@ -1,0 +1,303 @@
+"""The decision rules of ADR 0014, 0015 (with its 2026-10-11 amendment) and 0027.
+
+plan():   per part, does it run (below the threshold, or a standing approval covers it), or must a person
+          be asked; and what to ask. It reads the store only when some part could be covered by it.
+settle(): the single place where answers become grants and audit events.
+
+A standing approval only decides whether to ask; it covers a part only when its level at grant is at least
+the part's level, and never a dangerous part.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from collections.abc import Sequence
+
+from wispsh.config import Config
+from wispsh.model import Answer, Decision, DenyHit, Judged, Level, Plan, Question, Split, Verdict
+
+SCOPE_OF_CHOICE = {"y": "once", "s": "session", "p": "project", "a": "always"}
+PERSISTED = ("project", "always")
+# When several standing approvals match, report the narrowest.
+SCOPE_ORDER = ("once", "session", "project", "always")
+# Decisions that need no session: a line made only of these never walks the process tree (hot path).
+SESSIONLESS = ("below-threshold", "denied")
+
+
+# ---------------------------------------------------------------- plan
+
+
+def _standing(config: Config, cwd: str, env):
+    from wispsh.decide import store
+
+    try:
+        return store.standing(config.path.parent, cwd=cwd, env=env)
+    except Exception as exc:        # fail closed: nothing is covered, and the reason is shown
+        return store.Standing((), (f"approvals could not be read: {exc}",))
+
+
+def _covering(standing, pattern: str, texts: tuple[str, ...], legacy: str | None, level: Level) -> Decision | None:
+    """The narrowest standing approval that covers a part keyed `pattern` at `level`, as a Decision."""
+    direct, old = [], []
+    for a in standing.approvals:
+        if a.level < level:
+            continue
+        if a.exact_text:                            # pre-ADR-0015 entry: an exact command line
+            if a.pattern in texts:
+                direct.append(a)
+        elif a.pattern == pattern:
+            direct.append(a)
+        elif legacy is not None and a.pattern == legacy and a.pre_verb:   # ADR 0027: only pre-verb entries
+            old.append(a)
+    if direct:
+        best = min(direct, key=lambda a: SCOPE_ORDER.index(a.scope))
+        return Decision(f"cached-{best.scope}", best.id)
+    if old:
+        best = min(old, key=lambda a: SCOPE_ORDER.index(a.scope))
+        return Decision("cached-legacy", best.id)
+    return None
+
+
+def _runs_what_only_run_time_says(j: Judged) -> bool:
+    """A program chosen at run time or text the splitter could not read: the same text can run anything,
+    so no standing approval may cover it (peers.md: never a saved key for an opaque part)."""
+    return j.part.runtime_program or j.part.opaque
+
+
+def _decided_at_run_time(plan: Plan, q: Question) -> bool:
+    return any(_runs_what_only_run_time_says(plan.judged[i]) for i in q.parts if i < len(plan.judged))
+
+
+def _once_grants(standing):
+    from dataclasses import replace
+
+    return replace(standing, approvals=tuple(a for a in standing.approvals if a.scope == "once"))
+
+
+def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_by: DenyHit | None,
+         config: Config, *, cwd: str, env) -> Plan:
+    judged = tuple(judged)
+    threshold = config.threshold
+    line = split.line
+    levels = [j.verdict.level for j in judged]
+
+    def made(decisions, questions=(), verdict="run", covered=False, notes=()) -> Plan:
+        return Plan(line=line, split=split, judged=judged, line_verdict=line_verdict, decisions=tuple(decisions),
+                    questions=tuple(questions), threshold=threshold, verdict=verdict, covered_line=covered,
+                    denied_by=denied_by, notes=tuple(notes))
+
+    if denied_by is not None:
+        return made([Decision("denied")] * len(judged), verdict="deny")
+
+    covered = line_verdict.level >= threshold and all(line_verdict.level > lv for lv in levels)
+    if covered:
+        needs_store = line_verdict.level < Level.DANGEROUS
+    else:
+        needs_store = any(threshold <= lv < Level.DANGEROUS for lv in levels)
+    # The hot path: a line below the threshold never reaches the store (nor psutil/platformdirs).
+    standing = _standing(config, cwd, env) if needs_store else None
+    notes = standing.notes if standing else ()
+
+    if covered:
+        hit = None
+        if standing is not None:
+            usable = _once_grants(standing) if any(map(_runs_what_only_run_time_says, judged)) else standing
+            hit = _covering(usable, line, (line,), None, line_verdict.level)
+        above = Decision(hit.kind, hit.approval_id) if hit else Decision("covered-line")
+        decisions = [Decision("below-threshold") if lv < threshold else above for lv in levels]
+        if hit:
+            return made(decisions, covered=True, notes=notes)
+        question = Question(pattern=line, exact=True, level=line_verdict.level, reasons=line_verdict.reasons,
+                            parts=tuple(range(len(judged))), whole_line=True)
+        return made(decisions, [question], verdict="ask", covered=True, notes=notes)
+
+    decisions: list[Decision] = []
+    for j, lv in zip(judged, levels):
+        if lv < threshold:
+            decisions.append(Decision("below-threshold"))
+            continue
+        hit = None
+        if lv < Level.DANGEROUS and standing is not None:
+            usable = _once_grants(standing) if _runs_what_only_run_time_says(j) else standing
+            hit = _covering(usable, j.key.pattern, (j.key.pattern, j.part.text, line), j.key.legacy, lv)
+        decisions.append(hit or Decision("ask"))
+
+    questions: list[Question] = []
+    index: dict[str, int] = {}
+    for i, (j, d) in enumerate(zip(judged, decisions)):
+        if d.kind != "ask":
+            continue
+        pattern = j.key.pattern
+        if pattern not in index:
+            index[pattern] = len(questions)
+            questions.append(Question(pattern=pattern, exact=j.key.exact, level=j.verdict.level,
+                                      reasons=j.verdict.reasons, parts=(i,)))
+            continue
+        q = questions[index[pattern]]
+        reasons = q.reasons + tuple(r for r in j.verdict.reasons if r not in q.reasons)
+        questions[index[pattern]] = Question(pattern=q.pattern, exact=q.exact, level=max(q.level, j.verdict.level),
+                                             reasons=reasons, parts=q.parts + (i,))
+    return made(decisions, questions, verdict="ask" if questions else "run", notes=notes)
+
+
+# ---------------------------------------------------------------- settle
+
+
+@dataclass(frozen=True)
+class Settlement:
+    run: bool                               # every part may run
+    decisions: tuple[Decision, ...]         # per part, in the audit's words ("asked-session", "denied-user", ...)
+    refusal: str | None = None              # the stderr line for a deny-pattern hit (else ask.refusal_line)
+    line_decision: Decision | None = None   # covered line: what the line's own answer decided
+    grants: tuple = ()                      # store.Approval made from the answers
+    notes: tuple[str, ...] = ()             # what went wrong remembering or auditing (nothing that blocks)
+
+
+def _deny_refusal(plan: Plan) -> str:
+    """The stderr line for a deny-pattern hit (question refusals are ask.refusal_line's)."""
+    from wispsh.decide.audit import redact
+
+    hit = plan.denied_by
+    matched = redact(" ".join(hit.matched.split())[:160])
+    return f"wispsh: not run: {matched!r} matches the deny pattern {hit.pattern!r}; nothing ran"
+
+
+def _remember(config: Config, question: Question, scope: str, *, source: str, cwd: str, env, here):
+    """One grant for one answer; a persisted scope the store refuses falls back to the session."""
+    from wispsh.decide import store
+
+    home = config.path.parent
+    try:
+        return store.grant(home, pattern=question.pattern, scope=scope, level=question.level, source=source,
+                           cwd=cwd, env=env, persist_days=config.persist_days, here=here), None
+    except (store.StoreError, OSError) as exc:
+        if scope not in PERSISTED:
+            return None, f"not remembered: {exc}"
+        try:
+            made = store.grant(home, pattern=question.pattern, scope="session", level=question.level,
+                               source=source, cwd=cwd, env=env, here=here)
+            return made, f"{exc}; remembered for this session only"
+        except (store.StoreError, OSError) as exc2:
+            return None, f"not remembered: {exc}; {exc2}"
+
+
+def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, env, source: str) -> Settlement:
+    """Apply the answers to the plan: grants written, audit events appended, the final decision per part."""
+    from wispsh.decide import audit, session
+
+    env = os.environ if env is None else env
+    needs_session = bool(plan.questions) or any(d.kind not in SESSIONLESS for d in plan.decisions)
+    here = None
+    notes: list[str] = []
+    if needs_session:
+        try:
+            here = session.here(env)
+        except Exception as exc:         # no session: nothing can be remembered beyond this line
+            notes.append(f"session unknown: {exc}")
+
+    answer_of: dict[int, Answer] = {}
+    for a in answers:
+        if 0 <= a.question < len(plan.questions):
+            answer_of.setdefault(a.question, a)
+
+    outcome: list[Decision] = []         # per question
+    grants = []
+    for qi, q in enumerate(plan.questions):
+        a = answer_of.get(qi)
+        if a is None or a.source == "none" or (a.choice not in SCOPE_OF_CHOICE and a.choice != "n"):
+            outcome.append(Decision("denied-unasked"))
+            continue
+        if a.choice == "n":
+            outcome.append(Decision("denied-user"))
+            continue
+        scope = SCOPE_OF_CHOICE[a.choice]
+        kind = f"asked-{scope}"
+        if scope != "once" and _decided_at_run_time(plan, q):
+            # its text does not say what runs ($X args, bash -c "$CMD"): an answer covers this line only
+            scope, kind = "once", "asked-once"
+            notes.append(f"{q.pattern}: remembered for this line only (what it runs is known only at run time)")
+        elif q.level >= Level.DANGEROUS and scope in PERSISTED:    # dangerous is never persisted
+            scope, kind = "session", "downgraded-session"
+        if here is None and scope not in PERSISTED:
+            made, problem = None, "session unknown"
+        else:
+            made, problem = _remember(config, q, scope, source=source, cwd=cwd, env=env, here=here)
+        if problem:
+            notes.append(f"{q.pattern}: {problem}")
+        if made is not None:
+            grants.append(made)
+        outcome.append(Decision(kind, made.id if made else None))
+
+    question_of = {i: qi for qi, q in enumerate(plan.questions) for i in q.parts}
+    line_decision = None
+    if plan.covered_line and plan.questions:
+        line_decision = outcome[0]
+    final: list[Decision] = []
+    for i, d in enumerate(plan.decisions):
+        if plan.verdict == "deny":
+            final.append(Decision("denied-pattern"))
+        elif d.kind == "covered-line":
+            lined = outcome[question_of[i]] if i in question_of else Decision("denied-unasked")
+            final.append(Decision("covered-line", lined.approval_id) if _allowed(lined) else lined)
+        elif d.kind == "ask":
+            final.append(outcome[question_of[i]] if i in question_of else Decision("denied-unasked"))
+        else:
+            final.append(d)
+    run = plan.verdict != "deny" and all(_allowed(d) for d in outcome) and all(_allowed(d) for d in final)
+
+    refusal = _deny_refusal(plan) if plan.verdict == "deny" else None
+    try:
+        audit.append(config.path.parent, _events(plan, final, line_decision, answer_of, here, env, cwd, source),
+                     config.audit_max_bytes)
+    except OSError as exc:              # accepted: an unwritable log does not stop a decided line
+        notes.append(f"audit not written: {exc}")
+    return Settlement(run=run, decisions=tuple(final), refusal=refusal, line_decision=line_decision,
+                      grants=tuple(grants), notes=tuple(notes))
+
+
+def _allowed(d: Decision) -> bool:
+    return not d.kind.startswith("denied")
+
+
+def _events(plan: Plan, final, line_decision, answer_of, here, env, cwd, source) -> list[dict]:
+    from wispsh.decide import audit, session
+
+    if here is not None:
+        sess, agent = here.session.id, here.session.agent
+    else:                                       # below the threshold: no process walk (hot path)
+        name = env.get("WISP_SESSION") or None
+        sess, agent = (session.named_session_id(name) if name else None), session.agent_from_env(env)
+    common = dict(line=plan.line, session=sess, source=agent, entry=source, cwd=cwd)
+    question_of = {i: qi for qi, q in enumerate(plan.questions) for i in q.parts}
+
+    def answered_by(qi):
+        a = answer_of.get(qi)
+        return a.source if a else None
+
+    events = []
+    for i, (j, d) in enumerate(zip(plan.judged, final)):
+        events.append(audit.event("classification", command=j.part.text, pattern=j.key.pattern,
+                                  level=str(j.verdict.level), reasons=list(j.verdict.reasons), **common))
+    for i, (j, d) in enumerate(zip(plan.judged, final)):
+        extra = {}
+        if d.kind == "denied-pattern" and plan.denied_by:
+            extra["deny_pattern"] = plan.denied_by.pattern
+        if i in question_of and not plan.covered_line:
+            extra["answered_by"] = answered_by(question_of[i])
+        events.append(audit.event("approval.decided", command=j.part.text, pattern=j.key.pattern,
+                                  level=str(j.verdict.level), reasons=list(j.verdict.reasons), decision=d.kind,
+                                  approval_id=d.approval_id, scope=_scope_of(d.kind), **common, **extra))
+    if line_decision is not None:
+        q = plan.questions[0]
+        events.append(audit.event("approval.decided", command=plan.line, pattern=q.pattern, level=str(q.level),
+                                  reasons=list(q.reasons), decision=line_decision.kind,
+                                  approval_id=line_decision.approval_id, scope=_scope_of(line_decision.kind),
+                                  whole_line=True, answered_by=answered_by(0), **common))
+    return events
+
+
+def _scope_of(kind: str) -> str | None:
+    for prefix in ("cached-", "asked-", "downgraded-"):
+        if kind.startswith(prefix):
+            return kind[len(prefix):]
+    return None

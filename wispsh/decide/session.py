@@ -1,0 +1,256 @@
+"""Who is asking: the session's agent process, its name, and the project a directory belongs to.
+
+The session is the nearest ancestor that is not a shell, wispsh or a wrapper, identified by pid AND start
+time, so a process that later reuses the pid inherits nothing. psutil is imported only inside functions:
+a line below the threshold never needs a session.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cache
+
+# Processes that stand between the agent and us; never the session themselves.
+SHELLS = frozenset({
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ksh93", "ash", "busybox", "fish", "tcsh", "csh", "yash",
+    "wispsh",
+})
+WRAPPERS = frozenset({
+    "env", "timeout", "nohup", "sudo", "doas", "su", "runuser", "setsid", "script", "nice", "ionice",
+    "stdbuf", "time", "xargs", "flock", "chrt", "taskset", "unbuffer", "chronic", "caffeinate", "command",
+})
+
+# Agent name -> words that name it in a process's name or its first arguments (matched on basenames).
+AGENT_PROCESS_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("claude", ("claude", "claude-code")),
+    ("codex", ("codex",)),
+    ("gemini", ("gemini", "gemini-cli")),
+    ("opencode", ("opencode",)),
+    ("aider", ("aider",)),
+    ("goose", ("goose", "goosed")),
+    ("continue", ("cn", "continue")),
+    ("copilot", ("copilot", "github-copilot-cli")),
+    ("amazon-q", ("q", "qchat", "amazon-q")),
+    ("cursor", ("cursor", "cursor-agent")),
+    ("cline", ("cline",)),
+    ("openhands", ("openhands",)),
+    ("swe-agent", ("sweagent", "swe-agent", "swerex-remote")),
+)
+
+# Environment markers the agents set for the commands they run (agents.md).
+AGENT_ENV_MARKERS: tuple[tuple[str, str, str | None], ...] = (
+    # (variable, agent, required value or None for "set and non-empty")
+    ("CLAUDECODE", "claude", "1"),
+    ("GEMINI_CLI", "gemini", "1"),
+    ("CODEX_SANDBOX", "codex", None),
+    ("CODEX_THREAD_ID", "codex", None),
+    ("GOOSE_TERMINAL", "goose", None),
+    ("OPENCODE", "opencode", None),
+)
+
+
+@dataclass(frozen=True)
+class Session:
+    id: str                      # file-name safe: "p<pid>-<start*100>" or "n-<hash of WISP_SESSION>"
+    pid: int | None              # the agent process (None for a named session)
+    started: float | None        # its start time (psutil create_time)
+    name: str | None = None      # WISP_SESSION, when the harness named the session
+    agent: str | None = None     # "claude", "codex", ... when known
+
+
+def process_session_id(pid: int, started: float) -> str:
+    return f"p{pid}-{round(started * 100)}"
+
+
+def named_session_id(name: str) -> str:
+    import hashlib      # only named sessions need it; below-threshold lines never do
+
+    return "n-" + hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:20]
+
+
+def agent_from_env(env) -> str | None:
+    for var, agent, value in AGENT_ENV_MARKERS:
+        have = env.get(var)
+        if have and (value is None or have == value):
+            return agent
+    return None
+
+
+def _basename(word: str) -> str:
+    base = word.rsplit("/", 1)[-1].lower()
+    for suffix in (".js", ".mjs", ".cjs", ".py", ".exe"):
+        if base.endswith(suffix):
+            base = base[: -len(suffix)]
+    return base
+
+
+def agent_from_process(name: str, cmdline: list[str]) -> str | None:
+    words = {_basename(name)} | {_basename(w) for w in cmdline[:3] if w and not w.startswith("-")}
+    # node/python scripts: the package directory names the agent (…/@openai/codex/bin/codex.js)
+    for w in cmdline[:3]:
+        for piece in w.lower().split("/"):
+            if piece in ("claude-code", "codex", "gemini-cli", "opencode", "aider", "copilot", "cursor-agent"):
+                words.add(piece)
+    for agent, names in AGENT_PROCESS_WORDS:
+        if words.intersection(names):
+            return agent
+    return None
+
+
+def is_wispsh(name: str, cmdline: list[str]) -> bool:
+    if _basename(name) == "wispsh":
+        return True
+    if not _basename(name).startswith(("python", "pypy")):
+        return False
+    for i, word in enumerate(cmdline[1:4], start=1):
+        if _basename(word) == "wispsh" or (word == "-m" and cmdline[i + 1:i + 2] in (["wispsh"], ["wispsh.main"], ["wispsh.cli.sh"])):
+            return True
+    return False
+
+
+def passes_through(name: str, cmdline: list[str]) -> bool:
+    """True for a process between the agent and us: a shell, wispsh, or a wrapper."""
+    base = _basename(name)
+    if base.startswith("-"):                      # login shells: "-bash"
+        base = base[1:]
+    return base in SHELLS or base in WRAPPERS or is_wispsh(name, cmdline)
+
+
+@dataclass(frozen=True)
+class Here:
+    """This process seen from above: its session and the (pid, start) of every ancestor."""
+
+    session: Session
+    ancestors: tuple[tuple[int, float], ...]
+    me: tuple[int, float] | None = None     # this process: a shell that execs in place keeps the pid
+
+
+def _walk(name: str | None, agent: str | None) -> Here:
+    import psutil
+
+    ancestors: list[tuple[int, float]] = []
+    found: tuple[int, float] | None = None
+    try:
+        proc = psutil.Process().parent()
+    except psutil.Error:
+        proc = None
+    while proc is not None:
+        try:
+            pid, started = proc.pid, proc.create_time()
+            pname, cmdline = proc.name(), proc.cmdline()
+        except psutil.Error:
+            break
+        ancestors.append((pid, started))
+        if agent is None:
+            agent = agent_from_process(pname, cmdline)
+        if found is None and not passes_through(pname, cmdline):
+            found = (pid, started)
+        if pid <= 1:
+            break
+        try:
+            proc = proc.parent()
+        except psutil.Error:
+            break
+    if found is None and ancestors:
+        found = ancestors[-1]                     # only shells above us: the outermost one
+    if found is None:                             # no readable parent at all: ourselves, fail closed
+        me = psutil.Process()
+        found = (me.pid, me.create_time())
+    if name:
+        session = Session(named_session_id(name), None, None, name=name, agent=agent)
+    else:
+        session = Session(process_session_id(*found), found[0], found[1], agent=agent)
+    try:
+        me = psutil.Process()
+        myself = (me.pid, me.create_time())
+    except psutil.Error:
+        myself = None
+    return Here(session, tuple(ancestors), myself)
+
+
+_walk_once = cache(_walk)
+
+
+def here(env=None) -> Here:
+    """The session and ancestry of this process (walked once per process).
+
+    Accepted: WISP_SESSION is the harness's word; a line that sets it (a WISP_ assignment, rated dangerous)
+    joins the session it names, and a named session's grants live as long as the runtime dir.
+    """
+    env = os.environ if env is None else env
+    return _walk_once(env.get("WISP_SESSION") or None, agent_from_env(env))
+
+
+def current(env=None) -> Session:
+    return here(env).session
+
+
+def alive(pid: int, started: float) -> bool:
+    """True when the process `pid` exists and is the one that started at `started`."""
+    import psutil
+
+    try:
+        return abs(psutil.Process(pid).create_time() - started) < 0.05
+    except psutil.Error:
+        return False
+
+
+def start_time(pid: int) -> float | None:
+    import psutil
+
+    try:
+        return psutil.Process(pid).create_time()
+    except psutil.Error:
+        return None
+
+
+def project_root(cwd: str) -> str:
+    """The git work tree root holding `cwd`, else `cwd` itself (absolute, symlinks resolved)."""
+    here_dir = os.path.realpath(cwd)
+    probe = here_dir
+    while True:
+        if os.path.exists(os.path.join(probe, ".git")):
+            return probe
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            return here_dir
+        probe = parent
+
+
+def _parent_pid(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            raw = fh.read()
+        return int(raw[raw.rindex(b")") + 2:].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def started_with(pid: int, variable: str) -> bool:
+    """True when process `pid` was started with `variable` set (its initial environment, which nothing it
+    runs can rewrite for us: unsetting the variable later does not hide it)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as fh:
+            raw = fh.read()
+    except OSError:
+        return False
+    needle = variable.encode() + b"="
+    return raw.startswith(needle) or b"\0" + needle in raw
+
+
+def gated_ancestor(pid: int, *, limit: int = 256) -> int | None:
+    """The nearest process at or above `pid` that was started beneath a line a gate checked (it carries
+    WISP_GATED from run.exec_shell), or None. Linux /proc only; elsewhere None, and only the environment of
+    the process itself can tell (accepted: a process detached from the tree that also dropped the variable
+    looks like one a person started)."""
+    from wispsh.realshell import GATED_VARIABLE
+
+    for _ in range(limit):
+        if pid is None or pid <= 0:
+            return None
+        if started_with(pid, GATED_VARIABLE):
+            return pid
+        if pid == 1:
+            return None
+        pid = _parent_pid(pid)
+    return None

@@ -1,0 +1,606 @@
+"""Remembered answers: project and always approvals in `$WISP_HOME/approvals.json`, session and once grants
+in the runtime dir, one file per session.
+
+Every write holds the one lock file (`$WISP_HOME/wisp.lock`, fcntl) and replaces its file atomically (temp
+file in the same directory, fsync, rename, fsync of the directory), so concurrent agents lose nothing and a
+kill leaves the old file or the new one. Reads take no lock. A store that is not the user's own (foreign
+owner, group/other-writable) is not trusted: its approvals are ignored and the reason is reported. A corrupt
+approvals.json is set aside under a dated name before a fresh one is written. psutil and platformdirs are
+imported only inside functions.
+"""
+from __future__ import annotations
+
+import errno
+import json
+import os
+import stat
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from wispsh.config import CONFIG_NAME, untrusted_reason
+from wispsh.decide.lock import LOCK_NAME, ensure_private_dir, locked  # noqa: F401  (the store's lock)
+from wispsh.model import Level
+
+APPROVALS_NAME = "approvals.json"
+GRANTS_DIR = "grants"
+# Runtime grant files are signed with this key of the wisp home: a grant file in a runtime dir that a line
+# run through the gate chose (XDG_RUNTIME_DIR=/tmp/x bash s.sh) or wrote by hand is not one of ours.
+KEY_NAME = "grants.key"     # accepted: a line that reads it can sign (the rules must judge reading it)
+MAX_STORE_BYTES = 16 << 20      # an approvals or grants file bigger than this is not read into memory
+PERSISTED_SCOPES = ("project", "always")
+RUNTIME_SCOPES = ("once", "session")
+SCOPES = RUNTIME_SCOPES + PERSISTED_SCOPES
+VERSION = 1
+
+
+class StoreError(Exception):
+    """The store cannot be written (not trusted, or the filesystem refused); the message says why."""
+
+
+@dataclass(frozen=True)
+class Approval:
+    id: str
+    pattern: str                    # "git commit *", "head *", or exact text
+    scope: str                      # once | session | project | always
+    level: Level                    # the level at grant: covers parts at this level or below
+    source: str                     # the entry point that granted it
+    created: float                  # epoch seconds
+    expires: float | None = None    # epoch seconds (persisted scopes)
+    directory: str | None = None    # project root (project scope)
+    exact_text: bool = False        # a pre-ADR-0015 entry's exact `command`
+    pre_verb: bool = False          # stored before ADR 0027 (no "verbKeys"): `git *` then meant every verb
+    session: str | None = None      # session id (once/session scopes)
+    granter: tuple[int, float] | None = None   # once: the granting process (pid, start time)
+    turn: str | None = None         # once: WISP_TURN at grant
+
+    def to_json(self) -> dict:
+        data: dict = {"id": self.id}
+        data["command" if self.exact_text else "pattern"] = self.pattern
+        if not (self.pre_verb or self.exact_text):
+            data["verbKeys"] = True     # ADR 0027: `git *` written now means git with no verb
+        data.update(scope=self.scope, directory=self.directory, level=str(self.level), source=self.source,
+                    created=iso(self.created), expires=iso(self.expires) if self.expires is not None else None)
+        if self.scope in RUNTIME_SCOPES:
+            data.update(session=self.session, granter=list(self.granter) if self.granter else None,
+                        turn=self.turn)
+        return data
+
+
+@dataclass(frozen=True)
+class Loaded:
+    approvals: tuple[Approval, ...]
+    problem: str | None = None      # why the file's approvals are ignored
+    corrupt: bool = False
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The approvals that may apply here and now, and why any were ignored."""
+
+    approvals: tuple[Approval, ...]
+    notes: tuple[str, ...] = ()
+
+
+# ---------------------------------------------------------------- time and ids
+
+
+def iso(t: float) -> str:
+    return datetime.fromtimestamp(t, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_time(value) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, str):
+        stamp = datetime.fromisoformat(value)
+        if stamp.tzinfo is None:
+            stamp = stamp.replace(tzinfo=timezone.utc)
+        return stamp.timestamp()
+    if value is None:
+        return None
+    raise ValueError(f"not a time: {value!r}")
+
+
+def new_id() -> str:
+    import secrets
+
+    return secrets.token_hex(6)
+
+
+# ---------------------------------------------------------------- files
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` so that any reader sees the old file or the new one, never a mix."""
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(fd, 0o600)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+        os.close(fd)
+        fd = -1
+        os.replace(tmp, path)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    dir_fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def _remove_stale_temps(directory: Path, name: str) -> None:
+    """Temp files left by a writer killed mid-write (only called under the lock, when no one writes)."""
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    for entry in names:
+        if entry.startswith(f".{name}.") and entry.endswith(".tmp"):
+            try:
+                os.unlink(directory / entry)
+            except OSError:
+                pass
+
+
+def _read_private(path: Path, *also_check: Path) -> tuple[bytes | None, str | None]:
+    """The bytes of `path` (None when missing) and why it is not trusted (None when it is)."""
+    for thing in also_check:
+        reason = untrusted_reason(thing)
+        if reason:
+            return None, reason
+    try:    # O_NONBLOCK: a FIFO in place of a store file must not hang the gate
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return None, f"{path} is a symbolic link"
+        return None, f"{path}: cannot read: {exc.strerror}"
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            return None, f"{path} is not a regular file"
+        reason = untrusted_reason(path, st)
+        if reason:
+            return None, reason
+        if st.st_size > MAX_STORE_BYTES:
+            return None, f"{path} is {st.st_size} bytes, over the limit of {MAX_STORE_BYTES}"
+        return fh.read(MAX_STORE_BYTES + 1), None
+
+
+# ---------------------------------------------------------------- approvals.json (project, always)
+
+
+def _entry(raw: object) -> Approval:
+    if not isinstance(raw, dict):
+        raise ValueError("an entry is not an object")
+    exact_text = "pattern" not in raw and "command" in raw       # pre-ADR-0015: an exact command line
+    pattern = raw.get("command") if exact_text else raw.get("pattern")
+    if not isinstance(pattern, str) or not pattern:
+        raise ValueError("an entry has no pattern")
+    ident, scope, directory = raw.get("id"), raw.get("scope"), raw.get("directory")
+    if not isinstance(ident, str) or not ident:
+        raise ValueError("an entry has no id")
+    if scope not in PERSISTED_SCOPES:
+        raise ValueError(f"entry {ident}: scope {scope!r} is not project or always")
+    if scope == "project" and not (isinstance(directory, str) and os.path.isabs(directory)):
+        raise ValueError(f"entry {ident}: a project approval needs an absolute directory")
+    level = raw.get("level", "moderate")
+    source = raw.get("source", "")
+    if not isinstance(level, str) or not isinstance(source, str):
+        raise ValueError(f"entry {ident}: level and source must be strings")
+    created = parse_time(raw.get("created")) or 0.0
+    return Approval(id=ident, pattern=pattern, scope=scope, level=Level.parse(level), source=source,
+                    created=created, expires=parse_time(raw.get("expires")),
+                    directory=directory if scope == "project" else None, exact_text=exact_text,
+                    pre_verb=not exact_text and raw.get("verbKeys") is not True)
+
+
+def parse_approvals(data: bytes, *, at: float) -> tuple[Approval, ...]:
+    """The unexpired approvals of an approvals.json; ValueError when it is not one."""
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"invalid JSON: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("version") != VERSION or not isinstance(doc.get("approvals"), list):
+        raise ValueError('not {"version": 1, "approvals": [...]}')
+    entries = tuple(_entry(raw) for raw in doc["approvals"])
+    return tuple(a for a in entries if a.expires is None or a.expires > at)
+
+
+def read_persisted(home: Path, *, at: float | None = None) -> Loaded:
+    path = home / APPROVALS_NAME
+    data, problem = _read_private(path, home)
+    if problem:
+        return Loaded((), f"approvals not trusted: {problem}")
+    if data is None:
+        return Loaded(())
+    try:
+        return Loaded(parse_approvals(data, at=time.time() if at is None else at))
+    except (ValueError, TypeError, OverflowError) as exc:
+        return Loaded((), f"{path} is corrupt ({exc}); its approvals are ignored", corrupt=True)
+
+
+def _dump(approvals) -> bytes:
+    doc = {"version": VERSION, "approvals": [a.to_json() for a in approvals]}
+    return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def update_persisted(home: Path, change) -> tuple[Approval, ...]:
+    """Apply `change(list of approvals) -> list` under the lock and write the result atomically."""
+    with locked(home):
+        path = home / APPROVALS_NAME
+        _remove_stale_temps(home, APPROVALS_NAME)
+        loaded = read_persisted(home)
+        if loaded.problem and not loaded.corrupt:
+            raise StoreError(loaded.problem)
+        if loaded.corrupt:
+            aside = home / f"{APPROVALS_NAME}.corrupt-{datetime.now(timezone.utc):%Y%m%dT%H%M%S.%fZ}"
+            os.rename(path, aside)
+            from wispsh.decide import audit
+            audit.append_locked(home, [audit.event("store.corrupt", line="", decision="set-aside",
+                                                   reasons=[loaded.problem, f"kept as {aside.name}"])])
+        result = tuple(change(list(loaded.approvals)))
+        write_atomic(path, _dump(result))
+        return result
+
+
+# ---------------------------------------------------------------- runtime grants (once, session)
+
+
+def runtime_dir(env=None) -> Path:
+    env = os.environ if env is None else env
+    base = env.get("XDG_RUNTIME_DIR")
+    if base:
+        return Path(base) / "wisp"
+    import warnings
+
+    import platformdirs
+    with warnings.catch_warnings():             # "XDG_RUNTIME_DIR is not set, falling back to /tmp/..."
+        warnings.simplefilter("ignore")
+        return Path(platformdirs.user_runtime_dir("wisp"))
+
+
+def _runtime_grant(raw: dict, session_id: str) -> Approval:
+    granter = raw.get("granter")
+    return Approval(id=raw["id"], pattern=raw["pattern"], scope=raw["scope"], level=Level.parse(raw["level"]),
+                    source=raw.get("source", ""), created=parse_time(raw.get("created")) or 0.0,
+                    session=session_id, granter=(int(granter[0]), float(granter[1])) if granter else None,
+                    turn=raw.get("turn"))
+
+
+def _grant_key(home: Path, *, create: bool) -> bytes | None:
+    """The wisp home's key for signing runtime grants (made under the lock when `create`); None when missing
+    or not trusted."""
+    path = home / KEY_NAME
+    data, problem = _read_private(path, home)
+    if data is None and problem is None and create:
+        import secrets
+
+        write_atomic(path, secrets.token_hex(32).encode())
+        data, problem = _read_private(path, home)
+    if problem or not data or len(data) < 32:
+        return None
+    return data
+
+
+def _signature(key: bytes, who: dict, grants: list) -> str:
+    import hashlib
+    import hmac
+
+    body = json.dumps({"session": who, "grants": grants}, sort_keys=True, separators=(",", ":"))
+    return hmac.new(key, body.encode("utf-8", "surrogateescape"), hashlib.sha256).hexdigest()
+
+
+def _read_session_file(path: Path, home: Path) -> tuple[dict | None, tuple[Approval, ...], str | None]:
+    """(the session's description, its grants, why they are ignored). Only files signed with the home's key
+    for this very session name count."""
+    data, problem = _read_private(path, path.parent.parent, path.parent)
+    if problem or data is None:
+        return None, (), problem
+    try:
+        doc = json.loads(data.decode("utf-8"))
+        who = doc["session"]
+        key = _grant_key(home, create=False)
+        import hmac
+
+        if key is None or not isinstance(doc.get("mac"), str) or not hmac.compare_digest(
+                doc["mac"], _signature(key, who, doc["grants"])):
+            return None, (), f"{path} is not signed by {home / KEY_NAME}; its grants are ignored"
+        if who.get("id") + ".json" != path.name:
+            return None, (), f"{path} holds the grants of another session; they are ignored"
+        grants = tuple(_runtime_grant(g, who["id"]) for g in doc["grants"])
+        if any(g.scope not in RUNTIME_SCOPES for g in grants):
+            raise ValueError("a grant with a persisted scope")
+        return who, grants, None
+    except (ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError) as exc:
+        return None, (), f"{path} is corrupt ({exc}); its grants are ignored"
+
+
+def _write_session_file(path: Path, who: dict, grants, home: Path) -> None:
+    """Write (or remove, when empty) one session's grants, signed. The caller holds the lock."""
+    if not grants:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        return
+    key = _grant_key(home, create=True)
+    if key is None:
+        raise StoreError(f"{home / KEY_NAME} cannot be made or is not trusted")
+    listed = [g.to_json() for g in grants]
+    doc = {"version": VERSION, "session": who, "grants": listed, "mac": _signature(key, who, listed)}
+    write_atomic(path, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
+def _session_json(sess) -> dict:
+    return {"id": sess.id, "pid": sess.pid, "started": sess.started, "name": sess.name, "agent": sess.agent}
+
+
+def _session_alive(who: dict) -> bool:
+    from wispsh.decide import session
+
+    if who.get("pid") is None:                  # named by the harness: lives as long as the runtime dir
+        return True
+    return session.alive(int(who["pid"]), float(who["started"]))
+
+
+def _grant_alive(grant: Approval) -> bool:
+    from wispsh.decide import session
+
+    if grant.scope != "once" or grant.turn or grant.granter is None:
+        return True
+    return session.alive(*grant.granter)
+
+
+def sweep(home: Path, env=None) -> int:
+    """Remove the grants of dead sessions and once grants whose granting process is gone. Under the lock."""
+    removed = 0
+    with locked(home):
+        gdir = runtime_dir(env) / GRANTS_DIR
+        _remove_stale_temps_all(gdir)
+        removed = _sweep_unlocked(gdir, home)
+    return removed
+
+
+def _remove_stale_temps_all(gdir: Path) -> None:
+    try:
+        names = os.listdir(gdir)
+    except OSError:
+        return
+    for entry in names:
+        if entry.startswith(".") and entry.endswith(".tmp"):
+            try:
+                os.unlink(gdir / entry)
+            except OSError:
+                pass
+
+
+def _sweep_unlocked(gdir: Path, home: Path) -> int:
+    removed = 0
+    try:
+        names = sorted(n for n in os.listdir(gdir) if n.endswith(".json"))
+    except OSError:
+        return 0
+    for entry in names:
+        path = gdir / entry
+        who, grants, problem = _read_session_file(path, home)
+        if problem or who is None:
+            continue                            # not ours to judge (untrusted) or already gone
+        if not _session_alive(who):
+            os.unlink(path)
+            removed += len(grants)
+            continue
+        keep = tuple(g for g in grants if _grant_alive(g))
+        if len(keep) != len(grants):
+            _write_session_file(path, who, keep, home)
+            removed += len(grants) - len(keep)
+    return removed
+
+
+def _prepare_runtime(env) -> Path:
+    rdir = runtime_dir(env)
+    os.makedirs(rdir.parent, exist_ok=True)
+    ensure_private_dir(rdir)
+    ensure_private_dir(rdir / GRANTS_DIR)
+    for thing in (rdir, rdir / GRANTS_DIR):
+        reason = untrusted_reason(thing)
+        if reason:
+            raise StoreError(f"runtime grants not trusted: {reason}")
+    return rdir / GRANTS_DIR
+
+
+# ---------------------------------------------------------------- what the gate and the CLI call
+
+
+def grant(home: Path, *, pattern: str, scope: str, level: Level, source: str, cwd: str, env=None,
+          persist_days: float = 30.0, here=None, exact_text: bool = False) -> Approval:
+    """Remember one answer. Raises StoreError when the store cannot be written."""
+    from wispsh.decide import session
+
+    env = os.environ if env is None else env
+    if scope not in SCOPES:
+        raise ValueError(f"unknown scope {scope!r}")
+    now = time.time()
+    if scope in PERSISTED_SCOPES:
+        if level >= Level.DANGEROUS:
+            raise ValueError("a dangerous verdict is never persisted")
+        made = Approval(id=new_id(), pattern=pattern, scope=scope, level=level, source=source, created=now,
+                        expires=now + persist_days * 86400,
+                        directory=session.project_root(cwd) if scope == "project" else None,
+                        exact_text=exact_text)
+        try:
+            update_persisted(home, lambda entries: entries + [made])
+        except OSError as exc:
+            raise StoreError(f"cannot write {home / APPROVALS_NAME}: {exc.strerror or exc}") from None
+        return made
+    here = here or session.here(env)
+    granter = None
+    if scope == "once":
+        pid = os.getpid()
+        granter = (pid, session.start_time(pid) or 0.0)
+    made = Approval(id=new_id(), pattern=pattern, scope=scope, level=level, source=source, created=now,
+                    session=here.session.id, granter=granter,
+                    turn=(env.get("WISP_TURN") or None) if scope == "once" else None)
+    try:
+        with locked(home):
+            gdir = _prepare_runtime(env)
+            _sweep_unlocked(gdir, home)
+            path = gdir / f"{here.session.id}.json"
+            who, grants, problem = _read_session_file(path, home)
+            if problem and os.path.exists(path) and "corrupt" not in problem and "signed" not in problem:
+                raise StoreError(problem)
+            if made.turn:
+                # a new turn ends the once grants of the turns before it (a forged old WISP_TURN finds none).
+                # Accepted: until the new turn's first grant, forging the old WISP_TURN (a WISP_ assignment,
+                # rated dangerous) still finds the old turn's grants.
+                grants = tuple(g for g in grants if not (g.scope == "once" and g.turn and g.turn != made.turn))
+            _write_session_file(path, who or _session_json(here.session), grants + (made,), home)
+    except OSError as exc:
+        raise StoreError(f"cannot write session grants: {exc.strerror or exc}") from None
+    return made
+
+
+def standing(home: Path, *, cwd: str, env=None, here=None, at: float | None = None) -> Standing:
+    """The approvals that may cover a part run now in `cwd` by this session. Reads only."""
+    from wispsh.decide import session
+
+    env = os.environ if env is None else env
+    notes: list[str] = []
+    loaded = read_persisted(home, at=at)
+    if loaded.problem:
+        notes.append(loaded.problem)
+    root = session.project_root(cwd)
+    found = [a for a in loaded.approvals if a.scope == "always" or a.directory == root]
+    here = here or session.here(env)
+    try:
+        gdir = runtime_dir(env) / GRANTS_DIR
+        problem = untrusted_reason(gdir.parent) or untrusted_reason(gdir)
+    except OSError as exc:
+        problem = f"runtime dir: {exc.strerror or exc}"
+    if problem:
+        notes.append(f"session grants not trusted: {problem}")
+    else:
+        who, grants, problem = _read_session_file(gdir / f"{here.session.id}.json", home)
+        if problem:
+            notes.append(problem)
+        turn = env.get("WISP_TURN") or None
+        # "beneath the line": a process below the granting one, or the same process after an exec in place
+        ancestors = set(here.ancestors) | ({here.me} if here.me else set())
+        for g in grants:
+            beneath = g.granter is not None and _is_ancestor(g.granter, ancestors)
+            if g.scope == "session" or (g.turn and g.turn == turn) or beneath:
+                found.append(g)
+    return Standing(tuple(found), tuple(notes))
+
+
+def _is_ancestor(granter: tuple[int, float], ancestors: set[tuple[int, float]]) -> bool:
+    pid, started = granter
+    return any(p == pid and abs(s - started) < 0.05 for p, s in ancestors)
+
+
+def all_approvals(home: Path, env=None) -> Standing:
+    """Every approval: approvals.json, and the grants of live sessions (for `wisp approvals list`)."""
+    env = os.environ if env is None else env
+    loaded = read_persisted(home)
+    found = list(loaded.approvals)
+    notes = [loaded.problem] if loaded.problem else []
+    gdir = runtime_dir(env) / GRANTS_DIR
+    try:
+        names = sorted(n for n in os.listdir(gdir) if n.endswith(".json"))
+    except OSError:
+        names = []
+    for entry in names:
+        who, grants, problem = _read_session_file(gdir / entry, home)
+        if problem:
+            notes.append(problem)
+        elif who is not None and _session_alive(who):
+            found.extend(g for g in grants if _grant_alive(g))
+    return Standing(tuple(found), tuple(notes))
+
+
+def revoke(home: Path, approval_id: str, env=None) -> bool:
+    """Remove one approval by id, wherever it is. True when it was found."""
+    if any(a.id == approval_id for a in read_persisted(home).approvals):
+        hit = []
+
+        def drop(entries):
+            hit.extend(a for a in entries if a.id == approval_id)
+            return [a for a in entries if a.id != approval_id]
+
+        update_persisted(home, drop)
+        if hit:
+            return True
+    return _change_runtime(home, env, lambda g: g.id != approval_id) > 0
+
+
+def clear(home: Path, env=None, scope: str | None = None) -> int:
+    """Remove every approval (of one scope). Returns how many went."""
+    count = 0
+    if scope in (None, "project", "always"):
+        gone = []
+
+        def drop(entries):
+            gone.extend(a for a in entries if scope is None or a.scope == scope)
+            return [a for a in entries if not (scope is None or a.scope == scope)]
+
+        if os.path.exists(home / APPROVALS_NAME):
+            update_persisted(home, drop)
+        count += len(gone)
+    if scope in (None, "session", "once"):
+        count += _change_runtime(home, env, lambda g: scope is not None and g.scope != scope
+                                 and not (scope == "session" and g.scope == "once"))
+    return count
+
+
+def _change_runtime(home: Path, env, keep) -> int:
+    """Keep only the runtime grants for which keep(grant) is true; how many were removed."""
+    removed = 0
+    gdir = runtime_dir(env) / GRANTS_DIR
+    if not gdir.is_dir():
+        return 0
+    with locked(home):
+        for entry in sorted(n for n in os.listdir(gdir) if n.endswith(".json")):
+            who, grants, problem = _read_session_file(gdir / entry, home)
+            if problem or who is None:
+                continue
+            kept = tuple(g for g in grants if keep(g))
+            if len(kept) != len(grants):
+                _write_session_file(gdir / entry, who, kept, home)
+                removed += len(grants) - len(kept)
+    return removed
+
+
+def trust_problems(home: Path, env=None) -> list[str]:
+    """Why parts of the wisp home (or the runtime dir) are not trusted; empty when all are (`wisp doctor`)."""
+    problems = []
+    for path in (home, home / CONFIG_NAME, home / APPROVALS_NAME, home / "audit.jsonl", home / LOCK_NAME,
+                 home / KEY_NAME):
+        reason = untrusted_reason(path)
+        if reason:
+            problems.append(reason)
+    loaded = read_persisted(home)
+    if loaded.corrupt:
+        problems.append(loaded.problem)
+    try:
+        rdir = runtime_dir(env)
+        for path in (rdir, rdir / GRANTS_DIR):
+            reason = untrusted_reason(path)
+            if reason:
+                problems.append(reason)
+    except OSError:
+        pass
+    return problems

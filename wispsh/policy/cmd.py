@@ -1,0 +1,275 @@
+"""What a family rule works on: one command, its words resolved, and what it found so far."""
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import namedtuple
+
+from wispsh.model import Level
+from wispsh.policy import places
+from wispsh.programs.grammar import UNKNOWN, Options, read_options
+from wispsh.support.lazyre import lazy_re
+
+_VAR = lazy_re(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+FACT_NAMES = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "runtime_code",
+              "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp", "deletes", "lists_big",
+              "found_under", "secret_copy", "links")
+# A part's facts kept for the line: one small immutable record, shared when there is nothing to say.
+FactsSummary = namedtuple("FactsSummary", FACT_NAMES)
+NO_FACTS = FactsSummary("", False, False, False, False, False, False, (), (), (), False, None, {}, False, False,
+                        "", (), False, ())
+
+
+class Facts:
+    """What the whole-line rules need to know about a part."""
+
+    __slots__ = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp",
+                 "runtime_code", "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp",
+                 "deletes", "lists_big", "found_under", "secret_copy", "links")
+
+    def __init__(self) -> None:
+        self.secret_source = ""         # why this part emits secrets ("" when it does not)
+        self.net_fetch = False          # prints what it fetched from the network
+        self.net_send = False           # sends data (its stdin or a file) over the network
+        self.net_dev = False            # opens a /dev/tcp socket
+        self.decoder = False            # decodes hidden text (base64 -d, xxd -r)
+        self.stdin_interp = False       # runs code read from its stdin
+        self.runtime_code = False       # runs code given as a word known only at run time (sh -c "$(…)")
+        self.writes: list[str] = []     # files it writes
+        self.fetch_writes: list[str] = []   # files it writes with what it fetched from the network
+        self.runs: list[str] = []       # files it runs
+        self.noop = False
+        self.cd_to: str | None = None
+        self.assigns: dict[str, str] = {}
+        self.interp = False             # an interpreter or shell
+        self.deletes = False            # deletes files
+        self.lists_big = ""             # lists everything under / or ~ (for `find / | xargs rm`)
+        self.found_under: list[str] = []    # find's start paths, for the {} of its -exec commands
+        self.secret_copy = False        # copies a secret somewhere a later push or upload can take it
+        self.links: list[tuple[str, str]] = []  # symlinks it makes: (link path, the path it points at)
+
+    def summary(self) -> FactsSummary:
+        if not (self.secret_source or self.net_fetch or self.net_send or self.net_dev or self.decoder
+                or self.stdin_interp or self.runtime_code or self.writes or self.fetch_writes or self.runs
+                or self.noop or self.cd_to is not None or self.assigns or self.interp or self.deletes
+                or self.lists_big or self.found_under or self.secret_copy or self.links):
+            return NO_FACTS
+        return FactsSummary(self.secret_source, self.net_fetch, self.net_send, self.net_dev, self.decoder,
+                            self.stdin_interp, self.runtime_code, tuple(self.writes), tuple(self.fetch_writes),
+                            tuple(self.runs), self.noop, self.cd_to, dict(self.assigns), self.interp,
+                            self.deletes, self.lists_big, tuple(self.found_under), self.secret_copy,
+                            tuple(self.links))
+
+
+def expand_word(written: str, subst: dict) -> str:
+    """A word known only at run time, with the variables we do know put in and the rest as UNKNOWN.
+
+    Quotes are read away; $(…), backticks and unknown variables become UNKNOWN. No recursion.
+    """
+    out: list[str] = []
+    i, n = 0, len(written)
+    in_double = False
+    while i < n:
+        ch = written[i]
+        if ch == "'" and not in_double:
+            end = written.find("'", i + 1)
+            end = n if end < 0 else end
+            out.append(written[i + 1:end])
+            i = end + 1
+        elif ch == '"':
+            in_double = not in_double
+            i += 1
+        elif ch == "\\" and i + 1 < n:
+            out.append(written[i + 1])
+            i += 2
+        elif ch == "`":
+            end = written.find("`", i + 1)
+            out.append(UNKNOWN)
+            i = n if end < 0 else end + 1
+        elif written.startswith(("$(pwd)", "`pwd`"), i) and "PWD" in subst:
+            out.append(subst["PWD"])        # the directory the line runs in
+            i += 6 if written[i] == "$" else 5
+        elif ch in "$<>" and i + 1 < n and written[i + 1] == "(" and not in_double or (
+                ch == "$" and i + 1 < n and written[i + 1] == "("):
+            depth, j = 0, i + 1
+            while j < n:
+                if written[j] == "(":
+                    depth += 1
+                elif written[j] == ")":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j += 1
+            out.append(UNKNOWN)
+            i = j + 1
+        elif ch == "$" and i + 1 < n and written[i + 1] == "{":
+            end = written.find("}", i + 2)
+            end = n - 1 if end < 0 else end
+            body = written[i + 2:end]
+            name = re.match(r"[A-Za-z_][A-Za-z0-9_]*", body)
+            if name and name.group(0) == body and body in subst:
+                out.append(subst[body])
+            else:
+                out.append(UNKNOWN)
+            i = end + 1
+        elif ch == "$" and i + 1 < n and (written[i + 1].isalnum() or written[i + 1] in "_@*#?$!-"):
+            m = re.match(r"[A-Za-z_][A-Za-z0-9_]*", written[i + 1:])
+            if m:
+                name = m.group(0)
+                out.append(subst.get(name, UNKNOWN))
+                i += 1 + len(name)
+            else:
+                out.append(UNKNOWN)
+                i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+class Cmd:
+    """One command being judged: program name, resolved args, and the findings."""
+
+    __slots__ = ("name", "args", "part", "key", "ctx", "cwd", "found", "facts", "subst", "privileged",
+                 "via_xargs", "delegate_to", "delegated")
+
+    def __init__(self, name, args, part, key, ctx, cwd, subst, facts=None):
+        self.name = name
+        self.args = args
+        self.part = part
+        self.key = key
+        self.ctx = ctx
+        self.cwd = cwd
+        self.subst = subst
+        self.found: list[tuple[Level, str]] = []
+        self.facts = facts or Facts()
+        self.privileged = bool(key is not None and key.privileged)
+        self.via_xargs = bool(key is not None and "xargs" in key.wrappers)
+        self.delegate_to: list[str] | None = None     # words of a command this one runs (busybox rm …)
+        self.delegated = False      # judging words a rule handed on: the splitter did not see them as a part
+
+    def code_text(self, text: str, what: str, at_least: Level = Level.SAFE) -> None:
+        """Shell code the splitter did not see as parts (`unshare sh -c '…'`): split and judge it here."""
+        from wispsh.policy.engine import judge_text
+        verdict = judge_text(text, self.ctx, self.cwd)
+        level = max(verdict.level, at_least)
+        if level > Level.SAFE:
+            reason = verdict.reasons[0] if verdict.reasons and verdict.level >= at_least else "runs it"
+            self.at_least(level, f"{what}: {reason}")
+
+    # ------------------------------------------------------------ findings
+
+    def at_least(self, level: Level, reason: str) -> None:
+        self.found.append((level, reason))
+
+    def level(self) -> Level:
+        return max((lv for lv, _ in self.found), default=Level.SAFE)
+
+    # ------------------------------------------------------------ options
+
+    def opts(self, short_values: str = "", long_values=(), longs=(), stop_at_operand=False,
+             optional_long_values=(), args=None) -> Options:
+        return read_options(self.args if args is None else args, short_values, long_values, longs,
+                            stop_at_operand, optional_long_values)
+
+    # ------------------------------------------------------------ places
+
+    def place(self, word: str) -> places.Place:
+        return places.place(word, self.ctx, self.cwd)
+
+    def _apply(self, table, word: str, verb: str, tree_unknown_dangerous: bool = False) -> places.Place:
+        where = self.place(word)
+        level = table[where.cls]
+        if tree_unknown_dangerous and where.whole_unknown:
+            level = Level.DANGEROUS
+        if level > Level.SAFE:
+            self.at_least(level, f"{verb} {_describe(where, word)}")
+        return where
+
+    def write(self, word: str, verb: str = "writes") -> places.Place:
+        where = self._apply(places.WRITE, word, verb)
+        self.facts.writes.append(where.path)
+        return where
+
+    def write_into(self, dest: str, sources, verb: str = "writes", into: bool = False,
+                   contents_slash: bool = False) -> None:
+        """A copy's destination: when it is a directory, each source lands at dest/name.
+
+        `cp .bashrc ~` writes ~/.bashrc; `cp -r dotfiles/. ~` (or rsync's `dotfiles/`) writes names the gate
+        cannot see into dest - in your home directory those may be your shell config.
+        """
+        where = self.write(dest, verb)
+        if not (into or dest.endswith("/") or where.cls in (places.HOME, places.ROOT, places.ANCESTOR)
+                or len(sources) > 1 or places.is_directory(where)):
+            return
+        for source in sources:
+            if UNKNOWN in source or "://" in source:
+                continue
+            trimmed = source.rstrip("/")
+            name = trimmed.rsplit("/", 1)[-1]
+            if name in ("", ".", "..", "*") or contents_slash and source.endswith("/") or name.startswith("*"):
+                if where.cls in (places.HOME, places.ROOT, places.ANCESTOR):
+                    self.at_least(Level.DANGEROUS, f"copies a directory's contents into {where.cls} (it may "
+                                                   f"overwrite your shell config)")
+                continue
+            self.write(where.path.rstrip("/") + "/" + name, verb)
+
+    def create(self, word: str, verb: str = "creates") -> places.Place:
+        return self._apply(places.CREATE, word, verb)
+
+    def read(self, word: str, verb: str = "reads") -> places.Place:
+        where = self._apply(places.READ, word, verb)
+        public_key = where.path.endswith(".pub") and not where.glob     # ~/.ssh/id_ed25519.pub is meant to be shared
+        if (where.cls in places.SECRET_CLASSES and not public_key or where.whole_unknown) and \
+                not self.facts.secret_source:
+            self.facts.secret_source = f"reads {_describe(where, word)}"
+        if where.cls == places.NETDEV:
+            self.facts.net_dev = True
+        return where
+
+    def delete(self, word: str, recursive: bool) -> places.Place:
+        self.facts.deletes = True
+        if recursive:
+            return self._apply(places.DELETE_TREE, word, "recursive delete of", tree_unknown_dangerous=True)
+        return self._apply(places.DELETE, word, "deletes")
+
+    def mode(self, word: str, recursive: bool, verb: str) -> places.Place:
+        where = self._apply(places.MODE, word, verb)
+        if recursive and (where.cls in (places.ROOT, places.HOME, places.ANCESTOR, places.SYSTEM)
+                          or where.whole_unknown):
+            self.at_least(Level.DANGEROUS, f"{verb} everything under {_describe(where, word)}")
+        return where
+
+    def run_file(self, word: str, what: str = "runs") -> places.Place:
+        """A script or program file it runs: project code is moderate, anything else high."""
+        where = self.place(word)
+        self.facts.runs.append(where.path)
+        if where.cls in (places.PROJECT, places.PROJECT_ROOT):
+            self.at_least(Level.MODERATE, f"{what} project code")
+        elif where.cls == places.HARMLESS and where.path == "/dev/stdin":
+            self.at_least(Level.HIGH, f"{what} code from its input")
+            self.facts.stdin_interp = True
+        elif where.cls in (places.SYSTEM,):
+            self.at_least(Level.MODERATE, f"{what} {where.path}")
+        else:
+            self.at_least(Level.HIGH, f"{what} code from {_describe(where, word)}")
+        return where
+
+
+def _describe(where: places.Place, word: str) -> str:
+    shown = word.replace(UNKNOWN, "…")
+    cls = where.cls
+    if cls in (places.ROOT, places.HOME, places.WISP, places.WISP_KEY, places.SECRET, places.DOTFILE, places.GIT_INTERNAL,
+               places.SYSTEM, places.DEVICE, places.ANCESTOR, places.UNKNOWN_PLACE, places.PROJECT_SECRET):
+        if cls in (places.ROOT, places.HOME):
+            return cls
+        return f"{shown} ({cls})"
+    if cls == places.PROJECT_ROOT:
+        return "the whole project"
+    return shown if cls in (places.PROJECT, places.TEMP, places.HARMLESS) else f"{shown} ({cls})"
+
+
+def normalize(path: str) -> str:
+    return posixpath.normpath(path)

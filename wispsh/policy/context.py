@@ -1,0 +1,80 @@
+"""Where a line runs: the directories the path classes are measured against."""
+from __future__ import annotations
+
+import os
+import posixpath
+from dataclasses import dataclass, field
+
+from wispsh.config import Config, wisp_home
+
+
+def find_project_root(cwd: str) -> str:
+    """The git work tree root above cwd (a `.git` file or directory), else cwd. No subprocess."""
+    here = posixpath.normpath(cwd)
+    probe = here
+    for _ in range(256):
+        if os.path.exists(posixpath.join(probe, ".git")):
+            return probe
+        parent = posixpath.dirname(probe)
+        if parent == probe:
+            break
+        probe = parent
+    return here
+
+
+def runtime_dirs(env: dict) -> tuple[str, ...]:
+    """Every place platformdirs' user_runtime_dir("wisp") can be, computed without importing it.
+
+    platformdirs uses $XDG_RUNTIME_DIR when it is a private directory, else /run/user/<uid>, else
+    <tmp>/runtime-<uid>; since the check it makes needs I/O, all three count as wisp's own.
+    """
+    uid = os.getuid()
+    found = []
+    xdg = env.get("XDG_RUNTIME_DIR")
+    if xdg and xdg.startswith("/"):
+        found.append(posixpath.join(posixpath.normpath(xdg), "wisp"))
+    found.append(f"/run/user/{uid}/wisp")
+    tmp = env.get("TMPDIR") or "/tmp"
+    if tmp.startswith("/"):
+        found.append(posixpath.join(posixpath.normpath(tmp), f"runtime-{uid}", "wisp"))
+    if "/tmp" != tmp:
+        found.append(f"/tmp/runtime-{uid}/wisp")
+    return tuple(dict.fromkeys(found))
+
+
+@dataclass(frozen=True)
+class Context:
+    cwd: str
+    home: str
+    project_root: str
+    wisp_home: str
+    runtime_dir: str
+    env: dict = field(default_factory=dict, compare=False, hash=False)
+    runtime_dirs: tuple[str, ...] = ()
+    temp_dirs: tuple[str, ...] = ("/tmp", "/var/tmp", "/dev/shm")
+    # (word, cwd) -> Place: a long line names the same places again and again
+    places: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    @classmethod
+    def for_process(cls, cwd: str, env: dict, config: Config | None = None) -> "Context":
+        env = dict(env)
+        cwd = posixpath.normpath(cwd or "/")
+        home = env.get("HOME") or os.path.expanduser("~")
+        home = posixpath.normpath(home) if home.startswith("/") else "/"
+        places = runtime_dirs(env)
+        temps = ["/tmp", "/var/tmp", "/dev/shm"]
+        tmpdir = env.get("TMPDIR")
+        if tmpdir and tmpdir.startswith("/") and posixpath.normpath(tmpdir) not in ("/", home):
+            temps.append(posixpath.normpath(tmpdir))
+        return cls(
+            cwd=cwd,
+            home=home,
+            project_root=find_project_root(cwd),
+            # config.wisp_home falls back on the process's own ~; the line runs with env's HOME.
+            wisp_home=posixpath.normpath(str(wisp_home(env)) if env.get("WISP_HOME")
+                                         else posixpath.join(home, ".wisp")),
+            runtime_dir=places[0],
+            env=env,
+            runtime_dirs=places,
+            temp_dirs=tuple(dict.fromkeys(temps)),
+        )

@@ -1,0 +1,535 @@
+"""Risk rules: a Verdict for each part (what it itself does) and for the whole line.
+
+The registry maps an essential program to its family's rule; a rule reads the command's options and operands
+(`base.Cmd`) and records findings. What applies to every part - redirections, variables, privilege, a program
+run from an odd place, loop ranges - is judged here. Whole-line rules live in `line.py`.
+"""
+from __future__ import annotations
+
+
+from wispsh.model import Judged, Key, Level, Part, Split, Verdict
+from wispsh.policy.families import containers, databases, files, gatekeeping, interpreters, network, packages, runners, system, vcs, verbs
+from wispsh.policy import places
+from wispsh.parse.words import expand_braces
+from wispsh.policy.cmd import Cmd, Facts, expand_word
+from wispsh.policy.context import Context
+from wispsh.policy.env import judge_variable
+from wispsh.programs.grammar import UNKNOWN
+from wispsh.support.lazyre import lazy_re
+
+__all__ = ["Context", "judge_part", "judge_line", "analyse", "REGISTRY"]
+
+S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
+
+REGISTRY: dict = {}
+for _family in (verbs, files, network, interpreters, packages, system, containers, databases, vcs, gatekeeping,
+                runners):
+    REGISTRY.update(_family.RULES)
+
+# Programs that only print facts or their arguments: data is data.
+SAFE_PROGRAMS = frozenset({
+    "echo", "true", "false", ":", "pwd", "whoami", "id", "uname", "date", "hostname", "which", "type",
+    "whereis", "seq", "sleep", "yes", "nproc", "uptime", "free", "ps", "pgrep", "lsof", "getconf", "locale",
+    "tput", "clear", "stty", "tty", "groups", "arch", "lscpu", "lsblk", "df", "vmstat", "ip", "ifconfig", "ss",
+    "netstat", "dmesg", "journalctl", "jobs", "wait", "exit", "return", "shift", "break", "continue", "unalias",
+    "shopt", "setopt", "unsetopt", "umask", "ulimit", "times", "getopts", "cd", "pushd", "popd", "dirs", "bg", "fg", "disown",
+    "command", "builtin", "time", "printf", "logname", "users", "who", "w", "last", "tty", "cal", "bc",
+    "expr", "factor", "man", "info", "help", "apropos", "whatis", "tldr", "cowsay", "figlet", "lsusb", "lspci",
+    "sw_vers", "system_profiler", "top", "htop", "btop", "watch", "env", "printenv", "nice", "ionice",
+    "renice", "timeout", "nohup", "stdbuf", "exec", "caffeinate", "sync", "true", "wc", "sha256sum", "md5",
+    "shasum", "pbpaste", "xclip", "xsel", "pbcopy", "wl-copy", "wl-paste", "notify-send", "say", "cmp", "diff3", "sdiff", "colordiff", "delta", "difft", "jless", "fx", "gron", "mlr", "csvlook",
+    "xmllint", "tidy", "yamllint", "jsonlint", "column", "glow", "uuidgen", "mktemp", "ldd", "nm", "objdump",
+    "readelf", "size", "otool", "file", "ulimit", "fc-list", "gh-status",
+})
+MAN_PAGER = lazy_re(r"^(-P|--pager|-H|--html)")
+VERSIONED = lazy_re(r"^(python|pip|pypy|perl|ruby|php|node|lua|luajit|gcc|g\+\+|clang|tclsh|wish|pwsh|ruby"
+                       r"|idle|pydoc|easy_install|java)[0-9][0-9.]*$")
+SYSTEM_BIN_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/usr/local/sbin/",
+                   "/opt/homebrew/bin/", "/opt/homebrew/sbin/", "/snap/bin/", "/usr/libexec/", "/usr/lib/",
+                   "/nix/store/", "/run/current-system/sw/bin/", "/usr/local/opt/")
+HELP_WORDS = frozenset({"--help", "--version", "-help", "-version", "--usage"})
+NOOP_PROGRAMS = frozenset({":", "true"})
+MAX_DELEGATIONS = 8
+MAX_LOOP_VARIANTS = 16
+
+
+def _program_name(name: str) -> str:
+    name = name.rsplit("/", 1)[-1]
+    if name.startswith("mkfs.") or name.startswith("fsck."):
+        return name.split(".", 1)[0]
+    match = VERSIONED.match(name)
+    if match:
+        base = match.group(1)
+        return base + "3" if base in ("python", "pip") and name[len(base):].startswith("3") else base
+    return name
+
+
+def _command_words(part: Part, key: Key) -> tuple[tuple, tuple]:
+    """The essential command's words: static values (None at run time) and the same words as written."""
+    command = tuple(key.command) if key is not None and key.command else tuple(part.argv)
+    n = len(command)
+    argv = tuple(part.argv)
+    words = tuple(part.words)
+    if n and n <= len(argv) and argv[len(argv) - n:] == command and len(words) == len(argv):
+        return command, words[len(words) - n:]
+    if n and n <= len(words) and all(v is None or v == w for v, w in zip(command, words[len(words) - n:])):
+        return command, words[len(words) - n:]
+    return command, tuple("" for _ in command)
+
+
+def _resolve(command, written, subst) -> list[str]:
+    args = []
+    for value, text in zip(command, written):
+        if value is not None:
+            if value.startswith(("<(", ">(")) and value.endswith(")"):
+                args.append(UNKNOWN)        # process substitution: a /dev/fd path known at run time
+            elif value.startswith("~") and text[:1] in ("'", '"', "\\"):
+                args.append("./" + value)   # a quoted tilde is a literal name
+            elif "{" in value and "," in value and "}" in value and text[:1] not in ("'", '"'):
+                args.extend(expand_braces(value) or [value])
+            else:
+                args.append(value)
+        elif text:
+            args.append(expand_word(text, subst))
+        else:
+            args.append(UNKNOWN)
+    return args
+
+
+def _uses_loop_var(written, loops) -> list:
+    found = []
+    for loop in loops:
+        needle = ("$" + loop.var, "${" + loop.var)
+        if any(needle[0] in w or needle[1] in w for w in written):
+            found.append(loop)
+    return found
+
+
+def analyse(part: Part, key: Key | None, ctx: Context, cwd: str | None = None,
+            line_vars: dict | None = None, found_file: str | None = None) -> Cmd:
+    """Judge one part: every finding, and the facts the whole-line rules need."""
+    cwd = cwd or ctx.cwd
+    subst = {"HOME": ctx.home, "PWD": cwd}
+    if line_vars:
+        subst.update(line_vars)
+    command, written = _command_words(part, key)
+    # a loop variable in a redirection counts too: `for f in ~/.bashrc; do echo x >> "$f"; done`
+    loops = _uses_loop_var(tuple(written) + tuple(r.target_text or "" for r in part.redirects), part.loops) \
+        if part.loops else []
+    if found_file is not None:
+        # a find -exec command: {} stands for each file find finds
+        command = tuple(w.replace("{}", found_file) if w is not None else None for w in command)
+    if not loops:
+        return _analyse_once(part, key, ctx, cwd, subst, command, written)
+    # A loop variable: judge the command once for each thing it ranges over (`rm "$f"`, f in ~/* → rm ~/*).
+    variants = [dict(subst)]
+    for loop in loops:
+        values = [UNKNOWN if w is None else places.expand_tilde(w, ctx, cwd) for w in loop.words] or [UNKNOWN]
+        variants = [dict(v, **{loop.var: value}) for v in variants for value in values][:MAX_LOOP_VARIANTS]
+    merged = None
+    for variant in variants:
+        cmd = _analyse_once(part, key, ctx, cwd, variant, command, written)
+        if merged is None:
+            merged = cmd
+        else:
+            merged.found.extend(cmd.found)
+            _merge_facts(merged.facts, cmd.facts)
+    return merged
+
+
+def _merge_facts(into: Facts, other: Facts) -> None:
+    for name in ("net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "runtime_code", "interp"):
+        setattr(into, name, getattr(into, name) or getattr(other, name))
+    into.secret_source = into.secret_source or other.secret_source
+    into.writes.extend(other.writes)
+    into.fetch_writes.extend(other.fetch_writes)
+    into.runs.extend(other.runs)
+
+
+def _analyse_once(part, key, ctx, cwd, subst, command, written) -> Cmd:
+    cmd = Cmd("", [], part, key, ctx, cwd, subst)
+    if part.opaque:
+        cmd.at_least(H, "text the gate could not read as commands")
+    if part.redirects:
+        _judge_redirects(cmd, part, subst)
+    _judge_assignments(cmd, part, key, ctx, cwd)
+    _judge_file_substitutions(cmd, part)
+    if not command:
+        if part.runtime_program:
+            cmd.at_least(H, "the program is chosen at run time")
+        return cmd
+    args = _resolve(command, written, subst)
+    first = args[0]
+    if part.runtime_program or command[0] is None and (UNKNOWN in first or not first):
+        cmd.at_least(H, "the program is chosen at run time")
+        cmd.facts.runtime_code = True
+        return cmd
+    if key is not None and key.runs_nothing:
+        if key.program in ("env", "printenv"):
+            interpreters.env_dump(cmd)      # bare `env` prints the environment
+            _secret_to_file(cmd, part)
+        return cmd
+    name = _program_name(key.program if key is not None and key.program else first)
+    cmd.name, cmd.args = name, args[1:]
+    chdir = _wrapper_chdir(part, key, subst)
+    if chdir:
+        cmd.cwd = places.place(chdir, ctx, cwd).path
+    _judge_program_path(cmd, first)
+    _dispatch(cmd)
+    _after(cmd, part, key)
+    return cmd
+
+
+READ_FILE_SUBST = lazy_re(r"\$\(\s*<\s*([^()\s;&|]+)\s*\)")
+
+
+def _judge_file_substitutions(cmd: Cmd, part: Part) -> None:
+    """`$(<file)` reads a file without a command of its own (no part holds it): the part it sits in reads it."""
+    texts = [w for w in part.words if "$(" in w] + [a.text for a in part.assignments if "$(" in a.text]
+    for text in texts:
+        for m in READ_FILE_SUBST.finditer(text):
+            target = expand_word(m.group(1), cmd.subst)
+            cmd.read(target, "a $(<…) reads")
+
+
+def _wrapper_chdir(part: Part, key: Key | None, subst: dict) -> str | None:
+    """`env -C DIR cmd` / `sudo -D DIR cmd`: the command runs in DIR."""
+    if key is None or not key.wrappers or not ({"env", "sudo"} & set(key.wrappers)):
+        return None
+    argv = part.argv
+    limit = len(argv) - len(key.command)
+    for i in range(max(0, limit)):
+        word = argv[i]
+        if word in ("-C", "--chdir", "-D") and i + 1 < limit:
+            return argv[i + 1] if argv[i + 1] is not None else UNKNOWN
+        if word and word.startswith("--chdir="):
+            return word.split("=", 1)[1]
+    return None
+
+
+def _after(cmd: Cmd, part: Part, key: Key | None) -> None:
+    """What only shows once the program's rule has run: privilege, fetched output, fed-in names, sockets."""
+    facts = cmd.facts
+    if cmd.privileged:
+        _judge_privilege(cmd)
+    if facts.net_fetch:
+        facts.fetch_writes.extend(_redirect_writes(cmd, part))
+    if facts.secret_source and facts.net_send and not cmd.via_xargs and facts.secret_source.startswith("reads"):
+        cmd.at_least(D, f"sends secrets to the network (it {facts.secret_source})")
+    if facts.interp and facts.net_dev:
+        cmd.at_least(D, "connects a shell or interpreter to a network socket (reverse shell)")
+    _secret_to_file(cmd, part)
+    _judge_wrapper_options(cmd, part, key)
+    if cmd.via_xargs:
+        fed = part.stdin_code or " ".join(r.target_text for r in part.redirects if r.op == "<<<")
+        for token in fed.split()[:64]:
+            token = token.strip("'\"")
+            if not token or "/" not in token and not token.startswith("~"):
+                continue
+            where = places.place(token, cmd.ctx, cmd.cwd)
+            if where.cls in places.SECRET_CLASSES:
+                facts.secret_source = facts.secret_source or f"is fed the name of {where.path} ({where.cls})"
+                if facts.net_send:
+                    cmd.at_least(D, f"sends {where.path} ({where.cls}) to the network")
+
+
+# A wrapper's own options that open files: (wrapper, option) -> what it does with the value.
+WRAPPER_FILE_OPTIONS = {
+    ("strace", "-o"): "write", ("strace", "--output"): "write", ("ltrace", "-o"): "write",
+    ("ltrace", "--output"): "write", ("time", "-o"): "write", ("time", "--output"): "write",
+    ("xargs", "-a"): "read", ("xargs", "--arg-file"): "read", ("strace", "-E"): "env", ("strace", "--env"): "env",
+    ("ltrace", "-F"): "read", ("ltrace", "--config"): "read", ("env", "-u"): "unset", ("env", "--unset"): "unset",
+}
+WRAPPER_NAMES = frozenset(name for name, _ in WRAPPER_FILE_OPTIONS)
+
+
+def _wrapper_options(part: Part, key: Key | None) -> list[tuple[str, str]]:
+    """(what, value) for the file options of the wrappers in front of the command (`strace -o F ls`)."""
+    if key is None or not key.wrappers or not (WRAPPER_NAMES & set(key.wrappers)):
+        return []
+    argv = part.argv
+    limit = len(argv) - len(key.command) if key.command else len(argv)
+    found = []
+    wrapper = None
+    i = 0
+    while i < limit:
+        word = argv[i]
+        i += 1
+        if word is None:
+            continue
+        name = word.rsplit("/", 1)[-1]
+        if name in WRAPPER_NAMES and not word.startswith("-"):
+            wrapper = name
+            continue
+        if wrapper is None or not word.startswith("-") or word == "-":
+            continue
+        head, eq, attached = word.partition("=")
+        what = WRAPPER_FILE_OPTIONS.get((wrapper, head))
+        if what is not None:
+            if eq:
+                found.append((what, attached))
+            elif i < limit:
+                value = argv[i]
+                found.append((what, value if value is not None else UNKNOWN))
+                i += 1
+            continue
+        if word.startswith("--"):
+            continue
+        for j in range(1, len(word)):
+            what = WRAPPER_FILE_OPTIONS.get((wrapper, "-" + word[j]))
+            if what is None:
+                continue
+            if j + 1 < len(word):
+                found.append((what, word[j + 1:]))
+            elif i < limit:
+                value = argv[i]
+                found.append((what, value if value is not None else UNKNOWN))
+                i += 1
+            break
+    return found
+
+
+def _judge_wrapper_options(cmd: Cmd, part: Part, key: Key | None) -> None:
+    for what, value in _wrapper_options(part, key):
+        if what == "write":
+            cmd.write(value, "the wrapper writes")
+        elif what == "read":
+            where = cmd.read(value)
+            if where.cls in places.SECRET_CLASSES and (cmd.facts.net_send or cmd.facts.net_fetch):
+                cmd.at_least(D, f"feeds {where.path} ({where.cls}) to a command that reaches the network")
+        elif what == "unset":
+            if value.startswith("WISP_"):
+                cmd.at_least(D, f"removes {value}, which changes the gate itself")
+        elif what == "env":
+            name, _, text = value.partition("=")
+            found = judge_variable(name, text if UNKNOWN not in text else None, value)
+            if found:
+                cmd.at_least(*found)
+
+
+def _secret_to_file(cmd: Cmd, part: Part) -> None:
+    """`cat ~/.ssh/id_rsa > /tmp/k`, `env > e.txt`: a later upload of that file sends the secret."""
+    facts = cmd.facts
+    if facts.secret_source and places.UNKNOWN_PLACE not in facts.secret_source and any(
+            r.op in STDOUT_FILE_OPS and r.fd in (None, "1") and (r.target or "") not in places.HARMLESS_PATHS
+            for r in part.redirects):
+        facts.secret_copy = True
+
+
+def _redirect_writes(cmd: Cmd, part: Part) -> list[str]:
+    found = []
+    for redirect in part.redirects:
+        if redirect.op in WRITE_OPS and redirect.target and not redirect.target.isdigit():
+            found.append(places.place(redirect.target, cmd.ctx, cmd.cwd).path)
+    return found
+
+
+def _dispatch(cmd: Cmd) -> None:
+    for _ in range(MAX_DELEGATIONS):
+        name = cmd.name
+        if name == "busybox" or name == "toybox":
+            if not cmd.args:
+                return
+            cmd.name, cmd.args = _program_name(cmd.args[0]), cmd.args[1:]
+            continue
+        if cmd.args and cmd.args[-1] in HELP_WORDS and all(a in HELP_WORDS for a in cmd.args) or (
+                len(cmd.args) == 2 and cmd.args[1] in HELP_WORDS and not cmd.args[0].startswith("-")
+                and name in ("git", "npm", "docker", "kubectl", "cargo", "go", "pip", "pip3", "uv", "apt",
+                             "systemctl", "terraform", "helm", "gh", "yarn", "pnpm", "podman", "aws")):
+            return      # prints help or a version: runs nothing
+        if name == "man" and any(MAN_PAGER.match(a) for a in cmd.args):
+            cmd.at_least(H, "man runs the pager or browser command it is given")
+            return
+        if name == "cd" or name == "pushd":
+            target = next((a for a in cmd.args if not a.startswith("-") or a == "-"), "~")
+            if target == "-":
+                cmd.facts.cd_to = UNKNOWN
+            else:
+                cmd.facts.cd_to = places.place(target, cmd.ctx, cmd.cwd).path if UNKNOWN not in target else UNKNOWN
+            return
+        rule = REGISTRY.get(name)
+        if rule is not None:
+            rule(cmd)
+        elif name in SAFE_PROGRAMS:
+            if name in NOOP_PROGRAMS or (name == "echo" and not cmd.args):
+                cmd.facts.noop = True
+        elif UNKNOWN in name:
+            cmd.at_least(H, "the program is chosen at run time")
+        else:
+            cmd.at_least(M, f"{name} is not a program the gate knows")
+        words = cmd.delegate_to
+        if not words:
+            return
+        cmd.delegate_to = None
+        if UNKNOWN in words[0]:
+            cmd.at_least(H, "runs a program known only at run time")
+            return
+        _judge_program_path(cmd, words[0])
+        cmd.name, cmd.args = _program_name(words[0]), list(words[1:])
+        cmd.delegated = True
+    cmd.at_least(H, "too many nested wrappers to follow")
+
+
+def _judge_program_path(cmd: Cmd, first: str) -> None:
+    """`/tmp/cat` is not cat: a program run from outside the system's directories is judged by its place."""
+    if "/" not in first or UNKNOWN in first:
+        return
+    where = places.place(first, cmd.ctx, cmd.cwd)
+    if where.cls in (places.SYSTEM,) and (where.path + "/").startswith(SYSTEM_BIN_DIRS) or \
+            where.path.startswith(SYSTEM_BIN_DIRS):
+        return
+    cmd.facts.runs.append(where.path)
+    if where.cls in (places.PROJECT, places.PROJECT_ROOT):
+        cmd.at_least(M, "runs a program of the project")
+    elif where.cls == places.DOTFILE and "/.local/bin/" in where.path + "/" or "/.cargo/bin/" in where.path or \
+            "/node_modules/.bin/" in where.path or "/.venv/bin/" in where.path:
+        cmd.at_least(M, f"runs {where.path}")
+    else:
+        cmd.at_least(H, f"runs a program from {where.path} ({where.cls})")
+
+
+def _judge_privilege(cmd: Cmd) -> None:
+    cmd.at_least(H, "runs as root (sudo)")
+    if any(lv >= H and ("PATH" in reason or "sets " in reason or "LD_" in reason) for lv, reason in cmd.found):
+        cmd.at_least(D, "runs as root with variables that change what runs")
+    if cmd.facts.interp and cmd.level() >= M or cmd.name in interpreters.SHELLS:
+        cmd.at_least(D, f"a root {cmd.name}: anything can run as root")
+
+
+WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
+STDOUT_FILE_OPS = frozenset({">", ">>", ">|", "&>", "&>>"})
+READ_OPS = frozenset({"<"})
+
+
+def _judge_redirects(cmd: Cmd, part: Part, subst: dict) -> None:
+    for redirect in part.redirects:
+        op = redirect.op
+        if op in ("<<", "<<-", "<<<", "<&"):
+            continue
+        target = redirect.target
+        if target is None:
+            target = expand_word(redirect.target_text, subst) if redirect.target_text else UNKNOWN
+        if op in (">&", "<&") and (target.isdigit() or target == "-"):
+            continue        # duplicating a descriptor, not a file
+        if op in WRITE_OPS:
+            where = cmd.write(target, "redirect writes")
+            if where.cls == places.NETDEV:
+                cmd.facts.net_dev = True
+                cmd.facts.net_send = True
+            if op == "<>":
+                cmd.read(target)
+        elif op in READ_OPS:
+            cmd.read(target, "reads")
+
+
+def _judge_assignments(cmd: Cmd, part: Part, key: Key | None, ctx: Context, cwd: str) -> None:
+    if not part.assignments and (key is None or not key.env):
+        return
+    seen = set()
+    assignments = list(part.assignments) + (list(key.env) if key is not None else [])
+    for assignment in assignments:
+        if assignment.text in seen:
+            continue
+        seen.add(assignment.text)
+        found = judge_variable(assignment.name, assignment.value, assignment.text)
+        if found and assignment.name in PROJECT_PATH_VARIABLES and _inside_project(assignment.value, ctx, cwd):
+            found = (M, f"{assignment.name} points inside the project")
+        if found:
+            cmd.at_least(*found)
+        if not part.argv:
+            value = assignment.value
+            if value is None:
+                # `D="$HOME/.config"`: what the line's own known variables make of it, else unknown
+                known = expand_word(assignment.text.split("=", 1)[1], cmd.subst) if "=" in assignment.text \
+                    and "$(" not in assignment.text and "`" not in assignment.text else UNKNOWN
+                cmd.facts.assigns[assignment.name] = known if UNKNOWN not in known else UNKNOWN
+            else:
+                cmd.facts.assigns[assignment.name] = places.expand_tilde(value, ctx, cwd) if value.startswith("~") \
+                    else value.replace(":~", ":" + ctx.home)
+
+
+PROJECT_PATH_VARIABLES = frozenset({"PYTHONPATH", "NODE_PATH", "PERL5LIB", "RUBYLIB", "PERLLIB", "CLASSPATH",
+                                    "GOPATH"})
+
+
+def _inside_project(value: str | None, ctx: Context, cwd: str) -> bool:
+    if not value:
+        return False
+    for entry in value.split(":"):
+        if not entry:
+            continue
+        where = places.place(entry, ctx, cwd)
+        if where.cls not in (places.PROJECT, places.PROJECT_ROOT):
+            return False
+    return True
+
+
+def verdict_of(cmd: Cmd) -> Verdict:
+    if not cmd.found:
+        return Verdict(S, ())
+    level = max(lv for lv, _ in cmd.found)
+    reasons = []
+    for lv, reason in cmd.found:
+        if lv == level and reason not in reasons:
+            reasons.append(reason)
+    return Verdict(level, tuple(reasons[:4]))
+
+
+# judge_line needs the facts judge_part found; keep them for the line (keyed by the part's identity).
+_ANALYSED: dict = {}
+MAX_REMEMBERED_PARTS = 250_000
+
+
+def judge_part(part: Part, key: Key, ctx: Context) -> Verdict:
+    cmd = analyse(part, key, ctx)
+    if len(_ANALYSED) >= MAX_REMEMBERED_PARTS:
+        _ANALYSED.clear()
+    _ANALYSED[id(part)] = (part, key, ctx, cmd.facts.summary())
+    return verdict_of(cmd)
+
+
+def remembered(part: Part, key: Key, ctx: Context):
+    """The facts judge_part found for this very part, or None."""
+    entry = _ANALYSED.get(id(part))
+    if entry is not None and entry[0] is part and entry[1] is key and entry[2] is ctx:
+        return entry[3]
+    return None
+
+
+def forget(parts) -> None:
+    for part in parts:
+        _ANALYSED.pop(id(part), None)
+
+
+MAX_TEXT_DEPTH = 3
+MAX_TEXT_LENGTH = 20_000
+_text_depth = [0]
+
+
+def judge_text(text: str, ctx: Context, cwd: str | None = None) -> Verdict:
+    """Shell code found inside a part's words that the splitter did not split (a rule's delegation, tmux's
+    command string): split and judged as a line of its own. Bounded: too deep or too long is high."""
+    if _text_depth[0] >= MAX_TEXT_DEPTH or len(text) > MAX_TEXT_LENGTH:
+        return Verdict(H, ("code nested too deeply to follow",))
+    if not text.strip():
+        return Verdict(S, ())
+    from wispsh import keys
+    from wispsh.parse import split
+    _text_depth[0] += 1
+    try:
+        inner = split.split_line(text)
+        judged = tuple(Judged(p, keys.key_for(p), judge_part(p, keys.key_for(p), ctx)) for p in inner.parts)
+        line = judge_line(inner, judged, ctx)
+        worst = max([j.verdict for j in judged] + [line], key=lambda v: v.level)
+        if not inner.ok:
+            return Verdict(max(worst.level, H), worst.reasons + ("code the gate could not fully read",))
+        return worst
+    except Exception:       # fail closed: code we cannot judge counts as high
+        return Verdict(H, ("code the gate could not read",))
+    finally:
+        _text_depth[0] -= 1
+
+
+def judge_line(split: Split, judged: tuple[Judged, ...], ctx: Context) -> Verdict:
+    from wispsh.policy.line import judge_whole_line
+    return judge_whole_line(split, judged, ctx)

@@ -1,0 +1,127 @@
+"""Variables that make programs run code, load libraries or change where they fetch from."""
+from __future__ import annotations
+
+
+from wispsh.model import Level
+from wispsh.support.lazyre import lazy_re
+
+H, D, M = Level.HIGH, Level.DANGEROUS, Level.MODERATE
+
+CODE_VARIABLES = {
+    "LD_PRELOAD": "preloads a library into every program",
+    "LD_LIBRARY_PATH": "changes which libraries programs load",
+    "LD_AUDIT": "loads an audit library into every program",
+    "BASH_ENV": "makes every bash script run a file first",
+    "ENV": "makes every sh run a file first",
+    "ZDOTDIR": "makes zsh run its startup files from elsewhere",
+    "XDG_RUNTIME_DIR": "moves where wisp and other tools keep their runtime files",
+    "PROMPT_COMMAND": "runs a command before every prompt",
+    "PS4": "runs substitutions while tracing",
+    "SHELLOPTS": "changes shell options of child shells",
+    "BASHOPTS": "changes shell options of child shells",
+    "IFS": "changes how the shell splits words",
+    "NODE_OPTIONS": "makes node load code (--require)",
+    "PERL5OPT": "makes perl load code",
+    "PERL5LIB": "makes perl load modules from elsewhere",
+    "PERLLIB": "makes perl load modules from elsewhere",
+    "PERL5DB": "makes perl run a debugger command",
+    "RUBYOPT": "makes ruby load code",
+    "RUBYLIB": "makes ruby load libraries from elsewhere",
+    "PYTHONSTARTUP": "makes python run a file",
+    "PYTHONPATH": "makes python import code from elsewhere",
+    "PYTHONHOME": "makes python load its library from elsewhere",
+    "PYTHONWARNINGS": "can make python import a module",
+    "JAVA_TOOL_OPTIONS": "makes java load agents",
+    "_JAVA_OPTIONS": "makes java load agents",
+    "JDK_JAVA_OPTIONS": "makes java load agents",
+    "DOTNET_STARTUP_HOOKS": "makes .NET run a startup hook",
+    "GCONV_PATH": "makes glibc load a module",
+    "GIT_SSH_COMMAND": "makes git run a command to connect",
+    "GIT_SSH": "makes git run a program to connect",
+    "GIT_PROXY_COMMAND": "makes git run a proxy command",
+    "GIT_EXTERNAL_DIFF": "makes git run a diff program",
+    "GIT_ASKPASS": "makes git run a password program",
+    "SSH_ASKPASS": "makes ssh run a password program",
+    "GIT_EXEC_PATH": "makes git run its helpers from elsewhere",
+    "GIT_TEMPLATE_DIR": "plants hooks in new repositories",
+    "GIT_DIR": "points git at another repository",
+    "GIT_WORK_TREE": "points git at another work tree",
+    "GIT_CONFIG": "makes git read another config",
+    "GIT_CONFIG_GLOBAL": "makes git read another config",
+    "GIT_CONFIG_SYSTEM": "makes git read another config",
+    "GIT_CONFIG_PARAMETERS": "sets git config that can run programs",
+    "GIT_CONFIG_COUNT": "sets git config that can run programs",
+    "GIT_PAGER": "makes git run a pager command",
+    "GIT_EDITOR": "makes git run an editor command",
+    "GIT_SEQUENCE_EDITOR": "makes git run an editor command",
+    "PAGER": "makes programs run a pager command",
+    "MANPAGER": "makes man run a pager command",
+    "EDITOR": "makes programs run an editor command",
+    "VISUAL": "makes programs run an editor command",
+    "LESSOPEN": "makes less run an input filter",
+    "LESSCLOSE": "makes less run a command",
+    "RUSTC_WRAPPER": "makes cargo run a wrapper program",
+    "RUSTC": "makes cargo run another compiler",
+    "RUSTC_WORKSPACE_WRAPPER": "makes cargo run a wrapper program",
+    "CARGO_BUILD_RUSTC_WRAPPER": "makes cargo run a wrapper program",
+    "PIP_INDEX_URL": "changes where pip installs from",
+    "PIP_EXTRA_INDEX_URL": "changes where pip installs from",
+    "UV_INDEX_URL": "changes where uv installs from",
+    "UV_EXTRA_INDEX_URL": "changes where uv installs from",
+    "NPM_CONFIG_REGISTRY": "changes where npm installs from",
+    "YARN_REGISTRY": "changes where yarn installs from",
+    "GOPROXY": "changes where go fetches modules from",
+    "GOFLAGS": "changes go's build flags (-toolexec)",
+    "CC": "makes builds run another compiler",
+    "CXX": "makes builds run another compiler",
+    "MAKEFLAGS": "changes make's flags",
+    "TERMINFO": "makes programs read terminal descriptions from elsewhere",
+    "HISTFILE": "changes where shell history is written",
+    "PATH": "changes which programs run",
+}
+# Values that name a plain pager or editor: setting them is how agents keep output unpaged.
+HARMLESS_VALUES = frozenset({"", "cat", "less", "less -R", "less -FRX", "less -FRSX", "more", "head", "true",
+                             ":", "tail", "most", "0", "1"})
+HARMLESS_FOR = frozenset({"GIT_PAGER", "PAGER", "MANPAGER", "GIT_EDITOR", "EDITOR", "VISUAL",
+                          "GIT_SEQUENCE_EDITOR", "GIT_CONFIG_COUNT"})
+_SYSTEM_PATH = lazy_re(r"^(/usr/local/s?bin|/usr/s?bin|/s?bin|/opt/homebrew/s?bin|/snap/bin)$")
+
+
+def judge_variable(name: str, value: str | None, text: str) -> tuple[Level, str] | None:
+    """The level of setting one variable, or None when it is harmless."""
+    base = name.split("[", 1)[0]
+    if base.startswith("WISP_"):
+        return D, f"sets {base}, which changes the gate itself"
+    if base.startswith("BASH_FUNC_"):
+        return H, f"{base} defines a function every bash child runs"
+    if base.startswith(("DYLD_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
+        return H, f"{base} makes programs load or run something else"
+    if base.startswith("npm_config_") and base.lower().endswith(("registry", "script_shell", "node_options")):
+        return H, f"{base} changes what npm fetches or runs"
+    why = CODE_VARIABLES.get(base)
+    if why is None:
+        return None
+    if base in HARMLESS_FOR and value is not None and value.strip() in HARMLESS_VALUES:
+        return None
+    if base == "PATH":
+        return _judge_path_value(value, text)
+    if base == "HISTFILE" or base == "TERMINFO":
+        return M, f"{base} {why}"
+    return H, f"{base} {why}"
+
+
+def _judge_path_value(value: str | None, text: str) -> tuple[Level, str] | None:
+    written = text.split("=", 1)[-1].strip("\"'")
+    if value is None:
+        # PATH="$PATH" or PATH=$PATH:/usr/local/bin keep the old order
+        if written.startswith(("$PATH", "${PATH}")):
+            return None
+        if "$" in written.split(":", 1)[0]:
+            return M, "PATH changed to something known only at run time"
+        value = written
+    first = value.split(":", 1)[0]
+    if _SYSTEM_PATH.match(first.rstrip("/")):
+        return None
+    if first in ("", ".", "/tmp", "/var/tmp", "/dev/shm") or first.startswith(("/tmp/", "/var/tmp/", "/dev/shm/")) and first.count("/") <= 4:
+        return H, f"PATH now searches {first or 'the current directory'} first"
+    return M, f"PATH now searches {first} first"

@@ -1,0 +1,1 @@
+"""The rules of one family of programs each (files, vcs, network, ...)."""

@@ -1,0 +1,347 @@
+"""Whole-line rules: risks that only the line as a whole shows (ADR 0015 amendment).
+
+Network into an interpreter, secrets into the network, decoding into an interpreter, a file written then
+run, a pad of no-ops before a payload, and parts judged again after the line's own `cd` and assignments.
+The line's verdict holds only these findings; the parts keep their own.
+"""
+from __future__ import annotations
+
+import re
+
+from wispsh.model import Judged, Level, Split, Verdict
+from wispsh.policy.engine import analyse, forget, remembered, verdict_of
+from wispsh.policy import places
+from wispsh.programs.grammar import UNKNOWN
+from wispsh.support.lazyre import lazy_re
+
+S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
+
+PAD_PARTS = 8               # this many no-ops in a row before a command is padding
+PAD_SPACE = lazy_re(r"[ \t\r\n]{64,}|(?:;\s*){16,}")
+MAX_PARENT_WALK = 64
+CHILD_ORIGINS = frozenset({"$()", "``", "<()", ">()", "heredoc", "opaque"})
+
+
+def judge_whole_line(split: Split, judged: tuple[Judged, ...], ctx) -> Verdict:
+    found: list[tuple[Level, str]] = []
+    n = len(judged)
+    facts = []
+    cwd = ctx.cwd
+    line_vars: dict = {}
+    for index, item in enumerate(judged):
+        part = item.part
+        found_file = None
+        if part.origin == "find -exec" and part.parent is not None and part.parent < index:
+            starts = facts[part.parent].found_under
+            found_file = starts[0] if len(starts) == 1 else None
+        # judged again only when the line changed what its words mean (a cd, a variable, find's {})
+        moved = cwd != ctx.cwd or bool(line_vars) and "$" in part.text or found_file is not None
+        part_facts = None if moved else remembered(part, item.key, ctx)
+        if part_facts is None:
+            cmd = analyse(part, item.key, ctx, cwd=cwd, line_vars=line_vars if moved else None,
+                          found_file=found_file)
+            part_facts = cmd.facts
+        facts.append(part_facts)
+        if moved:
+            again = verdict_of(cmd)
+            if again.level > item.verdict.level:
+                where = (f" (for every file find finds under {found_file.rsplit('/', 1)[0] or '/'})"
+                         if found_file is not None
+                         else f" (in {cwd})" if cwd != ctx.cwd else " (with the line's own variables)")
+                found.extend((again.level, reason + where) for reason in again.reasons)
+        if part_facts.cd_to is not None and part_facts.cd_to != UNKNOWN:
+            cwd = part_facts.cd_to
+        for name, value in part_facts.assigns.items():
+            line_vars[name] = value
+    _pipelines(judged, facts, found, ctx)
+    _nested(judged, facts, found)
+    _secret_variables(judged, facts, found, ctx)
+    _through_new_links(judged, facts, found, ctx)
+    _sockets(facts, found)
+    _write_then_run(judged, facts, found, ctx)
+    _padding(split, judged, facts, found)
+    forget(item.part for item in judged)
+    if not found:
+        return Verdict(S, ())
+    level = max(lv for lv, _ in found)
+    reasons = []
+    for lv, reason in found:
+        if lv == level and reason not in reasons:
+            reasons.append(reason)
+    return Verdict(level, tuple(reasons[:4]))
+
+
+def _pipelines(judged, facts, found, ctx) -> None:
+    stages: dict = {}
+    for index, item in enumerate(judged):
+        if item.part.pipeline is not None:
+            stages.setdefault(item.part.pipeline, []).append(index)
+    for members in stages.values():
+        members.sort(key=lambda i: judged[i].part.stage)
+        fetched = decoded = written = None
+        secret = listed = ""
+        for i in members:
+            f = facts[i]
+            network = f.net_send or f.net_fetch
+            runs_input = f.stdin_interp or f.runtime_code     # `… | xargs sh -c`, `… | bash -c "$(cat)"`
+            if runs_input and fetched is not None:
+                found.append((D, "runs code fetched from the network (… | sh)"))
+            if f.stdin_interp and written is not None:
+                level, why = _written_code_level(judged[written], ctx)
+                if level > H:
+                    found.append((level, f"pipes code into an interpreter{why}"))
+            if f.stdin_interp and decoded is not None:
+                found.append((H, "decodes hidden text and runs it"))
+            if network and secret:
+                found.append((D, f"sends secrets to the network (one part {secret})"))
+            if judged[i].key is not None and "xargs" in judged[i].key.wrappers and f.deletes and listed:
+                found.append((D, f"deletes every file listed under {listed}"))
+            if f.lists_big:
+                listed = f.lists_big
+            if f.net_fetch:
+                fetched = i
+            if f.decoder:
+                decoded = i
+            if f.secret_source:
+                secret = f.secret_source
+            key = judged[i].key
+            written = i if key is not None and key.program in ("printf", "echo") else None
+
+
+def _ancestors(judged, index):
+    seen = 0
+    parent = judged[index].part.parent
+    while parent is not None and 0 <= parent < len(judged) and seen < MAX_PARENT_WALK:
+        yield parent
+        parent = judged[parent].part.parent
+        seen += 1
+
+
+def _nested(judged, facts, found) -> None:
+    for index, f in enumerate(facts):
+        if judged[index].part.parent is None or not (f.net_fetch or f.decoder or f.secret_source):
+            continue
+        for up in _ancestors(judged, index):
+            holder = facts[up]
+            if f.net_fetch and (holder.runtime_code or holder.stdin_interp):
+                found.append((D, "runs code fetched from the network ($(curl …) / <(curl …))"))
+            if f.decoder and (holder.runtime_code or holder.stdin_interp):
+                found.append((H, "decodes hidden text and runs it"))
+            if f.secret_source and (holder.net_send or holder.net_fetch):
+                found.append((D, f"sends secrets to the network (a substitution {f.secret_source})"))
+    for index, f in enumerate(facts):
+        part = judged[index].part
+        if part.origin == "find -exec" and (f.net_send or f.net_fetch) and part.parent is not None:
+            finder = facts[part.parent] if 0 <= part.parent < len(facts) else None
+            if finder is not None and finder.secret_source:
+                found.append((D, f"sends files to the network that find {finder.secret_source[5:]}"))
+
+
+def _through_new_links(judged, facts, found, ctx) -> None:
+    """`ln -s ~/.wisp w; echo x > w/approvals.json`: a write through a link the line itself made."""
+    links: list[tuple[str, str]] = []
+    for index, f in enumerate(facts):
+        for path in f.writes if links else ():
+            for link, target in links:
+                if path == link or path.startswith(link + "/"):
+                    landed = target + path[len(link):]
+                    cls = places.classify(landed, ctx)
+                    level = places.WRITE.get(cls, H)
+                    if level > judged[index].verdict.level:
+                        found.append((level, f"writes {landed} ({cls}) through the link {link}"))
+        links.extend(f.links)
+
+
+ASSIGNING_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+READ_FILE_SUBST = lazy_re(r"\$\(\s*<\s*([^()\s]+)\s*\)")
+
+
+def _mentions(text: str, name: str) -> bool:
+    return re.search(r"\$(?:\{[#!]?" + re.escape(name) + r"(?![A-Za-z0-9_])|" + re.escape(name)
+                     + r"(?![A-Za-z0-9_]))", text) is not None
+
+
+def _secret_variables(judged, facts, found, ctx) -> None:
+    """`k=$(cat ~/.ssh/id_rsa); curl -d "$k" …`: a secret carried in a variable to a later part."""
+    holds: dict[str, str] = {}          # variable -> what put a secret in it
+    carries: dict[int, str] = {}        # part -> the secret it carries (it uses such a variable)
+    children: dict[int, list[int]] = {}
+    for index, item in enumerate(judged):
+        if item.part.parent is not None:
+            children.setdefault(item.part.parent, []).append(index)
+    for index, item in enumerate(judged):
+        part = item.part
+        if holds and "$" in part.text:
+            used = next((name for name in holds if _mentions(part.text, name)), None)
+            if used is not None:
+                carries[index] = f"${used} holds a secret: a part {holds[used]}"
+        source = _assigned_secret(item, facts, index, children, carries, ctx)
+        if source:
+            for name in _assigned_names(item):
+                holds[name] = source
+    if not carries:
+        return
+    for index, why in carries.items():
+        f = facts[index]
+        if f.net_send or f.net_fetch or f.net_dev:
+            found.append((D, f"sends secrets to the network ({why})"))
+            return
+        for up in _ancestors(judged, index):
+            if facts[up].net_send or facts[up].net_fetch or facts[up].net_dev:
+                found.append((D, f"sends secrets to the network ({why})"))
+                return
+        pipeline = judged[index].part.pipeline
+        if pipeline is not None:
+            stage = judged[index].part.stage
+            for later, item in enumerate(judged):
+                if item.part.pipeline == pipeline and item.part.stage > stage and (
+                        facts[later].net_send or facts[later].net_fetch or facts[later].net_dev):
+                    found.append((D, f"sends secrets to the network ({why})"))
+                    return
+
+
+def _assigned_names(item) -> list[str]:
+    part = item.part
+    names = [a.name for a in part.assignments] if not part.argv or (
+        part.argv[0] in ASSIGNING_BUILTINS) else []
+    if part.argv and part.argv[0] in ("read", "mapfile", "readarray"):
+        names += [w for w in part.argv[1:] if w and not w.startswith("-") and w.isidentifier()]
+        names.append("REPLY" if part.argv[0] == "read" else "MAPFILE")
+    return names
+
+
+def _assigned_secret(item, facts, index, children, carries, ctx) -> str:
+    part = item.part
+    if not part.assignments and not (part.argv and part.argv[0] in ("read", "mapfile", "readarray")):
+        return ""
+    if part.argv and part.argv[0] in ("read", "mapfile", "readarray"):
+        return facts[index].secret_source
+    for child in children.get(index, ()):
+        if facts[child].secret_source:
+            return facts[child].secret_source
+        if child in carries:
+            return carries[child]
+    if index in carries:
+        return carries[index]
+    for assignment in part.assignments:
+        for m in READ_FILE_SUBST.finditer(assignment.text):
+            from wispsh.policy.places import SECRET_CLASSES, place
+            where = place(m.group(1).strip("'\""), ctx, ctx.cwd)
+            if where.cls in SECRET_CLASSES:
+                return f"reads {m.group(1)} ({where.cls})"
+    return ""
+
+
+def _sockets(facts, found) -> None:
+    if any(f.net_dev for f in facts):
+        secret = next((f.secret_source for f in facts if f.secret_source), "")
+        if secret:
+            found.append((D, f"a part {secret} on a line that opens a network socket"))
+        if any(f.stdin_interp or f.interp for f in facts):
+            found.append((D, "a shell or interpreter on a line that opens a network socket (reverse shell)"))
+    copied = False
+    for f in facts:
+        if copied and f.net_send:
+            found.append((D, "copies a secret and then sends or publishes it"))
+            break
+        copied = copied or f.secret_copy
+
+
+def _write_then_run(judged, facts, found, ctx) -> None:
+    written: dict = {}
+    for index, f in enumerate(facts):
+        for path in f.runs:
+            origin = written.get(path)
+            if origin is None:
+                origin = next((kind for prefix, kind in written.items() if prefix.endswith("/")
+                               and path.startswith(prefix)), None)
+            if origin is None:
+                continue
+            kind, writer = origin
+            if kind == "fetch":
+                found.append((D, f"downloads {path} and then runs it"))
+            else:
+                level, why = _written_code_level(judged[writer], ctx)
+                found.append((max(H, level), f"writes {path} and then runs it" + why))
+        for path in f.writes:
+            written.setdefault(path, ("write", index))
+        for path in f.fetch_writes:
+            written[path] = ("fetch", index)
+
+
+MAX_WRITTEN_CODE = 20_000
+
+
+def _written_code_level(writer, ctx) -> tuple[Level, str]:
+    """What a file written with echo/printf/a heredoc would do when run: its text judged as a line."""
+    part, key = writer.part, writer.key
+    program = key.program if key is not None else None
+    if program in ("echo", "printf") and key.command:
+        words = [w for w in key.command[1:] if w is not None]
+        while words and program == "echo" and words[0] in ("-e", "-n", "-E", "-ne", "-en"):
+            words.pop(0)
+        if program == "printf" and words:
+            text = _printf_text(words[0], words[1:])
+        else:
+            text = " ".join(words).replace("\\n", "\n")
+    elif part.stdin_code:
+        text = part.stdin_code
+    else:
+        return S, ""
+    if not text.strip() or len(text) > MAX_WRITTEN_CODE:
+        return S, ""
+    try:
+        from wispsh import keys
+        from wispsh.parse import split
+        from wispsh.policy.engine import judge_part
+        inner = split.split_line(text)
+        level = max((judge_part(p, keys.key_for(p), ctx).level for p in inner.parts), default=S)
+        forget(inner.parts)
+    except Exception:       # fail closed: text we cannot judge counts as high
+        return H, ""
+    return level, f" (what it writes is {level})" if level > H else ""
+
+
+_PRINTF_ESCAPE = lazy_re(r"\\(x[0-9A-Fa-f]{1,2}|0?[0-7]{1,3}|[abefnrtv\\'\"]|u[0-9A-Fa-f]{4})")
+_PRINTF_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
+                  "\\": "\\", "'": "'", '"': '"'}
+
+
+def _printf_text(fmt: str, args: list[str]) -> str:
+    """What `printf FMT ARGS` prints, near enough to judge it as code: escapes decoded, %s/%b filled in."""
+    def escape(m):
+        code = m.group(1)
+        if code in _PRINTF_SIMPLE:
+            return _PRINTF_SIMPLE[code]
+        if code[0] == "x":
+            return chr(int(code[1:], 16))
+        if code[0] == "u":
+            return chr(int(code[1:], 16))
+        return chr(int(code, 8) & 0xFF)
+    queue = list(args)
+    out = re.sub(r"%[-+ #0-9.]*([sbdqc%])", lambda m: "%" if m.group(1) == "%" else
+                 (queue.pop(0) if queue else ""), fmt)
+    return _PRINTF_ESCAPE.sub(escape, out + (" " + " ".join(queue) if queue else ""))
+
+
+def _padding(split: Split, judged, facts, found) -> None:
+    run = 0
+    for index, f in enumerate(facts):
+        part = judged[index].part
+        if part.parent is not None:
+            continue
+        if f.noop:
+            run += 1
+            continue
+        if run >= PAD_PARTS and judged[index].verdict.level >= M:
+            found.append((max(H, judged[index].verdict.level), f"{run} no-op commands pad the line before "
+                                                               f"'{part.text[:60]}'"))
+        run = 0
+    line = split.line
+    for m in PAD_SPACE.finditer(line):
+        after = m.end()
+        for index, item in enumerate(judged):
+            if item.part.span[0] >= after and item.verdict.level >= M and item.part.parent is None:
+                found.append((max(H, item.verdict.level),
+                              f"a long run of blank space hides '{item.part.text[:60]}'"))
+                return

@@ -1,0 +1,372 @@
+"""Path classes: where a word points, after `~`, `$HOME`, `..` and the project root are understood.
+
+A word known only at run time keeps UNKNOWN where its unknown text was; such a path is judged as the worst
+place it could name. The tables at the bottom give the level of writing, deleting, reading or changing the
+mode of each class.
+"""
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+
+from wispsh.model import Level
+from wispsh.programs.grammar import UNKNOWN
+
+S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
+
+# ---------------------------------------------------------------- classes
+
+HARMLESS = "harmless device"
+NETDEV = "network socket"
+WISP = "wisp's own files"
+WISP_KEY = "the key that signs wisp's grants"   # reading it lets a line forge approvals
+GIT_INTERNAL = "git hooks or config"
+ROOT = "the root directory"
+HOME = "your home directory"
+ANCESTOR = "a directory holding your home or project"
+PROJECT_ROOT = "the whole project"
+PROJECT = "the project"
+PROJECT_SECRET = "a secret file of the project"
+PROJECT_CONFIG = "project config that tools obey (install sources, auto-run tasks)"
+SECRET = "secrets"
+DOTFILE = "your shell/tool config"
+HOME_OTHER = "your home directory (outside the project)"
+TEMP = "a temporary directory"
+DEVICE = "a disk or memory device"
+SYSTEM = "a system directory"
+OUTSIDE = "outside the project"
+UNKNOWN_PLACE = "a place known only at run time"
+
+HARMLESS_PATHS = frozenset({
+    "/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/random",
+    "/dev/urandom", "/dev/full", "/proc/self/fd/1", "/proc/self/fd/2",
+})
+SYSTEM_ROOTS = ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/boot", "/opt", "/var",
+                "/root", "/srv", "/sys", "/proc", "/snap", "/System", "/Library", "/private", "/nix", "/run",
+                "/home", "/Users", "/mnt", "/media")
+DEVICE_PREFIXES = ("/dev/sd", "/dev/nvme", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/mmcblk", "/dev/disk",
+                   "/dev/mapper/", "/dev/md", "/dev/loop", "/dev/mem", "/dev/kmem", "/dev/port", "/dev/dm-",
+                   "/dev/rdisk", "/dev/sr", "/dev/fd0")
+# Under home: secret stores (reading leaks, writing plants access).
+HOME_SECRETS = (".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker/config.json", ".netrc",
+                ".git-credentials", ".pypirc", ".password-store", ".vault-token", ".config/gh", ".npmrc",
+                ".cargo/credentials", ".cargo/credentials.toml", ".terraform.d/credentials.tfrc.json",
+                ".config/op", ".local/share/keyrings", ".pgpass", ".my.cnf", ".config/hub", ".gem/credentials",
+                ".mozilla", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
+                ".config/microsoft-edge", "Library/Application Support/Google/Chrome", "Library/Keychains",
+                "Library/Cookies", ".thunderbird", ".config/Signal", ".electrum", ".bitcoin", ".ethereum",
+                ".config/solana", ".config/rclone", ".s3cfg", ".boto", ".dockercfg", ".config/doctl",
+                ".config/heroku", ".netlify", ".vercel", ".config/gcloud")
+SECRET_NAMES = frozenset({"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "id_ed25519_sk", "id_ecdsa_sk",
+                          "authorized_keys", "known_hosts", ".env", "credentials", "credentials.json", ".netrc",
+                          ".pgpass", "shadow", "gshadow", "master.key", "secrets.yml", "secrets.yaml",
+                          "service-account.json", ".git-credentials", ".htpasswd", "environ", ".bash_history",
+                          ".zsh_history", ".python_history", ".psql_history", ".mysql_history",
+                          ".node_repl_history", ".sh_history", ".histfile", "id_rsa.key", ".env.local",
+                          ".env.production"})
+# Project files that make tools fetch from elsewhere or run code on their own.
+PROJECT_CONFIG_NAMES = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", "pip.conf", "pip.ini",
+                                  ".bunfig.toml", "bunfig.toml", ".envrc", ".gitattributes", ".gitmodules",
+                                  ".pnpmfile.cjs", ".mise.toml", ".tool-versions"})
+PROJECT_CONFIG_DIRS = ("/.cargo/config", "/.vscode/tasks.json", "/.vscode/settings.json", "/.husky/")
+SECRET_SUFFIXES = (".pem", ".key", ".p12", ".pfx", ".kdbx", ".keystore", ".jks", ".gpg", ".asc", ".ppk")
+SYSTEM_SECRETS = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh/ssh_host_", "/root/.ssh",
+                  "/var/run/secrets", "/run/secrets", "/etc/ssl/private")
+# Home places without a dot that still run things on their own: ~/bin is on PATH (a `sudo` there shadows the
+# real one), launchd agents start at login.
+HOME_CONFIG = ("bin/", "Library/LaunchAgents/", "Library/LaunchDaemons/", "Library/Preferences/",
+               "Library/Application Support/Code/User/", "Library/Scripts/", ".config/")
+# Home dot-directories that are caches, not config: writing there plants nothing that runs.
+HOME_CACHES = frozenset({".cache", ".npm", ".yarn", ".m2", ".gradle", ".pnpm-store", ".nuget", ".ivy2", ".sbt",
+                         ".cpan", ".rustup", ".gem", ".pub-cache", ".hex", ".mix", ".conda", ".bun",
+                         ".lesshst", ".wget-hsts", ".viminfo"})
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root + "/") or root == "/"
+
+
+def _is_secret_name(path: str) -> bool:
+    name = path.rsplit("/", 1)[-1]
+    if name in SECRET_NAMES or name.startswith(".env.") and name not in (".env.example", ".env.sample",
+                                                                         ".env.template", ".env.dist"):
+        return True
+    if name.startswith(("id_rsa", "id_ed25519", "id_ecdsa", "id_dsa")) and not name.endswith(".pub"):
+        return True
+    if name.endswith(SECRET_SUFFIXES) and not name.endswith(".pub"):
+        return True
+    return path.startswith("/proc/") and name == "environ"
+
+
+_SECRET_SAMPLES = tuple(SECRET_NAMES) + ("id_rsa", "id_ed25519", "id_ecdsa", "server.key", "cert.pem", "a.p12",
+                                          ".env.local", "credentials")
+
+
+def glob_could_be_secret(pattern: str) -> bool:
+    """Whether a file-name glob (`id_*`, `.env*`, `*.pem`) can name a secret."""
+    from fnmatch import fnmatchcase
+    if pattern in ("*", "*.*"):
+        return False
+    return any(fnmatchcase(name, pattern) for name in _SECRET_SAMPLES)
+
+
+def classify(path: str, ctx) -> str:
+    """The class of an absolute, normalised path."""
+    if path in HARMLESS_PATHS or path.startswith(("/dev/fd/", "/dev/pts/")):
+        return HARMLESS
+    if path.startswith(("/dev/tcp/", "/dev/udp/")):
+        return NETDEV
+    if path == posixpath.join(ctx.wisp_home, "grants.key"):
+        return WISP_KEY
+    if _under(path, ctx.wisp_home) or any(_under(path, d) for d in ctx.runtime_dirs):
+        return WISP
+    padded = path + "/"
+    if "/.git/hooks/" in padded or path.endswith("/.git/config") or "/.git/info/attributes" in padded:
+        return GIT_INTERNAL
+    if path == "/":
+        return ROOT
+    home = ctx.home
+    if path == home:
+        return HOME
+    if _under(home, path) or (path != ctx.project_root and _under(ctx.project_root, path)):
+        return ANCESTOR
+    project = ctx.project_root
+    project_usable = project != "/" and not _under(home, project)
+    if project_usable and _under(path, project):
+        if _is_secret_name(path):
+            return PROJECT_SECRET
+        if path.rsplit("/", 1)[-1] in PROJECT_CONFIG_NAMES or any(d in path + "/" for d in PROJECT_CONFIG_DIRS):
+            return PROJECT_CONFIG
+        return PROJECT_ROOT if path == project else PROJECT
+    if path.startswith(SYSTEM_SECRETS):
+        return SECRET
+    if _under(path, home):
+        rel = path[len(home) + 1:]
+        if rel.startswith(HOME_SECRETS) and (rel + "/").startswith(tuple(s + "/" for s in HOME_SECRETS)):
+            return SECRET
+        if _is_secret_name(path):
+            return SECRET
+        first = rel.split("/", 1)[0]
+        if first.startswith(".") and first not in HOME_CACHES or (rel + "/").startswith(HOME_CONFIG):
+            return DOTFILE
+        return HOME_OTHER
+    if _is_secret_name(path):
+        return SECRET
+    for temp in ctx.temp_dirs:
+        if path.startswith(temp + "/"):
+            return TEMP
+    if path in ctx.temp_dirs:
+        return ANCESTOR     # the temp directory itself holds everyone's scratch
+    if path.startswith(DEVICE_PREFIXES):
+        return DEVICE
+    if path.startswith("/dev/"):
+        return DEVICE
+    if path.startswith(SYSTEM_ROOTS) and (path + "/").startswith(tuple(r + "/" for r in SYSTEM_ROOTS)):
+        return SYSTEM
+    if path.count("/") == 1:
+        return SYSTEM       # a file right under / (/swapfile, /.autorelabel) is the system's
+    return OUTSIDE
+
+
+# ---------------------------------------------------------------- words to places
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    path: str           # absolute, normalised (for an unknown start: the known tail)
+    cls: str
+    glob: bool          # names every entry of a directory (`dir/*`)
+    unknown: bool       # some of it is known only at run time
+    whole_unknown: bool  # nothing but an unknown value (and maybe a glob or slash): could be `/` or `~`
+
+    def __str__(self) -> str:
+        return self.path
+
+
+def expand_tilde(word: str, ctx, cwd: str) -> str:
+    if not word.startswith("~"):
+        return word
+    head, slash, rest = word[1:].partition("/")
+    if head == "":
+        base = ctx.home
+    elif head == "+":
+        base = cwd
+    elif head == "-":
+        base = UNKNOWN          # $OLDPWD: wherever the line was before
+    else:
+        base = "/home/" + head  # another user's home
+    return base + (slash + rest if slash else "")
+
+
+MAX_REMEMBERED_PLACES = 100_000
+
+
+def place(word: str, ctx, cwd: str) -> Place:
+    """Where a path word points. UNKNOWN inside the word marks run-time text."""
+    memo = ctx.places
+    found = memo.get((word, cwd))
+    if found is None:
+        if len(memo) >= MAX_REMEMBERED_PLACES:
+            memo.clear()
+        found = memo[(word, cwd)] = _place(word, ctx, cwd)
+    return found
+
+
+def _place(word: str, ctx, cwd: str) -> Place:
+    text = expand_tilde(word, ctx, cwd)
+    glob = False
+    if UNKNOWN in text:
+        head = text.split(UNKNOWN, 1)[0]
+        tail = text.rsplit(UNKNOWN, 1)[1]
+        whole = head == "" and tail.strip("/*.") == ""
+        if head and "/" in head:
+            # `/srv/app/$X` or `build/$X`: the worst it can name is the directory before the unknown text
+            base = head.rsplit("/", 1)[0] or "/"
+            resolved = posixpath.normpath(posixpath.join(cwd, base))
+            return Place(resolved, classify(resolved, ctx), True, True, False)
+        if whole:
+            return Place("?", UNKNOWN_PLACE, bool(tail), True, True)
+        # `$X/.ssh/id_rsa`: judged by what the known tail names wherever it lands
+        tail_path = posixpath.normpath("/" + tail.lstrip("/")) if tail else "/"
+        for cls_probe in (posixpath.join(ctx.home, tail.lstrip("/")),):
+            cls = classify(posixpath.normpath(cls_probe), ctx)
+            if cls in (SECRET, DOTFILE, GIT_INTERNAL, WISP, WISP_KEY, PROJECT_SECRET):
+                return Place(tail_path, cls, False, True, False)
+        if "/.git/hooks/" in tail_path + "/" or tail_path.endswith("/.git/config"):
+            return Place(tail_path, GIT_INTERNAL, False, True, False)
+        if tail_path.startswith(("/wisp/", "/.wisp/")) or tail_path in ("/wisp", "/.wisp"):
+            return Place(tail_path, WISP, False, True, False)
+        if _is_secret_name(tail_path):
+            return Place(tail_path, SECRET, False, True, False)
+        return Place(tail_path, UNKNOWN_PLACE, False, True, False)
+    if any(ch in text for ch in "*?["):
+        glob = True
+        # the directory part before the first glob character is what the glob ranges over
+        cut = min(i for i in (text.find("*"), text.find("?"), text.find("[")) if i >= 0)
+        head = text[:cut]
+        base = (head.rsplit("/", 1)[0] or "/") if "/" in head else ""
+        rest = head.rsplit("/", 1)[-1] + text[cut:]      # the whole last name: `.env*`, `id_*`
+        resolved = posixpath.normpath(posixpath.join(cwd, base or "."))
+        if "/" in rest.strip("/"):
+            # `dir/*/x`: the glob is a directory level; the worst it names is inside `dir`
+            inner = rest.rsplit("/", 1)[1]
+            probe = posixpath.join(resolved, "x", inner) if inner and not any(c in inner for c in "*?[") else resolved
+            cls = classify(posixpath.normpath(probe), ctx)
+            return Place(resolved, cls, True, False, False)
+        # `~/.ssh/id_*`: classify a name the glob could match
+        name = rest.replace("*", "x").replace("?", "x")
+        probe = posixpath.normpath(posixpath.join(resolved, name)) if not name.startswith("[") else resolved
+        cls = classify(probe, ctx)
+        dir_cls = classify(resolved, ctx)
+        if dir_cls in (ROOT, HOME, ANCESTOR) and "/" not in rest:
+            return Place(resolved, dir_cls, True, False, False)
+        if cls in (PROJECT, HOME_OTHER, OUTSIDE, TEMP, DOTFILE) and glob_could_be_secret(rest):
+            cls = PROJECT_SECRET if cls == PROJECT else SECRET
+        if cls in (PROJECT, HOME_OTHER, OUTSIDE, TEMP, PROJECT_SECRET, SECRET, DOTFILE, SYSTEM, WISP, WISP_KEY,
+                   GIT_INTERNAL, DEVICE):
+            if cls in (PROJECT, HOME_OTHER, OUTSIDE, TEMP):
+                # every entry of the directory: its worst entry decides (home's dotfiles, the project's .git)
+                dir_cls = classify(resolved, ctx)
+                if dir_cls in (HOME, ROOT, ANCESTOR, SYSTEM, SECRET, DOTFILE, WISP, WISP_KEY):
+                    return Place(resolved, dir_cls, True, False, False)
+            return Place(probe, cls, True, False, False)
+        return Place(resolved, classify(resolved, ctx), True, False, False)
+    resolved = posixpath.normpath(posixpath.join(cwd, text)) if text else cwd
+    if resolved.startswith("//"):
+        resolved = "/" + resolved.lstrip("/")
+    cls = classify(resolved, ctx)
+    linked = _through_links(resolved, cls, ctx)
+    if linked is not None:
+        return Place(linked[0], linked[1], False, False, False)
+    return Place(resolved, cls, False, False, False)
+
+
+# A link on disk can lead an innocent-looking path into these: judge the path by where it lands.
+LINK_TARGETS = frozenset({WISP, WISP_KEY, SECRET, DOTFILE, GIT_INTERNAL, DEVICE, HOME, ROOT})
+LINK_SYSTEM_ROOTS = ("/etc/", "/usr/", "/bin/", "/sbin/", "/boot/", "/lib", "/root/", "/var/spool/cron")
+_REAL_ANCHORS: dict = {}
+
+
+def _through_links(resolved: str, cls: str, ctx) -> tuple[str, str] | None:
+    """(path, class) where a symlink makes `resolved` land in a more sensitive place; None when it does not."""
+    if cls in (HARMLESS, NETDEV, WISP, WISP_KEY, DEVICE) or not resolved.startswith("/") or resolved.startswith(
+            ("/proc/", "/sys/", "/dev/")):
+        return None
+    import os
+    try:
+        real = os.path.realpath(resolved)
+    except (OSError, ValueError):
+        return None
+    if real == resolved:
+        return None
+    logical = _logical(real, ctx)
+    if logical == resolved:
+        return None
+    landed = classify(logical, ctx)
+    if landed == cls:
+        return None
+    if landed in LINK_TARGETS or landed == SYSTEM and (logical + "/").startswith(LINK_SYSTEM_ROOTS):
+        if WRITE[landed] > WRITE[cls] or DELETE_TREE[landed] > DELETE_TREE[cls]:
+            return logical, landed
+    return None
+
+
+def _logical(real: str, ctx) -> str:
+    """A real path written back in the line's own terms (home, project and wisp home may be links too)."""
+    import os
+    for anchor in (ctx.wisp_home, ctx.project_root, ctx.home, *ctx.temp_dirs):
+        real_anchor = _REAL_ANCHORS.get(anchor)
+        if real_anchor is None:
+            try:
+                real_anchor = _REAL_ANCHORS[anchor] = os.path.realpath(anchor)
+            except (OSError, ValueError):
+                real_anchor = _REAL_ANCHORS[anchor] = anchor
+        if real_anchor != anchor and _under(real, real_anchor) and real_anchor != "/":
+            return anchor + real[len(real_anchor):]
+    return real
+
+
+def is_directory(where: Place) -> bool:
+    """Whether a known path names a directory on disk now (a copy into it lands at dir/name)."""
+    if where.unknown or where.glob or not where.path.startswith("/"):
+        return False
+    import os
+    try:
+        return os.path.isdir(where.path)
+    except (OSError, ValueError):
+        return False
+
+
+# ---------------------------------------------------------------- what each action on each class is worth
+
+WRITE = {
+    HARMLESS: S, NETDEV: H, WISP: D, WISP_KEY: D, GIT_INTERNAL: D, ROOT: H, HOME: H, ANCESTOR: H, PROJECT_ROOT: M,
+    PROJECT_CONFIG: H, PROJECT: M, PROJECT_SECRET: M, SECRET: D, DOTFILE: D, HOME_OTHER: H, TEMP: L, DEVICE: D, SYSTEM: D,
+    OUTSIDE: H, UNKNOWN_PLACE: H,
+}
+CREATE = {   # mkdir, touch: creating without overwriting
+    HARMLESS: S, NETDEV: H, WISP: D, WISP_KEY: D, GIT_INTERNAL: D, ROOT: L, HOME: L, ANCESTOR: L, PROJECT_ROOT: L,
+    PROJECT_CONFIG: M, PROJECT: L, PROJECT_SECRET: L, SECRET: H, DOTFILE: H, HOME_OTHER: L, TEMP: L, DEVICE: H, SYSTEM: H,
+    OUTSIDE: M, UNKNOWN_PLACE: M,
+}
+DELETE = {
+    HARMLESS: L, NETDEV: H, WISP: D, WISP_KEY: D, GIT_INTERNAL: D, ROOT: D, HOME: D, ANCESTOR: D, PROJECT_ROOT: H,
+    PROJECT_CONFIG: M, PROJECT: M, PROJECT_SECRET: M, SECRET: D, DOTFILE: D, HOME_OTHER: H, TEMP: L, DEVICE: D, SYSTEM: D,
+    OUTSIDE: H, UNKNOWN_PLACE: H,
+}
+DELETE_TREE = {
+    HARMLESS: L, NETDEV: H, WISP: D, WISP_KEY: D, GIT_INTERNAL: D, ROOT: D, HOME: D, ANCESTOR: D, PROJECT_ROOT: H,
+    PROJECT_CONFIG: H, PROJECT: H, PROJECT_SECRET: H, SECRET: D, DOTFILE: D, HOME_OTHER: H, TEMP: H, DEVICE: D, SYSTEM: D,
+    OUTSIDE: H, UNKNOWN_PLACE: H,
+}
+READ = {
+    HARMLESS: S, NETDEV: H, WISP: L, WISP_KEY: D, GIT_INTERNAL: S, ROOT: L, HOME: L, ANCESTOR: L, PROJECT_ROOT: S,
+    PROJECT_CONFIG: S, PROJECT: S, PROJECT_SECRET: L, SECRET: L, DOTFILE: L, HOME_OTHER: L, TEMP: S, DEVICE: H, SYSTEM: L,
+    OUTSIDE: L, UNKNOWN_PLACE: S,
+}
+MODE = {   # chmod, chown, chattr, setfacl
+    HARMLESS: L, NETDEV: H, WISP: D, WISP_KEY: D, GIT_INTERNAL: D, ROOT: D, HOME: D, ANCESTOR: D, PROJECT_ROOT: M,
+    PROJECT_CONFIG: M, PROJECT: M, PROJECT_SECRET: M, SECRET: H, DOTFILE: H, HOME_OTHER: H, TEMP: L, DEVICE: D, SYSTEM: D,
+    OUTSIDE: H, UNKNOWN_PLACE: H,
+}
+SECRET_CLASSES = frozenset({SECRET, PROJECT_SECRET, WISP_KEY})

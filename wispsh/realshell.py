@@ -1,0 +1,209 @@
+"""Finding the real shell without finding ourselves, guarding nesting, the exec, and the refusal.
+
+wispsh never forks: it replaces itself with the real shell (same pid, process group, signals, status).
+`$SHELL` is never consulted: agents set it to us.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import sys
+
+REFUSED = 126
+DEPTH_VARIABLE = "WISP_DEPTH"   # how many wispsh execs lie above this one
+# Set for the shell that runs a checked line: everything beneath it was started by that line (an agent's
+# command), which may not answer questions (`wisp watch`) nor say --yes. Only ever added, never removed.
+GATED_VARIABLE = "WISP_GATED"
+MAX_DEPTH = 32                  # tmux, vim :!, sudo -s nest a few levels; a shim loop nests without end
+DEFAULT_SHELLS = ("bash", "sh")  # called as wispsh: bash where present, else sh
+DEFAULT_KEY = "default"         # config `shell.default`: the real shell for `wispsh` itself
+
+# A file whose head holds one of these is a wispsh launcher (console script or shim), not a real shell.
+_OWN_MARKERS = (b"wispsh.cli.sh", b"wispsh.main", b"wispsh-shim")
+_HEAD_BYTES = 4096
+
+
+class ShellNotFound(Exception):
+    """No real shell: the message names what was looked for and the config key that sets it."""
+
+
+def refuse(message: str) -> "NoReturn":  # noqa: F821 - typing only
+    """One line on stderr, exit 126. Used where nothing may run."""
+    line = " ".join(str(message).split())
+    if not line.startswith("wispsh:"):
+        line = "wispsh: not run: " + line
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    finally:
+        os._exit(REFUSED)
+
+
+# ---------------------------------------------------------------- finding the real shell
+
+
+def own_directories(argv0: str) -> frozenset[str]:
+    """Directories wispsh was started from (as named and resolved): never searched for the real shell."""
+    places = {sys.argv[0], argv0}
+    main = sys.modules.get("__main__")
+    if getattr(main, "__file__", None):
+        places.add(main.__file__)
+    dirs = set()
+    for place in places:
+        if place and os.sep in place:
+            dirs.add(os.path.realpath(os.path.dirname(os.path.abspath(place))))
+            dirs.add(os.path.realpath(os.path.dirname(os.path.realpath(place))))
+    return frozenset(dirs)
+
+
+def is_wispsh(path: str) -> bool:
+    """True when `path` resolves to a wispsh launcher: a shim, the console script, or a link to either."""
+    real = os.path.realpath(path)
+    if os.path.realpath(sys.argv[0]) == real:
+        return True
+    try:
+        with open(real, "rb") as fh:
+            head = fh.read(_HEAD_BYTES)
+    except OSError:
+        return False  # unreadable but executable: not one of ours (ours are scripts, readable)
+    return head.startswith(b"#!") and any(marker in head for marker in _OWN_MARKERS)
+
+
+def _executable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def search_path(name: str, env: dict[str, str], skip_dirs: frozenset[str]) -> str | None:
+    for directory in env.get("PATH", os.defpath).split(os.pathsep):
+        directory = directory or "."
+        if os.path.realpath(directory) in skip_dirs:
+            continue
+        candidate = os.path.join(directory, name)
+        if _executable(candidate) and not is_wispsh(candidate):
+            return os.path.abspath(candidate)
+    return None
+
+
+def find_shell(shell_name: str | None, config, env: dict[str, str], argv0: str) -> str:
+    """The real shell's absolute path. Raises ShellNotFound."""
+    names = (shell_name,) if shell_name else DEFAULT_SHELLS
+    keys = (shell_name,) if shell_name else (DEFAULT_KEY, *DEFAULT_SHELLS)
+    where = config.path
+    for key in keys:
+        configured = config.shell_path(key)
+        if configured:
+            if not _executable(configured):
+                raise ShellNotFound(f"shell.{key} in {where} is {configured}, which is not an executable file")
+            if is_wispsh(configured):
+                raise ShellNotFound(f"shell.{key} in {where} is {configured}, which is wispsh itself")
+            return configured
+    skip = own_directories(argv0)
+    for name in names:
+        found = search_path(name, env, skip)
+        if found:
+            return found
+    looked = " or ".join(names)
+    return _not_found(looked, names[0], where)
+
+
+def _not_found(looked: str, key: str, where) -> "NoReturn":  # noqa: F821
+    raise ShellNotFound(f"no real shell found: looked for {looked} on PATH without wispsh's own directories; "
+                        f"set shell.{key} to its absolute path in {where}")
+
+
+# ---------------------------------------------------------------- nesting
+
+
+def next_depth(env: dict[str, str]) -> int:
+    """This exec's depth; a value that is not a count starts over at 1."""
+    raw = env.get(DEPTH_VARIABLE, "0")
+    if not (raw.isascii() and raw.isdigit()):
+        return 1
+    # A forged depth can only refuse (past the limit), never skip the gate: depth decides nothing else.
+    return int(raw) + 1 if len(raw) < 10 else MAX_DEPTH + 1
+
+
+def check_depth(depth: int) -> None:
+    if depth > MAX_DEPTH:
+        refuse(f"wispsh: not run: shells nested {depth} deep through wispsh ({DEPTH_VARIABLE}), over the "
+               f"limit of {MAX_DEPTH}: a shim or shell.* setting probably calls wispsh again")
+
+
+# ---------------------------------------------------------------- running checked text
+
+
+def hold_text(data: bytes) -> str:
+    """Put checked bytes where only a reader can reach them; return a /dev/fd path that survives exec.
+
+    A sealed memfd: no process, the script included, can change it after the check.
+    """
+    if hasattr(os, "memfd_create"):
+        import fcntl
+
+        fd = os.memfd_create("wispsh-script", os.MFD_ALLOW_SEALING)  # no MFD_CLOEXEC: the shell reads it
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS,
+                    fcntl.F_SEAL_WRITE | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_SEAL)
+        reader = os.open(f"/proc/self/fd/{fd}", os.O_RDONLY)
+        os.close(fd)
+    else:  # no memfd (not Linux): an unlinked private file, opened read-only
+        import tempfile
+
+        handle, name = tempfile.mkstemp(prefix="wispsh-")
+        try:
+            os.write(handle, data)
+            reader = os.open(name, os.O_RDONLY)
+        finally:
+            os.close(handle)
+            os.unlink(name)
+    os.set_inheritable(reader, True)
+    return f"/dev/fd/{reader}"
+
+
+def exec_shell(path: str, argv: tuple[str, ...] | list[str], env: dict[str, str], depth: int, *,
+               gated: bool = False) -> "NoReturn":  # noqa: F821
+    env = dict(env)
+    env[DEPTH_VARIABLE] = str(depth)
+    if gated:
+        env[GATED_VARIABLE] = "1"
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execve(path, list(argv), env)
+    except OSError as exc:
+        refuse(f"wispsh: not run: cannot exec {path}: {exc.strerror}")
+
+
+# ---------------------------------------------------------------- a script that cannot be read
+
+DASH_ERRORS = {errno.ENOENT: "No such file"}
+
+
+def refuse_unreadable_script(real_shell: str, argv0: str, name: str, error: OSError) -> "NoReturn":  # noqa: F821
+    """Say what the real shell says for a script it cannot open, with its status, and run nothing.
+
+    The real shell is not asked to try: it would open the file after our failed read, and an agent racing
+    us could put a file there in between, which would then run unchecked. Formats as bash 5, dash and zsh.
+    """
+    base = os.path.basename(os.path.realpath(real_shell))
+    code = error.errno
+    why = os.strerror(code) if code else str(error)
+    if base.startswith("bash"):
+        if code == errno.EISDIR:
+            message, status = f"{name}: {name}: {why}", REFUSED
+        else:
+            message, status = f"{argv0}: {name}: {why}", 127 if code == errno.ENOENT else REFUSED
+    elif base == "dash":
+        message, status = f"{argv0}: 0: cannot open {name}: {DASH_ERRORS.get(code, why)}", 2
+    elif base == "zsh":
+        message, status = f"{argv0}: can't open input file: {name}", 127
+    else:
+        message, status = f"{argv0}: {name}: {why}", 127 if code == errno.ENOENT else REFUSED
+    try:
+        sys.stderr.write(message + "\n")
+        sys.stderr.flush()
+    finally:
+        os._exit(status)
+
