@@ -33,8 +33,8 @@ def build_plan(spec: dict):
         part = Part(text=text, span=tuple(span), argv=tuple(text.split()), words=tuple(text.split()))
         parts.append(part)
         judged.append(Judged(part, Key(program=text.split()[0], verb=None, pattern=pattern, exact=False),
-                             Verdict(Level.parse(level), tuple(reasons))))
-    questions = tuple(Question(pattern=p, exact=False, level=Level.parse(lv), reasons=tuple(rs),
+                             Verdict.of(Level.parse(level), "test.rule", *reasons)))
+    questions = tuple(Question(pattern=p, exact=False, level=Level.parse(lv), findings=Verdict.of(Level.parse(lv), "test.rule", *rs).findings,
                                parts=tuple(ix), whole_line=whole)
                       for p, lv, rs, ix, whole in spec["questions"])
     top = max((q.level for q in questions), default=Level.SAFE)

@@ -48,7 +48,7 @@ def test_ordinary_lines_are_left_alone(line):
 
 def _judged(text, pattern, level):
     part = Part(text=text, span=(0, len(text)), argv=tuple(text.split()))
-    return Judged(part, Key(text.split()[0], None, pattern, False), Verdict(level, ("because",)))
+    return Judged(part, Key(text.split()[0], None, pattern, False), Verdict.of(level, "test.rule", "because"))
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ def judged(text: str, pattern: str, level: Level, *, legacy: str | None = None, 
     argv = tuple(text.split())
     part = Part(text=text, span=(start, start + len(text)), argv=argv, words=argv)
     key = Key(program=argv[0], verb=None, pattern=pattern, exact=exact, legacy=legacy, command=argv)
-    return Judged(part, key, Verdict(level, reasons))
+    return Judged(part, key, Verdict.of(level, "test.rule", *reasons))
 
 
 class Gate:
@@ -46,7 +46,7 @@ class Gate:
              cwd: Path | None = None):
         line = line if line is not None else " && ".join(j.part.text for j in parts)
         split = Split(line=line, parts=tuple(j.part for j in parts))
-        return gate.plan(split, parts, Verdict(line_level, ("line reason",)), denied, self.config,
+        return gate.plan(split, parts, Verdict.of(line_level, "test.line", "line reason"), denied, self.config,
                          cwd=str(cwd or self.project), env=self.env)
 
     def settle(self, plan, *choices: str, source: str = "tty", cwd: Path | None = None):
@@ -422,7 +422,7 @@ def test_wispsh_c_below_threshold_imports_neither_psutil_nor_platformdirs(g, tmp
 
 def _runtime(text: str, level: Level) -> Judged:
     part = Part(text=text, span=(0, len(text)), argv=(None,), runtime_program=True)
-    return Judged(part, Key(program=None, verb=None, pattern=text, exact=True), Verdict(level, ("run time",)))
+    return Judged(part, Key(program=None, verb=None, pattern=text, exact=True), Verdict.of(level, "test.rule", "run time"))
 
 
 def test_a_program_chosen_at_run_time_is_never_remembered_beyond_the_line(g):

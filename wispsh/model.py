@@ -118,11 +118,33 @@ class Key:
 
 
 @dataclass(frozen=True)
-class Verdict:
-    """A level and the reasons for it."""
+class Finding:
+    """One thing a rule found: how bad, which rule (a stable id such as "git.push.force"), and why."""
 
     level: Level
-    reasons: tuple[str, ...] = ()
+    rule: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A level and the findings behind it (the worst ones first)."""
+
+    level: Level
+    findings: tuple[Finding, ...] = ()
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        return tuple(f.reason for f in self.findings)
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return tuple(f.rule for f in self.findings)
+
+    @classmethod
+    def of(cls, level: Level, rule: str, *reasons: str) -> "Verdict":
+        """A verdict whose every reason comes from one rule."""
+        return cls(level, tuple(Finding(level, rule, r) for r in reasons))
 
 
 @dataclass(frozen=True)
@@ -161,9 +183,13 @@ class Question:
     pattern: str                        # what the answer is remembered under
     exact: bool
     level: Level
-    reasons: tuple[str, ...]
+    findings: tuple[Finding, ...]
     parts: tuple[int, ...]              # indices of the parts it covers
     whole_line: bool = False
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        return tuple(f.reason for f in self.findings)
 
 
 @dataclass(frozen=True)

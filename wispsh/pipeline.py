@@ -36,7 +36,7 @@ def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Seq
         return plan
     # a known snapshot/probe run of the agent, exactly: its parts are the agent's plumbing, not the model's
     reason = f"{agent}'s own shell-snapshot or version probe run (known template)"
-    plumbing = tuple(Judged(j.part, j.key, Verdict(Level.SAFE, (reason,))) for j in plan.judged)
+    plumbing = tuple(Judged(j.part, j.key, Verdict.of(Level.SAFE, "agent.plumbing", reason)) for j in plan.judged)
     return _decide(plan.split, plumbing, Verdict(Level.SAFE, ()), config, cwd, env)
 
 

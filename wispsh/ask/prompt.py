@@ -90,12 +90,14 @@ def question_request(plan: Plan, index: int, *, cwd: str, env: Mapping[str, str]
         j = plan.judged[i]
         parts.append({
             "text": j.part.text, "span": list(j.part.span), "level": str(j.verdict.level),
-            "reasons": list(j.verdict.reasons), "pattern": j.key.pattern, "context": j.part.context,
+            "reasons": list(j.verdict.reasons), "rules": list(j.verdict.rules), "pattern": j.key.pattern,
+            "context": j.part.context,
             "asked": i in q.parts,
         })
     return {
         "line": plan.line, "index": index, "count": len(plan.questions), "pattern": q.pattern,
-        "exact": q.exact, "level": str(q.level), "reasons": list(q.reasons), "whole_line": q.whole_line,
+        "exact": q.exact, "level": str(q.level), "reasons": list(q.reasons),
+        "rules": [f.rule for f in q.findings], "whole_line": q.whole_line,
         "parts": parts, "cwd": cwd, "agent": agent, "session": session,
         "this_line_only": this_line_only(plan, q),
     }

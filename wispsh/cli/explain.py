@@ -5,10 +5,14 @@ import json
 
 from wispsh.model import Plan
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2      # 2: each reason is {level, rule, text}; the rule is a stable id
 
 # --explain exit status (contracts.md): would run, would ask, would refuse.
 EXIT_FOR_VERDICT = {"run": 0, "ask": 1, "deny": 3}
+
+
+def findings_list(verdict) -> list[dict]:
+    return [{"level": str(f.level), "rule": f.rule, "text": f.reason} for f in verdict.findings]
 
 
 def plan_dict(plan: Plan) -> dict:
@@ -23,7 +27,7 @@ def plan_dict(plan: Plan) -> dict:
             "pattern": key.pattern,
             "exact": key.exact,
             "level": str(verdict.level),
-            "reasons": list(verdict.reasons),
+            "reasons": findings_list(verdict),
             "origin": part.origin,
             "context": part.context,
             "decision": decision.kind,
@@ -36,7 +40,7 @@ def plan_dict(plan: Plan) -> dict:
         "threshold": str(plan.threshold),
         "parse": {"ok": plan.split.ok, "notes": list(plan.split.notes)},
         "line_level": str(plan.line_verdict.level),
-        "line_reasons": list(plan.line_verdict.reasons),
+        "line_reasons": findings_list(plan.line_verdict),
         "covered_line": plan.covered_line,
         "denied_by": None if plan.denied_by is None else {
             "pattern": plan.denied_by.pattern, "matched": plan.denied_by.matched},
@@ -81,6 +85,6 @@ def render_text(plan: Plan) -> str:
         if part.context:
             detail.append(f"# {part.context}")
         out.append("     " + ", ".join(detail))
-        for reason in verdict.reasons:
-            out.append(f"     - {reason}")
+        for finding in verdict.findings:
+            out.append(f"     - {finding.reason} [{finding.rule}]")
     return "\n".join(out)

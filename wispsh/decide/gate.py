@@ -107,7 +107,7 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
         decisions = [Decision("below-threshold") if lv < threshold else above for lv in levels]
         if hit:
             return made(decisions, covered=True, notes=notes)
-        question = Question(pattern=line, exact=True, level=line_verdict.level, reasons=line_verdict.reasons,
+        question = Question(pattern=line, exact=True, level=line_verdict.level, findings=line_verdict.findings,
                             parts=tuple(range(len(judged))), whole_line=True)
         return made(decisions, [question], verdict="ask", covered=True, notes=notes)
 
@@ -131,12 +131,12 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
         if pattern not in index:
             index[pattern] = len(questions)
             questions.append(Question(pattern=pattern, exact=j.key.exact, level=j.verdict.level,
-                                      reasons=j.verdict.reasons, parts=(i,)))
+                                      findings=j.verdict.findings, parts=(i,)))
             continue
         q = questions[index[pattern]]
-        reasons = q.reasons + tuple(r for r in j.verdict.reasons if r not in q.reasons)
+        findings = q.findings + tuple(f for f in j.verdict.findings if f.reason not in q.reasons)
         questions[index[pattern]] = Question(pattern=q.pattern, exact=q.exact, level=max(q.level, j.verdict.level),
-                                             reasons=reasons, parts=q.parts + (i,))
+                                             findings=findings, parts=q.parts + (i,))
     return made(decisions, questions, verdict="ask" if questions else "run", notes=notes)
 
 
@@ -277,7 +277,8 @@ def _events(plan: Plan, final, line_decision, answer_of, here, env, cwd, source)
     events = []
     for i, (j, d) in enumerate(zip(plan.judged, final)):
         events.append(audit.event("classification", command=j.part.text, pattern=j.key.pattern,
-                                  level=str(j.verdict.level), reasons=list(j.verdict.reasons), **common))
+                                  level=str(j.verdict.level), reasons=list(j.verdict.reasons),
+                                  rules=list(j.verdict.rules), **common))
     for i, (j, d) in enumerate(zip(plan.judged, final)):
         extra = {}
         if d.kind == "denied-pattern" and plan.denied_by:
@@ -285,12 +286,14 @@ def _events(plan: Plan, final, line_decision, answer_of, here, env, cwd, source)
         if i in question_of and not plan.covered_line:
             extra["answered_by"] = answered_by(question_of[i])
         events.append(audit.event("approval.decided", command=j.part.text, pattern=j.key.pattern,
-                                  level=str(j.verdict.level), reasons=list(j.verdict.reasons), decision=d.kind,
+                                  level=str(j.verdict.level), reasons=list(j.verdict.reasons),
+                                  rules=list(j.verdict.rules), decision=d.kind,
                                   approval_id=d.approval_id, scope=_scope_of(d.kind), **common, **extra))
     if line_decision is not None:
         q = plan.questions[0]
         events.append(audit.event("approval.decided", command=plan.line, pattern=q.pattern, level=str(q.level),
-                                  reasons=list(q.reasons), decision=line_decision.kind,
+                                  reasons=list(q.reasons), rules=[f.rule for f in q.findings],
+                                  decision=line_decision.kind,
                                   approval_id=line_decision.approval_id, scope=_scope_of(line_decision.kind),
                                   whole_line=True, answered_by=answered_by(0), **common))
     return events

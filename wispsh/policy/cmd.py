@@ -5,7 +5,7 @@ import posixpath
 import re
 from collections import namedtuple
 
-from wispsh.model import Level
+from wispsh.model import Finding, Level
 from wispsh.policy import places
 from wispsh.programs.grammar import UNKNOWN, Options, read_options
 from wispsh.support.lazyre import lazy_re
@@ -133,7 +133,7 @@ class Cmd:
     """One command being judged: program name, resolved args, and the findings."""
 
     __slots__ = ("name", "args", "part", "key", "ctx", "cwd", "found", "facts", "subst", "privileged",
-                 "via_xargs", "delegate_to", "delegated")
+                 "via_xargs", "delegate_to", "delegated", "scope")
 
     def __init__(self, name, args, part, key, ctx, cwd, subst, facts=None):
         self.name = name
@@ -143,7 +143,8 @@ class Cmd:
         self.ctx = ctx
         self.cwd = cwd
         self.subst = subst
-        self.found: list[tuple[Level, str]] = []
+        self.found: list[Finding] = []
+        self.scope = "gate"         # the rule id of findings that name none: the family rule being run
         self.facts = facts or Facts()
         self.privileged = bool(key is not None and key.privileged)
         self.via_xargs = bool(key is not None and "xargs" in key.wrappers)
@@ -157,15 +158,16 @@ class Cmd:
         level = max(verdict.level, at_least)
         if level > Level.SAFE:
             reason = verdict.reasons[0] if verdict.reasons and verdict.level >= at_least else "runs it"
-            self.at_least(level, f"{what}: {reason}")
+            rule = verdict.rules[0] if verdict.findings and verdict.level >= at_least else None
+            self.at_least(level, f"{what}: {reason}", rule)
 
     # ------------------------------------------------------------ findings
 
-    def at_least(self, level: Level, reason: str) -> None:
-        self.found.append((level, reason))
+    def at_least(self, level: Level, reason: str, rule: str | None = None) -> None:
+        self.found.append(Finding(level, rule or self.scope, reason))
 
     def level(self) -> Level:
-        return max((lv for lv, _ in self.found), default=Level.SAFE)
+        return max((f.level for f in self.found), default=Level.SAFE)
 
     # ------------------------------------------------------------ options
 
@@ -179,17 +181,18 @@ class Cmd:
     def place(self, word: str) -> places.Place:
         return places.place(word, self.ctx, self.cwd)
 
-    def _apply(self, table, word: str, verb: str, tree_unknown_dangerous: bool = False) -> places.Place:
+    def _apply(self, table, word: str, verb: str, tree_unknown_dangerous: bool = False,
+               action: str = "") -> places.Place:
         where = self.place(word)
         level = table[where.cls]
         if tree_unknown_dangerous and where.whole_unknown:
             level = Level.DANGEROUS
         if level > Level.SAFE:
-            self.at_least(level, f"{verb} {_describe(where, word)}")
+            self.at_least(level, f"{verb} {_describe(where, word)}", f"path.{action}.{places.CLASS_IDS[where.cls]}")
         return where
 
     def write(self, word: str, verb: str = "writes") -> places.Place:
-        where = self._apply(places.WRITE, word, verb)
+        where = self._apply(places.WRITE, word, verb, action="write")
         self.facts.writes.append(where.path)
         return where
 
@@ -217,10 +220,10 @@ class Cmd:
             self.write(where.path.rstrip("/") + "/" + name, verb)
 
     def create(self, word: str, verb: str = "creates") -> places.Place:
-        return self._apply(places.CREATE, word, verb)
+        return self._apply(places.CREATE, word, verb, action="create")
 
     def read(self, word: str, verb: str = "reads") -> places.Place:
-        where = self._apply(places.READ, word, verb)
+        where = self._apply(places.READ, word, verb, action="read")
         public_key = where.path.endswith(".pub") and not where.glob     # ~/.ssh/id_ed25519.pub is meant to be shared
         if (where.cls in places.SECRET_CLASSES and not public_key or where.whole_unknown) and \
                 not self.facts.secret_source:
@@ -232,11 +235,12 @@ class Cmd:
     def delete(self, word: str, recursive: bool) -> places.Place:
         self.facts.deletes = True
         if recursive:
-            return self._apply(places.DELETE_TREE, word, "recursive delete of", tree_unknown_dangerous=True)
-        return self._apply(places.DELETE, word, "deletes")
+            return self._apply(places.DELETE_TREE, word, "recursive delete of", tree_unknown_dangerous=True,
+                               action="delete-tree")
+        return self._apply(places.DELETE, word, "deletes", action="delete")
 
     def mode(self, word: str, recursive: bool, verb: str) -> places.Place:
-        where = self._apply(places.MODE, word, verb)
+        where = self._apply(places.MODE, word, verb, action="mode")
         if recursive and (where.cls in (places.ROOT, places.HOME, places.ANCESTOR, places.SYSTEM)
                           or where.whole_unknown):
             self.at_least(Level.DANGEROUS, f"{verb} everything under {_describe(where, word)}")

@@ -7,7 +7,7 @@ run from an odd place, loop ranges - is judged here. Whole-line rules live in `l
 from __future__ import annotations
 
 
-from wispsh.model import Judged, Key, Level, Part, Split, Verdict
+from wispsh.model import Finding, Judged, Key, Level, Part, Split, Verdict
 from wispsh.policy.families import containers, databases, files, gatekeeping, interpreters, network, packages, runners, system, vcs, verbs
 from wispsh.policy import places
 from wispsh.parse.words import expand_braces
@@ -22,9 +22,11 @@ __all__ = ["Context", "judge_part", "judge_line", "analyse", "REGISTRY"]
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
 REGISTRY: dict = {}
+FAMILY_OF: dict[str, str] = {}      # program -> the family whose rule judges it (the prefix of its rule ids)
 for _family in (verbs, files, network, interpreters, packages, system, containers, databases, vcs, gatekeeping,
                 runners):
     REGISTRY.update(_family.RULES)
+    FAMILY_OF.update(dict.fromkeys(_family.RULES, _family.__name__.rsplit(".", 1)[-1]))
 
 # Programs that only print facts or their arguments: data is data.
 SAFE_PROGRAMS = frozenset({
@@ -149,19 +151,19 @@ def _merge_facts(into: Facts, other: Facts) -> None:
 def _analyse_once(part, key, ctx, cwd, subst, command, written) -> Cmd:
     cmd = Cmd("", [], part, key, ctx, cwd, subst)
     if part.opaque:
-        cmd.at_least(H, "text the gate could not read as commands")
+        cmd.at_least(H, "text the gate could not read as commands", "parse.opaque")
     if part.redirects:
         _judge_redirects(cmd, part, subst)
     _judge_assignments(cmd, part, key, ctx, cwd)
     _judge_file_substitutions(cmd, part)
     if not command:
         if part.runtime_program:
-            cmd.at_least(H, "the program is chosen at run time")
+            cmd.at_least(H, "the program is chosen at run time", "program.runtime")
         return cmd
     args = _resolve(command, written, subst)
     first = args[0]
     if part.runtime_program or command[0] is None and (UNKNOWN in first or not first):
-        cmd.at_least(H, "the program is chosen at run time")
+        cmd.at_least(H, "the program is chosen at run time", "program.runtime")
         cmd.facts.runtime_code = True
         return cmd
     if key is not None and key.runs_nothing:
@@ -215,9 +217,9 @@ def _after(cmd: Cmd, part: Part, key: Key | None) -> None:
     if facts.net_fetch:
         facts.fetch_writes.extend(_redirect_writes(cmd, part))
     if facts.secret_source and facts.net_send and not cmd.via_xargs and facts.secret_source.startswith("reads"):
-        cmd.at_least(D, f"sends secrets to the network (it {facts.secret_source})")
+        cmd.at_least(D, f"sends secrets to the network (it {facts.secret_source})", "flow.secret-to-network")
     if facts.interp and facts.net_dev:
-        cmd.at_least(D, "connects a shell or interpreter to a network socket (reverse shell)")
+        cmd.at_least(D, "connects a shell or interpreter to a network socket (reverse shell)", "flow.reverse-shell")
     _secret_to_file(cmd, part)
     _judge_wrapper_options(cmd, part, key)
     if cmd.via_xargs:
@@ -230,7 +232,7 @@ def _after(cmd: Cmd, part: Part, key: Key | None) -> None:
             if where.cls in places.SECRET_CLASSES:
                 facts.secret_source = facts.secret_source or f"is fed the name of {where.path} ({where.cls})"
                 if facts.net_send:
-                    cmd.at_least(D, f"sends {where.path} ({where.cls}) to the network")
+                    cmd.at_least(D, f"sends {where.path} ({where.cls}) to the network", "flow.secret-to-network")
 
 
 # A wrapper's own options that open files: (wrapper, option) -> what it does with the value.
@@ -296,15 +298,15 @@ def _judge_wrapper_options(cmd: Cmd, part: Part, key: Key | None) -> None:
         elif what == "read":
             where = cmd.read(value)
             if where.cls in places.SECRET_CLASSES and (cmd.facts.net_send or cmd.facts.net_fetch):
-                cmd.at_least(D, f"feeds {where.path} ({where.cls}) to a command that reaches the network")
+                cmd.at_least(D, f"feeds {where.path} ({where.cls}) to a command that reaches the network", "flow.secret-to-network")
         elif what == "unset":
             if value.startswith("WISP_"):
-                cmd.at_least(D, f"removes {value}, which changes the gate itself")
+                cmd.at_least(D, f"removes {value}, which changes the gate itself", "env.wisp")
         elif what == "env":
             name, _, text = value.partition("=")
             found = judge_variable(name, text if UNKNOWN not in text else None, value)
             if found:
-                cmd.at_least(*found)
+                cmd.at_least(*found, rule="env." + (name or "unknown"))
 
 
 def _secret_to_file(cmd: Cmd, part: Part) -> None:
@@ -338,7 +340,7 @@ def _dispatch(cmd: Cmd) -> None:
                              "systemctl", "terraform", "helm", "gh", "yarn", "pnpm", "podman", "aws")):
             return      # prints help or a version: runs nothing
         if name == "man" and any(MAN_PAGER.match(a) for a in cmd.args):
-            cmd.at_least(H, "man runs the pager or browser command it is given")
+            cmd.at_least(H, "man runs the pager or browser command it is given", "man.pager")
             return
         if name == "cd" or name == "pushd":
             target = next((a for a in cmd.args if not a.startswith("-") or a == "-"), "~")
@@ -349,25 +351,27 @@ def _dispatch(cmd: Cmd) -> None:
             return
         rule = REGISTRY.get(name)
         if rule is not None:
+            cmd.scope = f"{FAMILY_OF[name]}.{name}"
             rule(cmd)
+            cmd.scope = "gate"
         elif name in SAFE_PROGRAMS:
             if name in NOOP_PROGRAMS or (name == "echo" and not cmd.args):
                 cmd.facts.noop = True
         elif UNKNOWN in name:
-            cmd.at_least(H, "the program is chosen at run time")
+            cmd.at_least(H, "the program is chosen at run time", "program.runtime")
         else:
-            cmd.at_least(M, f"{name} is not a program the gate knows")
+            cmd.at_least(M, f"{name} is not a program the gate knows", "program.unknown")
         words = cmd.delegate_to
         if not words:
             return
         cmd.delegate_to = None
         if UNKNOWN in words[0]:
-            cmd.at_least(H, "runs a program known only at run time")
+            cmd.at_least(H, "runs a program known only at run time", "program.runtime")
             return
         _judge_program_path(cmd, words[0])
         cmd.name, cmd.args = _program_name(words[0]), list(words[1:])
         cmd.delegated = True
-    cmd.at_least(H, "too many nested wrappers to follow")
+    cmd.at_least(H, "too many nested wrappers to follow", "program.too-deep")
 
 
 def _judge_program_path(cmd: Cmd, first: str) -> None:
@@ -380,20 +384,20 @@ def _judge_program_path(cmd: Cmd, first: str) -> None:
         return
     cmd.facts.runs.append(where.path)
     if where.cls in (places.PROJECT, places.PROJECT_ROOT):
-        cmd.at_least(M, "runs a program of the project")
+        cmd.at_least(M, "runs a program of the project", "program.project")
     elif where.cls == places.DOTFILE and "/.local/bin/" in where.path + "/" or "/.cargo/bin/" in where.path or \
             "/node_modules/.bin/" in where.path or "/.venv/bin/" in where.path:
-        cmd.at_least(M, f"runs {where.path}")
+        cmd.at_least(M, f"runs {where.path}", "program.user-tool")
     else:
-        cmd.at_least(H, f"runs a program from {where.path} ({where.cls})")
+        cmd.at_least(H, f"runs a program from {where.path} ({where.cls})", "program.odd-place")
 
 
 def _judge_privilege(cmd: Cmd) -> None:
-    cmd.at_least(H, "runs as root (sudo)")
-    if any(lv >= H and ("PATH" in reason or "sets " in reason or "LD_" in reason) for lv, reason in cmd.found):
-        cmd.at_least(D, "runs as root with variables that change what runs")
+    cmd.at_least(H, "runs as root (sudo)", "privilege.root")
+    if any(f.level >= H and ("PATH" in f.reason or "sets " in f.reason or "LD_" in f.reason) for f in cmd.found):
+        cmd.at_least(D, "runs as root with variables that change what runs", "privilege.root-env")
     if cmd.facts.interp and cmd.level() >= M or cmd.name in interpreters.SHELLS:
-        cmd.at_least(D, f"a root {cmd.name}: anything can run as root")
+        cmd.at_least(D, f"a root {cmd.name}: anything can run as root", "privilege.root-shell")
 
 
 WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
@@ -435,7 +439,7 @@ def _judge_assignments(cmd: Cmd, part: Part, key: Key | None, ctx: Context, cwd:
         if found and assignment.name in PROJECT_PATH_VARIABLES and _inside_project(assignment.value, ctx, cwd):
             found = (M, f"{assignment.name} points inside the project")
         if found:
-            cmd.at_least(*found)
+            cmd.at_least(*found, rule="env." + assignment.name.split("[", 1)[0])
         if not part.argv:
             value = assignment.value
             if value is None:
@@ -465,14 +469,19 @@ def _inside_project(value: str | None, ctx: Context, cwd: str) -> bool:
 
 
 def verdict_of(cmd: Cmd) -> Verdict:
-    if not cmd.found:
+    return worst(cmd.found)
+
+
+def worst(found) -> Verdict:
+    """The verdict of a list of findings: the worst level, with up to four distinct findings at it."""
+    if not found:
         return Verdict(S, ())
-    level = max(lv for lv, _ in cmd.found)
-    reasons = []
-    for lv, reason in cmd.found:
-        if lv == level and reason not in reasons:
-            reasons.append(reason)
-    return Verdict(level, tuple(reasons[:4]))
+    level = max(f.level for f in found)
+    kept: list[Finding] = []
+    for f in found:
+        if f.level == level and all(f.reason != k.reason for k in kept):
+            kept.append(f)
+    return Verdict(level, tuple(kept[:4]))
 
 
 # judge_line needs the facts judge_part found; keep them for the line (keyed by the part's identity).
@@ -510,7 +519,7 @@ def judge_text(text: str, ctx: Context, cwd: str | None = None) -> Verdict:
     """Shell code found inside a part's words that the splitter did not split (a rule's delegation, tmux's
     command string): split and judged as a line of its own. Bounded: too deep or too long is high."""
     if _text_depth[0] >= MAX_TEXT_DEPTH or len(text) > MAX_TEXT_LENGTH:
-        return Verdict(H, ("code nested too deeply to follow",))
+        return Verdict.of(H, "code.too-deep", "code nested too deeply to follow")
     if not text.strip():
         return Verdict(S, ())
     from wispsh import keys
@@ -520,12 +529,12 @@ def judge_text(text: str, ctx: Context, cwd: str | None = None) -> Verdict:
         inner = split.split_line(text)
         judged = tuple(Judged(p, keys.key_for(p), judge_part(p, keys.key_for(p), ctx)) for p in inner.parts)
         line = judge_line(inner, judged, ctx)
-        worst = max([j.verdict for j in judged] + [line], key=lambda v: v.level)
+        top = max([j.verdict for j in judged] + [line], key=lambda v: v.level)
         if not inner.ok:
-            return Verdict(max(worst.level, H), worst.reasons + ("code the gate could not fully read",))
-        return worst
+            return Verdict(max(top.level, H), top.findings + (Finding(H, "parse.partial", "code the gate could not fully read"),))
+        return top
     except Exception:       # fail closed: code we cannot judge counts as high
-        return Verdict(H, ("code the gate could not read",))
+        return Verdict.of(H, "parse.error", "code the gate could not read")
     finally:
         _text_depth[0] -= 1
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from wispsh.model import Judged, Level, Split, Verdict
-from wispsh.policy.engine import analyse, forget, remembered, verdict_of
+from wispsh.model import Finding, Judged, Level, Split, Verdict
+from wispsh.policy.engine import analyse, forget, remembered, verdict_of, worst
 from wispsh.policy import places
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.support.lazyre import lazy_re
@@ -23,7 +23,7 @@ CHILD_ORIGINS = frozenset({"$()", "``", "<()", ">()", "heredoc", "opaque"})
 
 
 def judge_whole_line(split: Split, judged: tuple[Judged, ...], ctx) -> Verdict:
-    found: list[tuple[Level, str]] = []
+    found: list[Finding] = []
     n = len(judged)
     facts = []
     cwd = ctx.cwd
@@ -48,7 +48,7 @@ def judge_whole_line(split: Split, judged: tuple[Judged, ...], ctx) -> Verdict:
                 where = (f" (for every file find finds under {found_file.rsplit('/', 1)[0] or '/'})"
                          if found_file is not None
                          else f" (in {cwd})" if cwd != ctx.cwd else " (with the line's own variables)")
-                found.extend((again.level, reason + where) for reason in again.reasons)
+                found.extend(Finding(again.level, f.rule, f.reason + where) for f in again.findings)
         if part_facts.cd_to is not None and part_facts.cd_to != UNKNOWN:
             cwd = part_facts.cd_to
         for name, value in part_facts.assigns.items():
@@ -61,14 +61,7 @@ def judge_whole_line(split: Split, judged: tuple[Judged, ...], ctx) -> Verdict:
     _write_then_run(judged, facts, found, ctx)
     _padding(split, judged, facts, found)
     forget(item.part for item in judged)
-    if not found:
-        return Verdict(S, ())
-    level = max(lv for lv, _ in found)
-    reasons = []
-    for lv, reason in found:
-        if lv == level and reason not in reasons:
-            reasons.append(reason)
-    return Verdict(level, tuple(reasons[:4]))
+    return worst(found)
 
 
 def _pipelines(judged, facts, found, ctx) -> None:
@@ -85,17 +78,17 @@ def _pipelines(judged, facts, found, ctx) -> None:
             network = f.net_send or f.net_fetch
             runs_input = f.stdin_interp or f.runtime_code     # `… | xargs sh -c`, `… | bash -c "$(cat)"`
             if runs_input and fetched is not None:
-                found.append((D, "runs code fetched from the network (… | sh)"))
+                found.append(Finding(D, "flow.fetch-to-interpreter", "runs code fetched from the network (… | sh)"))
             if f.stdin_interp and written is not None:
                 level, why = _written_code_level(judged[written], ctx)
                 if level > H:
-                    found.append((level, f"pipes code into an interpreter{why}"))
+                    found.append(Finding(level, "flow.pipe-to-interpreter", f"pipes code into an interpreter{why}"))
             if f.stdin_interp and decoded is not None:
-                found.append((H, "decodes hidden text and runs it"))
+                found.append(Finding(H, "flow.decode-to-interpreter", "decodes hidden text and runs it"))
             if network and secret:
-                found.append((D, f"sends secrets to the network (one part {secret})"))
+                found.append(Finding(D, "flow.secret-to-network", f"sends secrets to the network (one part {secret})"))
             if judged[i].key is not None and "xargs" in judged[i].key.wrappers and f.deletes and listed:
-                found.append((D, f"deletes every file listed under {listed}"))
+                found.append(Finding(D, "flow.delete-listed-tree", f"deletes every file listed under {listed}"))
             if f.lists_big:
                 listed = f.lists_big
             if f.net_fetch:
@@ -124,17 +117,17 @@ def _nested(judged, facts, found) -> None:
         for up in _ancestors(judged, index):
             holder = facts[up]
             if f.net_fetch and (holder.runtime_code or holder.stdin_interp):
-                found.append((D, "runs code fetched from the network ($(curl …) / <(curl …))"))
+                found.append(Finding(D, "flow.fetch-to-interpreter", "runs code fetched from the network ($(curl …) / <(curl …))"))
             if f.decoder and (holder.runtime_code or holder.stdin_interp):
-                found.append((H, "decodes hidden text and runs it"))
+                found.append(Finding(H, "flow.decode-to-interpreter", "decodes hidden text and runs it"))
             if f.secret_source and (holder.net_send or holder.net_fetch):
-                found.append((D, f"sends secrets to the network (a substitution {f.secret_source})"))
+                found.append(Finding(D, "flow.secret-to-network", f"sends secrets to the network (a substitution {f.secret_source})"))
     for index, f in enumerate(facts):
         part = judged[index].part
         if part.origin == "find -exec" and (f.net_send or f.net_fetch) and part.parent is not None:
             finder = facts[part.parent] if 0 <= part.parent < len(facts) else None
             if finder is not None and finder.secret_source:
-                found.append((D, f"sends files to the network that find {finder.secret_source[5:]}"))
+                found.append(Finding(D, "flow.secret-to-network", f"sends files to the network that find {finder.secret_source[5:]}"))
 
 
 def _through_new_links(judged, facts, found, ctx) -> None:
@@ -148,7 +141,7 @@ def _through_new_links(judged, facts, found, ctx) -> None:
                     cls = places.classify(landed, ctx)
                     level = places.WRITE.get(cls, H)
                     if level > judged[index].verdict.level:
-                        found.append((level, f"writes {landed} ({cls}) through the link {link}"))
+                        found.append(Finding(level, "flow.write-through-link", f"writes {landed} ({cls}) through the link {link}"))
         links.extend(f.links)
 
 
@@ -184,11 +177,11 @@ def _secret_variables(judged, facts, found, ctx) -> None:
     for index, why in carries.items():
         f = facts[index]
         if f.net_send or f.net_fetch or f.net_dev:
-            found.append((D, f"sends secrets to the network ({why})"))
+            found.append(Finding(D, "flow.secret-to-network", f"sends secrets to the network ({why})"))
             return
         for up in _ancestors(judged, index):
             if facts[up].net_send or facts[up].net_fetch or facts[up].net_dev:
-                found.append((D, f"sends secrets to the network ({why})"))
+                found.append(Finding(D, "flow.secret-to-network", f"sends secrets to the network ({why})"))
                 return
         pipeline = judged[index].part.pipeline
         if pipeline is not None:
@@ -196,7 +189,7 @@ def _secret_variables(judged, facts, found, ctx) -> None:
             for later, item in enumerate(judged):
                 if item.part.pipeline == pipeline and item.part.stage > stage and (
                         facts[later].net_send or facts[later].net_fetch or facts[later].net_dev):
-                    found.append((D, f"sends secrets to the network ({why})"))
+                    found.append(Finding(D, "flow.secret-to-network", f"sends secrets to the network ({why})"))
                     return
 
 
@@ -236,13 +229,13 @@ def _sockets(facts, found) -> None:
     if any(f.net_dev for f in facts):
         secret = next((f.secret_source for f in facts if f.secret_source), "")
         if secret:
-            found.append((D, f"a part {secret} on a line that opens a network socket"))
+            found.append(Finding(D, "flow.secret-to-socket", f"a part {secret} on a line that opens a network socket"))
         if any(f.stdin_interp or f.interp for f in facts):
-            found.append((D, "a shell or interpreter on a line that opens a network socket (reverse shell)"))
+            found.append(Finding(D, "flow.reverse-shell", "a shell or interpreter on a line that opens a network socket (reverse shell)"))
     copied = False
     for f in facts:
         if copied and f.net_send:
-            found.append((D, "copies a secret and then sends or publishes it"))
+            found.append(Finding(D, "flow.secret-copy-then-send", "copies a secret and then sends or publishes it"))
             break
         copied = copied or f.secret_copy
 
@@ -259,10 +252,10 @@ def _write_then_run(judged, facts, found, ctx) -> None:
                 continue
             kind, writer = origin
             if kind == "fetch":
-                found.append((D, f"downloads {path} and then runs it"))
+                found.append(Finding(D, "flow.download-then-run", f"downloads {path} and then runs it"))
             else:
                 level, why = _written_code_level(judged[writer], ctx)
-                found.append((max(H, level), f"writes {path} and then runs it" + why))
+                found.append(Finding(max(H, level), "flow.write-then-run", f"writes {path} and then runs it" + why))
         for path in f.writes:
             written.setdefault(path, ("write", index))
         for path in f.fetch_writes:
@@ -334,14 +327,14 @@ def _padding(split: Split, judged, facts, found) -> None:
             run += 1
             continue
         if run >= PAD_PARTS and judged[index].verdict.level >= M:
-            found.append((max(H, judged[index].verdict.level), f"{run} no-op commands pad the line before "
-                                                               f"'{part.text[:60]}'"))
+            found.append(Finding(max(H, judged[index].verdict.level), "line.padding",
+                                 f"{run} no-op commands pad the line before '{part.text[:60]}'"))
         run = 0
     line = split.line
     for m in PAD_SPACE.finditer(line):
         after = m.end()
         for index, item in enumerate(judged):
             if item.part.span[0] >= after and item.verdict.level >= M and item.part.parent is None:
-                found.append((max(H, item.verdict.level),
-                              f"a long run of blank space hides '{item.part.text[:60]}'"))
+                found.append(Finding(max(H, item.verdict.level), "line.blank-space",
+                                     f"a long run of blank space hides '{item.part.text[:60]}'"))
                 return

@@ -36,6 +36,12 @@ DEVICE = "a disk or memory device"
 SYSTEM = "a system directory"
 OUTSIDE = "outside the project"
 UNKNOWN_PLACE = "a place known only at run time"
+# the short name of each class in rule ids ("path.write.dotfile")
+CLASS_IDS = {HARMLESS: "harmless-device", NETDEV: "network-socket", WISP: "wisp-home", WISP_KEY: "wisp-key",
+             GIT_INTERNAL: "git-internal", ROOT: "root", HOME: "home", ANCESTOR: "ancestor",
+             PROJECT_ROOT: "project-root", PROJECT: "project", PROJECT_SECRET: "project-secret",
+             PROJECT_CONFIG: "project-config", SECRET: "secret", DOTFILE: "dotfile", HOME_OTHER: "home-other",
+             TEMP: "temp", DEVICE: "device", SYSTEM: "system", OUTSIDE: "outside", UNKNOWN_PLACE: "unknown"}
 
 HARMLESS_PATHS = frozenset({
     "/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/random",
