@@ -14,11 +14,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wispsh.policy import deny, engine
-from wispsh import keys
+from wispsh import keys, pipeline  # noqa: E402
+from wispsh.policy import deny, engine, line  # noqa: E402
 from wispsh.parse import split  # noqa: E402
 from wispsh.config import Config  # noqa: E402
-from wispsh.model import Judged  # noqa: E402
 
 COMMANDS = [
     "ls -la src", "git status", "rm -rf build", "echo hi > out.txt", "cat ~/.ssh/id_rsa", "grep -E 'a|sh' f",
@@ -31,12 +30,12 @@ COMMANDS = [
 def classify_once(parsed, config, project, env):
     """keys + rules + deny for every part; returns the times of each stage."""
     t1 = time.perf_counter()
-    ctx = engine.Context.for_process(cwd=str(project), env=env, config=config)
+    ctx = pipeline.rules_context(str(project), env, config)
     keyed = [keys.key_for(p) for p in parsed.parts]
     t2 = time.perf_counter()
-    judged = tuple(Judged(p, k, engine.judge_part(p, k, ctx)) for p, k in zip(parsed.parts, keyed))
+    judged = tuple(engine.judge(p, k, ctx) for p, k in zip(parsed.parts, keyed))
     t3 = time.perf_counter()
-    line_verdict = engine.judge_line(parsed, judged, ctx)
+    line_verdict = line.judge_whole_line(parsed, judged, ctx)
     t4 = time.perf_counter()
     hit = deny.check(parsed, judged, config)
     t5 = time.perf_counter()

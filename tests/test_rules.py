@@ -138,24 +138,24 @@ def test_reasons_are_short_sentences(place):
 def test_the_runtime_dir_and_wisp_home_are_wisps_own(tmp_path):
     place = make_place(tmp_path)
     place.env["XDG_RUNTIME_DIR"] = str(tmp_path / "run")
-    from wispsh.policy import engine
-    ctx = engine.Context.for_process(cwd=str(place.project), env=place.env, config=place.config)
+    from wispsh import pipeline
+    ctx = pipeline.rules_context(str(place.project), place.env, place.config)
     assert ctx.runtime_dir == str(tmp_path / "run" / "wisp")
     assert str(tmp_path / "run" / "wisp") in ctx.runtime_dirs
     assert ctx.wisp_home == str(place.home / ".wisp")
     place.ctx = ctx
     assert judge(f"rm -f {tmp_path}/run/wisp/session.json", place).reached == D
     place.env["WISP_HOME"] = str(tmp_path / "elsewhere")
-    ctx = engine.Context.for_process(cwd=str(place.project), env=place.env, config=place.config)
+    ctx = pipeline.rules_context(str(place.project), place.env, place.config)
     assert ctx.wisp_home == str(tmp_path / "elsewhere")
 
 
 def test_project_root_is_found_by_walking_up(tmp_path):
     place = make_place(tmp_path)
-    from wispsh.policy import engine
-    ctx = engine.Context.for_process(cwd=str(place.project / "src"), env=place.env, config=place.config)
+    from wispsh import pipeline
+    ctx = pipeline.rules_context(str(place.project / "src"), place.env, place.config)
     assert ctx.project_root == str(place.project)
     plain = tmp_path / "plain"
     plain.mkdir()
-    ctx = engine.Context.for_process(cwd=str(plain), env=place.env, config=place.config)
+    ctx = pipeline.rules_context(str(plain), place.env, place.config)
     assert ctx.project_root == str(plain)

@@ -5,8 +5,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from wispsh import pipeline
 from wispsh.policy import deny, engine
-from wispsh import keys
 from wispsh.parse import split
 from wispsh.config import Config
 from wispsh.model import Judged, Level
@@ -30,7 +30,7 @@ def make_place(tmp: Path, deny_patterns: tuple[str, ...] = ()) -> Place:
     (project / "src").mkdir()
     env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "USER": "agent", "LANG": "C.UTF-8"}
     config = Config(path=home / ".wisp" / "config.json", deny=deny_patterns)
-    ctx = engine.Context.for_process(cwd=str(project), env=env, config=config)
+    ctx = pipeline.rules_context(str(project), env, config)
     return Place(tmp, home, project, env, config, ctx)
 
 
@@ -48,9 +48,7 @@ class Outcome:
 
 def judge(line: str, place: Place) -> Outcome:
     parsed = split.split_line(line)
-    keyed = [keys.key_for(p) for p in parsed.parts]
-    judged = tuple(Judged(p, k, engine.judge_part(p, k, place.ctx)) for p, k in zip(parsed.parts, keyed))
-    line_verdict = engine.judge_line(parsed, judged, place.ctx)
+    judged, line_verdict = pipeline.judge_parts(parsed, place.ctx)
     denied = deny.check(parsed, judged, place.config)
     levels = [j.verdict.level for j in judged] + [line_verdict.level]
     if denied is not None:

@@ -31,7 +31,7 @@ def key(*command, program=None, wrappers=(), env=(), privileged=False, runs_noth
 
 
 def level(p: Part, k: Key, ctx) -> Level:
-    return engine.judge_part(p, k, ctx).level
+    return engine.judge(p, k, ctx).verdict.level
 
 
 # ---------------------------------------------------------------- options
@@ -162,4 +162,4 @@ def test_unknown_program_is_moderate(place):
 def test_judge_part_is_fast_enough_to_call_per_part(place):
     # not timed here (see bench/bench_rules.py); just that many calls stay independent and equal
     p, k = part("rm", "-rf", "build"), key("rm", "-rf", "build")
-    assert {engine.judge_part(p, k, place.ctx) for _ in range(50)} == {engine.judge_part(p, k, place.ctx)}
+    assert {engine.judge(p, k, place.ctx).verdict for _ in range(50)} == {engine.judge(p, k, place.ctx).verdict}

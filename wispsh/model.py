@@ -165,6 +165,7 @@ class Judged:
     part: Part
     key: Key
     verdict: Verdict
+    facts: object = None                # what the rules found that the whole-line rules follow (policy.cmd)
 
 
 @dataclass(frozen=True)

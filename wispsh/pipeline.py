@@ -13,7 +13,11 @@ from dataclasses import replace
 from collections.abc import Mapping, Sequence
 
 from wispsh.config import Config
-from wispsh.model import Judged, Level, Plan, Split, Verdict
+from wispsh.model import Finding, Judged, Level, Plan, Split, Verdict
+
+MAX_CODE_DEPTH = 3          # shell code a rule finds inside a word, inside such code, ...
+MAX_CODE_LENGTH = 20_000
+_code_depth = [0]
 
 
 def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Sequence[str] = ()) -> Plan:
@@ -40,23 +44,61 @@ def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Seq
     return _decide(plan.split, plumbing, Verdict(Level.SAFE, ()), config, cwd, env)
 
 
-def _judge_split(parsed: Split, config: Config, cwd: str, env: Mapping[str, str]) -> Plan:
-    from wispsh import keys
-    from wispsh.policy import engine
+def rules_context(cwd: str, env: Mapping[str, str], config: Config | None):
+    """Where the rules judge: the line's directories, the user's rule levels, and how to judge nested code."""
+    from wispsh.policy import engine, user
 
-    ctx = engine.Context.for_process(cwd=cwd, env=env, config=config)
-    judged = []
-    for part in parsed.parts:
-        key = keys.key_for(part)
-        judged.append(Judged(part, key, engine.judge_part(part, key, ctx)))
-    judged = tuple(judged)
-    return _decide(parsed, judged, engine.judge_line(parsed, judged, ctx), config, cwd, env)
+    overrides = user.load(config).overrides if config is not None else {}
+    return engine.Context.for_process(cwd=cwd, env=dict(env), config=config, overrides=overrides,
+                                      judge_code=judge_code)
+
+
+def judge_parts(parsed: Split, ctx) -> tuple[tuple[Judged, ...], Verdict]:
+    """Every part keyed and judged, then the whole line (which follows the parts' facts)."""
+    from wispsh import keys
+    from wispsh.policy import engine, line
+
+    judged = tuple(engine.judge(part, keys.key_for(part), ctx) for part in parsed.parts)
+    return judged, line.judge_whole_line(parsed, judged, ctx)
+
+
+def judge_code(text: str, ctx, cwd: str | None = None, whole_line: bool = True) -> Verdict:
+    """Shell code a rule found inside a part's words that the splitter did not split (a rule's delegation,
+    tmux's command string): split and judged as a line of its own. Bounded: too deep or too long is high."""
+    if _code_depth[0] >= MAX_CODE_DEPTH or len(text) > MAX_CODE_LENGTH:
+        return Verdict.of(Level.HIGH, "code.too-deep", "code nested too deeply to follow")
+    if not text.strip():
+        return Verdict(Level.SAFE, ())
+    from wispsh.parse import split
+
+    if cwd is not None and cwd != ctx.cwd:
+        ctx = replace(ctx, cwd=cwd)
+    _code_depth[0] += 1
+    try:
+        inner = split.split_line(text)
+        judged, line_verdict = judge_parts(inner, ctx)
+        verdicts = [j.verdict for j in judged] + ([line_verdict] if whole_line else [])
+        top = max(verdicts, key=lambda v: v.level, default=Verdict(Level.SAFE, ()))
+        if not inner.ok:
+            return Verdict(max(top.level, Level.HIGH),
+                           top.findings + (Finding(Level.HIGH, "parse.partial", "code the gate could not fully read"),))
+        return top
+    except Exception:       # fail closed: code we cannot judge counts as high
+        return Verdict.of(Level.HIGH, "parse.error", "code the gate could not read")
+    finally:
+        _code_depth[0] -= 1
+
+
+def _judge_split(parsed: Split, config: Config, cwd: str, env: Mapping[str, str]) -> Plan:
+    ctx = rules_context(cwd, env, config)
+    judged, line_verdict = judge_parts(parsed, ctx)
+    return _decide(parsed, judged, line_verdict, config, cwd, env)
 
 
 def _decide(parsed: Split, judged: tuple[Judged, ...], line_verdict: Verdict, config: Config, cwd: str,
             env: Mapping[str, str]) -> Plan:
-    from wispsh.policy import deny
     from wispsh.decide import gate
+    from wispsh.policy import deny
 
     denied_by = deny.check(parsed, judged, config)
     return gate.plan(parsed, judged, line_verdict, denied_by, config, cwd=cwd, env=env)

@@ -133,7 +133,7 @@ class Cmd:
     """One command being judged: program name, resolved args, and the findings."""
 
     __slots__ = ("name", "args", "part", "key", "ctx", "cwd", "found", "facts", "subst", "privileged",
-                 "via_xargs", "delegate_to", "delegated", "scope")
+                 "via_xargs", "delegate_to", "delegated", "scope", "fired")
 
     def __init__(self, name, args, part, key, ctx, cwd, subst, facts=None):
         self.name = name
@@ -150,11 +150,11 @@ class Cmd:
         self.via_xargs = bool(key is not None and "xargs" in key.wrappers)
         self.delegate_to: list[str] | None = None     # words of a command this one runs (busybox rm …)
         self.delegated = False      # judging words a rule handed on: the splitter did not see them as a part
+        self.fired: set[str] = set()    # ids of the table rows that applied (the table tests read them)
 
     def code_text(self, text: str, what: str, at_least: Level = Level.SAFE) -> None:
         """Shell code the splitter did not see as parts (`unshare sh -c '…'`): split and judge it here."""
-        from wispsh.policy.engine import judge_text
-        verdict = judge_text(text, self.ctx, self.cwd)
+        verdict = self.ctx.judge_code(text, self.ctx, self.cwd)
         level = max(verdict.level, at_least)
         if level > Level.SAFE:
             reason = verdict.reasons[0] if verdict.reasons and verdict.level >= at_least else "runs it"
@@ -165,6 +165,11 @@ class Cmd:
 
     def at_least(self, level: Level, reason: str, rule: str | None = None) -> None:
         self.found.append(Finding(level, rule or self.scope, reason))
+
+    def does(self, kind: str, rule: str, says: str) -> None:
+        """An effect of this command: the policy (effects.py, and the user's overrides) gives its level."""
+        self.fired.add(rule)
+        self.found.append(Finding(self.ctx.level_of(kind, rule), rule, says))
 
     def level(self) -> Level:
         return max((f.level for f in self.found), default=Level.SAFE)
@@ -181,18 +186,18 @@ class Cmd:
     def place(self, word: str) -> places.Place:
         return places.place(word, self.ctx, self.cwd)
 
-    def _apply(self, table, word: str, verb: str, tree_unknown_dangerous: bool = False,
-               action: str = "") -> places.Place:
+    def _apply(self, action: str, word: str, verb: str, tree_unknown_dangerous: bool = False) -> places.Place:
         where = self.place(word)
-        level = table[where.cls]
+        rule = f"path.{action}.{places.CLASS_IDS[where.cls]}"
+        level = self.ctx.path_level(action, where.cls, rule)
         if tree_unknown_dangerous and where.whole_unknown:
             level = Level.DANGEROUS
         if level > Level.SAFE:
-            self.at_least(level, f"{verb} {_describe(where, word)}", f"path.{action}.{places.CLASS_IDS[where.cls]}")
+            self.found.append(Finding(level, rule, f"{verb} {_describe(where, word)}"))
         return where
 
     def write(self, word: str, verb: str = "writes") -> places.Place:
-        where = self._apply(places.WRITE, word, verb, action="write")
+        where = self._apply("write", word, verb)
         self.facts.writes.append(where.path)
         return where
 
@@ -214,16 +219,16 @@ class Cmd:
             name = trimmed.rsplit("/", 1)[-1]
             if name in ("", ".", "..", "*") or contents_slash and source.endswith("/") or name.startswith("*"):
                 if where.cls in (places.HOME, places.ROOT, places.ANCESTOR):
-                    self.at_least(Level.DANGEROUS, f"copies a directory's contents into {where.cls} (it may "
-                                                   f"overwrite your shell config)")
+                    self.does("persist", "path.copy-contents-home", f"copies a directory's contents into "
+                                                                    f"{where.cls} (it may overwrite your shell config)")
                 continue
             self.write(where.path.rstrip("/") + "/" + name, verb)
 
     def create(self, word: str, verb: str = "creates") -> places.Place:
-        return self._apply(places.CREATE, word, verb, action="create")
+        return self._apply("create", word, verb)
 
     def read(self, word: str, verb: str = "reads") -> places.Place:
-        where = self._apply(places.READ, word, verb, action="read")
+        where = self._apply("read", word, verb)
         public_key = where.path.endswith(".pub") and not where.glob     # ~/.ssh/id_ed25519.pub is meant to be shared
         if (where.cls in places.SECRET_CLASSES and not public_key or where.whole_unknown) and \
                 not self.facts.secret_source:
@@ -235,15 +240,14 @@ class Cmd:
     def delete(self, word: str, recursive: bool) -> places.Place:
         self.facts.deletes = True
         if recursive:
-            return self._apply(places.DELETE_TREE, word, "recursive delete of", tree_unknown_dangerous=True,
-                               action="delete-tree")
-        return self._apply(places.DELETE, word, "deletes", action="delete")
+            return self._apply("delete-tree", word, "recursive delete of", tree_unknown_dangerous=True)
+        return self._apply("delete", word, "deletes")
 
     def mode(self, word: str, recursive: bool, verb: str) -> places.Place:
-        where = self._apply(places.MODE, word, verb, action="mode")
+        where = self._apply("mode", word, verb)
         if recursive and (where.cls in (places.ROOT, places.HOME, places.ANCESTOR, places.SYSTEM)
                           or where.whole_unknown):
-            self.at_least(Level.DANGEROUS, f"{verb} everything under {_describe(where, word)}")
+            self.does("destroy", "path.mode-tree", f"{verb} everything under {_describe(where, word)}")
         return where
 
     def run_file(self, word: str, what: str = "runs") -> places.Place:
@@ -251,14 +255,14 @@ class Cmd:
         where = self.place(word)
         self.facts.runs.append(where.path)
         if where.cls in (places.PROJECT, places.PROJECT_ROOT):
-            self.at_least(Level.MODERATE, f"{what} project code")
+            self.does("run-project", "path.run.project", f"{what} project code")
         elif where.cls == places.HARMLESS and where.path == "/dev/stdin":
-            self.at_least(Level.HIGH, f"{what} code from its input")
+            self.does("run-code", "path.run.stdin", f"{what} code from its input")
             self.facts.stdin_interp = True
         elif where.cls in (places.SYSTEM,):
-            self.at_least(Level.MODERATE, f"{what} {where.path}")
+            self.does("run-project", "path.run.system", f"{what} {where.path}")
         else:
-            self.at_least(Level.HIGH, f"{what} code from {_describe(where, word)}")
+            self.does("run-code", "path.run.outside", f"{what} code from {_describe(where, word)}")
         return where
 
 

@@ -6,6 +6,8 @@ import posixpath
 from dataclasses import dataclass, field
 
 from wispsh.config import Config, wisp_home
+from wispsh.model import Level
+from wispsh.policy import effects
 
 
 def find_project_root(cwd: str) -> str:
@@ -54,9 +56,23 @@ class Context:
     temp_dirs: tuple[str, ...] = ("/tmp", "/var/tmp", "/dev/shm")
     # (word, cwd) -> Place: a long line names the same places again and again
     places: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    # rule id -> level: the user's own rule tables may set the level of a finding (policy/user.py)
+    overrides: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    # judge_code(text, ctx, cwd) -> Verdict: shell code a rule found inside a word (set by the engine, so that
+    # the rules never import the engine that runs them)
+    judge_code: object = field(default=None, compare=False, hash=False, repr=False)
+
+    def level_of(self, kind: str, rule: str) -> Level:
+        found = self.overrides.get(rule)
+        return effects.level_of(kind) if found is None else found
+
+    def path_level(self, action: str, cls: str, rule: str) -> Level:
+        found = self.overrides.get(rule)
+        return effects.path_level(action, cls) if found is None else found
 
     @classmethod
-    def for_process(cls, cwd: str, env: dict, config: Config | None = None) -> "Context":
+    def for_process(cls, cwd: str, env: dict, config: Config | None = None, overrides: dict | None = None,
+                    judge_code=None) -> "Context":
         env = dict(env)
         cwd = posixpath.normpath(cwd or "/")
         home = env.get("HOME") or os.path.expanduser("~")
@@ -77,4 +93,6 @@ class Context:
             env=env,
             runtime_dirs=places,
             temp_dirs=tuple(dict.fromkeys(temps)),
+            overrides=dict(overrides or {}),
+            judge_code=judge_code,
         )

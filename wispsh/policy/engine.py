@@ -7,7 +7,7 @@ run from an odd place, loop ranges - is judged here. Whole-line rules live in `l
 from __future__ import annotations
 
 
-from wispsh.model import Finding, Judged, Key, Level, Part, Split, Verdict
+from wispsh.model import Finding, Judged, Key, Level, Part, Verdict
 from wispsh.policy.families import containers, databases, files, gatekeeping, interpreters, network, packages, runners, system, vcs, verbs
 from wispsh.policy import places
 from wispsh.parse.words import expand_braces
@@ -17,7 +17,7 @@ from wispsh.policy.env import judge_variable
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.support.lazyre import lazy_re
 
-__all__ = ["Context", "judge_part", "judge_line", "analyse", "REGISTRY"]
+__all__ = ["Context", "judge", "analyse", "REGISTRY"]
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
@@ -484,61 +484,7 @@ def worst(found) -> Verdict:
     return Verdict(level, tuple(kept[:4]))
 
 
-# judge_line needs the facts judge_part found; keep them for the line (keyed by the part's identity).
-_ANALYSED: dict = {}
-MAX_REMEMBERED_PARTS = 250_000
-
-
-def judge_part(part: Part, key: Key, ctx: Context) -> Verdict:
+def judge(part: Part, key: Key, ctx: Context) -> Judged:
+    """One part judged: its verdict, and the facts the whole-line rules follow (carried in the Judged)."""
     cmd = analyse(part, key, ctx)
-    if len(_ANALYSED) >= MAX_REMEMBERED_PARTS:
-        _ANALYSED.clear()
-    _ANALYSED[id(part)] = (part, key, ctx, cmd.facts.summary())
-    return verdict_of(cmd)
-
-
-def remembered(part: Part, key: Key, ctx: Context):
-    """The facts judge_part found for this very part, or None."""
-    entry = _ANALYSED.get(id(part))
-    if entry is not None and entry[0] is part and entry[1] is key and entry[2] is ctx:
-        return entry[3]
-    return None
-
-
-def forget(parts) -> None:
-    for part in parts:
-        _ANALYSED.pop(id(part), None)
-
-
-MAX_TEXT_DEPTH = 3
-MAX_TEXT_LENGTH = 20_000
-_text_depth = [0]
-
-
-def judge_text(text: str, ctx: Context, cwd: str | None = None) -> Verdict:
-    """Shell code found inside a part's words that the splitter did not split (a rule's delegation, tmux's
-    command string): split and judged as a line of its own. Bounded: too deep or too long is high."""
-    if _text_depth[0] >= MAX_TEXT_DEPTH or len(text) > MAX_TEXT_LENGTH:
-        return Verdict.of(H, "code.too-deep", "code nested too deeply to follow")
-    if not text.strip():
-        return Verdict(S, ())
-    from wispsh import keys
-    from wispsh.parse import split
-    _text_depth[0] += 1
-    try:
-        inner = split.split_line(text)
-        judged = tuple(Judged(p, keys.key_for(p), judge_part(p, keys.key_for(p), ctx)) for p in inner.parts)
-        line = judge_line(inner, judged, ctx)
-        top = max([j.verdict for j in judged] + [line], key=lambda v: v.level)
-        if not inner.ok:
-            return Verdict(max(top.level, H), top.findings + (Finding(H, "parse.partial", "code the gate could not fully read"),))
-        return top
-    except Exception:       # fail closed: code we cannot judge counts as high
-        return Verdict.of(H, "parse.error", "code the gate could not read")
-    finally:
-        _text_depth[0] -= 1
-
-
-def judge_line(split: Split, judged: tuple[Judged, ...], ctx: Context) -> Verdict:
-    from wispsh.policy.line import judge_whole_line
-    return judge_whole_line(split, judged, ctx)
+    return Judged(part, key, verdict_of(cmd), cmd.facts.summary())

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from wispsh.model import Finding, Judged, Level, Split, Verdict
-from wispsh.policy.engine import analyse, forget, remembered, verdict_of, worst
+from wispsh.policy.engine import analyse, verdict_of, worst
 from wispsh.policy import places
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.support.lazyre import lazy_re
@@ -36,7 +36,7 @@ def judge_whole_line(split: Split, judged: tuple[Judged, ...], ctx) -> Verdict:
             found_file = starts[0] if len(starts) == 1 else None
         # judged again only when the line changed what its words mean (a cd, a variable, find's {})
         moved = cwd != ctx.cwd or bool(line_vars) and "$" in part.text or found_file is not None
-        part_facts = None if moved else remembered(part, item.key, ctx)
+        part_facts = None if moved else item.facts
         if part_facts is None:
             cmd = analyse(part, item.key, ctx, cwd=cwd, line_vars=line_vars if moved else None,
                           found_file=found_file)
@@ -60,7 +60,6 @@ def judge_whole_line(split: Split, judged: tuple[Judged, ...], ctx) -> Verdict:
     _sockets(facts, found)
     _write_then_run(judged, facts, found, ctx)
     _padding(split, judged, facts, found)
-    forget(item.part for item in judged)
     return worst(found)
 
 
@@ -139,7 +138,7 @@ def _through_new_links(judged, facts, found, ctx) -> None:
                 if path == link or path.startswith(link + "/"):
                     landed = target + path[len(link):]
                     cls = places.classify(landed, ctx)
-                    level = places.WRITE.get(cls, H)
+                    level = ctx.path_level("write", cls, f"path.write.{places.CLASS_IDS[cls]}")
                     if level > judged[index].verdict.level:
                         found.append(Finding(level, "flow.write-through-link", f"writes {landed} ({cls}) through the link {link}"))
         links.extend(f.links)
@@ -284,12 +283,7 @@ def _written_code_level(writer, ctx) -> tuple[Level, str]:
     if not text.strip() or len(text) > MAX_WRITTEN_CODE:
         return S, ""
     try:
-        from wispsh import keys
-        from wispsh.parse import split
-        from wispsh.policy.engine import judge_part
-        inner = split.split_line(text)
-        level = max((judge_part(p, keys.key_for(p), ctx).level for p in inner.parts), default=S)
-        forget(inner.parts)
+        level = ctx.judge_code(text, ctx, None, False).level
     except Exception:       # fail closed: text we cannot judge counts as high
         return H, ""
     return level, f" (what it writes is {level})" if level > H else ""

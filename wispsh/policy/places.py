@@ -1,18 +1,14 @@
 """Path classes: where a word points, after `~`, `$HOME`, `..` and the project root are understood.
 
 A word known only at run time keeps UNKNOWN where its unknown text was; such a path is judged as the worst
-place it could name. The tables at the bottom give the level of writing, deleting, reading or changing the
-mode of each class.
+place it could name. What an action on each class is worth is the policy's (effects.py), not this file's.
 """
 from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
 
-from wispsh.model import Level
 from wispsh.programs.grammar import UNKNOWN
-
-S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
 # ---------------------------------------------------------------- classes
 
@@ -289,6 +285,10 @@ def _place(word: str, ctx, cwd: str) -> Place:
 
 # A link on disk can lead an innocent-looking path into these: judge the path by where it lands.
 LINK_TARGETS = frozenset({WISP, WISP_KEY, SECRET, DOTFILE, GIT_INTERNAL, DEVICE, HOME, ROOT})
+# Classes where a write already is as bad as it gets: a link out of them leads nowhere worse.
+GRAVE = frozenset({WISP, WISP_KEY, GIT_INTERNAL, SECRET, DOTFILE, DEVICE, SYSTEM})
+# Whole trees a write into is bad but bounded; a link from one of them to another changes nothing.
+BROAD = frozenset({HOME, ROOT, ANCESTOR})
 LINK_SYSTEM_ROOTS = ("/etc/", "/usr/", "/bin/", "/sbin/", "/boot/", "/lib", "/root/", "/var/spool/cron")
 _REAL_ANCHORS: dict = {}
 
@@ -312,7 +312,7 @@ def _through_links(resolved: str, cls: str, ctx) -> tuple[str, str] | None:
     if landed == cls:
         return None
     if landed in LINK_TARGETS or landed == SYSTEM and (logical + "/").startswith(LINK_SYSTEM_ROOTS):
-        if WRITE[landed] > WRITE[cls] or DELETE_TREE[landed] > DELETE_TREE[cls]:
+        if cls not in GRAVE and (cls not in BROAD or landed not in BROAD):
             return logical, landed
     return None
 
@@ -343,36 +343,4 @@ def is_directory(where: Place) -> bool:
         return False
 
 
-# ---------------------------------------------------------------- what each action on each class is worth
-
-WRITE = {
-    HARMLESS: S, NETDEV: H, WISP: D, WISP_KEY: D, GIT_INTERNAL: D, ROOT: H, HOME: H, ANCESTOR: H, PROJECT_ROOT: M,
-    PROJECT_CONFIG: H, PROJECT: M, PROJECT_SECRET: M, SECRET: D, DOTFILE: D, HOME_OTHER: H, TEMP: L, DEVICE: D, SYSTEM: D,
-    OUTSIDE: H, UNKNOWN_PLACE: H,
-}
-CREATE = {   # mkdir, touch: creating without overwriting
-    HARMLESS: S, NETDEV: H, WISP: D, WISP_KEY: D, GIT_INTERNAL: D, ROOT: L, HOME: L, ANCESTOR: L, PROJECT_ROOT: L,
-    PROJECT_CONFIG: M, PROJECT: L, PROJECT_SECRET: L, SECRET: H, DOTFILE: H, HOME_OTHER: L, TEMP: L, DEVICE: H, SYSTEM: H,
-    OUTSIDE: M, UNKNOWN_PLACE: M,
-}
-DELETE = {
-    HARMLESS: L, NETDEV: H, WISP: D, WISP_KEY: D, GIT_INTERNAL: D, ROOT: D, HOME: D, ANCESTOR: D, PROJECT_ROOT: H,
-    PROJECT_CONFIG: M, PROJECT: M, PROJECT_SECRET: M, SECRET: D, DOTFILE: D, HOME_OTHER: H, TEMP: L, DEVICE: D, SYSTEM: D,
-    OUTSIDE: H, UNKNOWN_PLACE: H,
-}
-DELETE_TREE = {
-    HARMLESS: L, NETDEV: H, WISP: D, WISP_KEY: D, GIT_INTERNAL: D, ROOT: D, HOME: D, ANCESTOR: D, PROJECT_ROOT: H,
-    PROJECT_CONFIG: H, PROJECT: H, PROJECT_SECRET: H, SECRET: D, DOTFILE: D, HOME_OTHER: H, TEMP: H, DEVICE: D, SYSTEM: D,
-    OUTSIDE: H, UNKNOWN_PLACE: H,
-}
-READ = {
-    HARMLESS: S, NETDEV: H, WISP: L, WISP_KEY: D, GIT_INTERNAL: S, ROOT: L, HOME: L, ANCESTOR: L, PROJECT_ROOT: S,
-    PROJECT_CONFIG: S, PROJECT: S, PROJECT_SECRET: L, SECRET: L, DOTFILE: L, HOME_OTHER: L, TEMP: S, DEVICE: H, SYSTEM: L,
-    OUTSIDE: L, UNKNOWN_PLACE: S,
-}
-MODE = {   # chmod, chown, chattr, setfacl
-    HARMLESS: L, NETDEV: H, WISP: D, WISP_KEY: D, GIT_INTERNAL: D, ROOT: D, HOME: D, ANCESTOR: D, PROJECT_ROOT: M,
-    PROJECT_CONFIG: M, PROJECT: M, PROJECT_SECRET: M, SECRET: H, DOTFILE: H, HOME_OTHER: H, TEMP: L, DEVICE: D, SYSTEM: D,
-    OUTSIDE: H, UNKNOWN_PLACE: H,
-}
 SECRET_CLASSES = frozenset({SECRET, PROJECT_SECRET, WISP_KEY})
