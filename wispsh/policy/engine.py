@@ -8,7 +8,9 @@ from __future__ import annotations
 
 
 from wispsh.model import Finding, Judged, Key, Level, Part, Verdict
-from wispsh.policy.families import containers, databases, files, gatekeeping, interpreters, network, packages, runners, system, vcs, verbs
+from wispsh.policy.families import containers, databases, gatekeeping, interpreters, network, packages, runners, system, vcs, verbs
+from wispsh.policy import tables
+from wispsh.programs import files
 from wispsh.policy import places
 from wispsh.parse.words import expand_braces
 from wispsh.policy.cmd import Cmd, Facts, expand_word
@@ -23,10 +25,17 @@ S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGERO
 
 REGISTRY: dict = {}
 FAMILY_OF: dict[str, str] = {}      # program -> the family whose rule judges it (the prefix of its rule ids)
-for _family in (verbs, files, network, interpreters, packages, system, containers, databases, vcs, gatekeeping,
+for _family in (verbs, network, interpreters, packages, system, containers, databases, vcs, gatekeeping,
                 runners):
     REGISTRY.update(_family.RULES)
     FAMILY_OF.update(dict.fromkeys(_family.RULES, _family.__name__.rsplit(".", 1)[-1]))
+TABLES: dict = {}
+for _family in (files,):
+    for _name, _program in _family.PROGRAMS.items():
+        if _name in TABLES:
+            raise ValueError(f"program {_name!r} is described by two families")
+        TABLES[_name] = _program
+        REGISTRY.pop(_name, None)
 
 # Programs that only print facts or their arguments: data is data.
 SAFE_PROGRAMS = frozenset({
@@ -349,8 +358,13 @@ def _dispatch(cmd: Cmd) -> None:
             else:
                 cmd.facts.cd_to = places.place(target, cmd.ctx, cmd.cwd).path if UNKNOWN not in target else UNKNOWN
             return
-        rule = REGISTRY.get(name)
-        if rule is not None:
+        program = TABLES.get(name)
+        rule = REGISTRY.get(name) if program is None else None
+        if program is not None:
+            if cmd.via_xargs:
+                cmd.args = list(cmd.args) + [UNKNOWN]      # xargs appends the words it reads
+            tables.run(cmd, program, cmd.args, name)
+        elif rule is not None:
             cmd.scope = f"{FAMILY_OF[name]}.{name}"
             rule(cmd)
             cmd.scope = "gate"

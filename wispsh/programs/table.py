@@ -48,13 +48,15 @@ NO_OPTIONS = Grammar()
 class When:
     """A condition on what a command was given. Every field that is set must hold (and)."""
 
-    __slots__ = ("flag", "value", "unless", "operands", "arg", "operand", "first", "count", "runtime", "at_most")
+    __slots__ = ("flag", "value", "unless", "no_value", "operands", "arg", "operand", "first", "count", "runtime",
+                 "at_most")
 
-    def __init__(self, flag=(), value=(), unless=(), operands: bool | None = None, arg=(), operand=(), first=(),
-                 count: tuple | None = None, runtime: bool | None = None, at_most: int | None = None):
+    def __init__(self, flag=(), value=(), unless=(), no_value=(), operands: bool | None = None, arg=(), operand=(),
+                 first=(), count: tuple | None = None, runtime: bool | None = None, at_most: int | None = None):
         self.flag = tuple(flag)         # any of these options is present
         self.value = tuple(value)       # any of these options has a value
         self.unless = tuple(unless)     # ... and none of these options is present
+        self.no_value = tuple(no_value)  # ... and none of these options has a value
         self.operands = operands        # there are operands (True) / there are none (False)
         self.arg = tuple(arg)           # a raw word starts with one of these ("--prune=now", "ext::")
         self.operand = tuple(operand)   # an operand is one of these
@@ -69,6 +71,8 @@ class When:
         if self.value and not any(o.value(name) is not None for name in self.value):
             return False
         if self.unless and o.has(*self.unless):
+            return False
+        if self.no_value and any(o.value(name) is not None for name in self.no_value):
             return False
         if self.operands is not None and bool(o.operands) != self.operands:
             return False
@@ -97,6 +101,7 @@ class When:
     def describe(self) -> str:
         said = []
         for field, words in (("flag", self.flag), ("value", self.value), ("unless", self.unless),
+                             ("no value", self.no_value),
                              ("arg", self.arg), ("operand", self.operand), ("first", self.first)):
             if words:
                 said.append(f"{field} {'|'.join(words)}")
@@ -142,6 +147,7 @@ REST = "rest"               # every operand after the first
 LAST = "last"               # the last operand
 SOURCES = "sources"         # cp-style: every operand but the destination (see DEST)
 DEST = "dest"               # cp-style: the -t/--target-directory value, else the last of two or more operands
+HERE = "here"               # the directory the command runs in (`unzip a.zip` extracts into it)
 
 
 class On:
@@ -149,9 +155,9 @@ class On:
 
     The place decides the level (policy/effects.py path tables): `rm -rf ~` and `rm -rf build` differ only
     there. `select` is one of OPERANDS/FIRST/REST/LAST/SOURCES/DEST, or ("option", names...) for the values of
-    options (`sort -o F`). `recursive` (delete, mode) is a condition. `into`: a copy's destination that is a
+    options (`sort -o F`), or ("nth", i) for the operand at index i. `recursive` (delete, mode) is a condition. `into`: a copy's destination that is a
     directory receives each source under its own name. A program run through xargs gets one more operand,
-    known only at run time (the words xargs appends).
+    known only at run time (the words xargs appends), before its grammar reads its words.
     """
 
     __slots__ = ("action", "select", "recursive", "id", "says", "when", "into", "examples", "not_examples")

@@ -1,0 +1,132 @@
+"""Every row of every built-in program table carries examples, and they hold: each example line fires its row
+(not_examples do not), each program example gets exactly its level, every effect kind is one the policy knows,
+no id is used twice and no program is described twice. A row whose examples cannot fire it is a dead row."""
+from __future__ import annotations
+
+import pytest
+
+from wispsh import keys
+from wispsh.model import Level
+from wispsh.parse.split import split_line
+from wispsh.policy import effects, engine
+from wispsh.programs.table import Command, On, Row
+from test_rules_support import make_place
+
+
+@pytest.fixture(scope="module")
+def place(tmp_path_factory):
+    return make_place(tmp_path_factory.mktemp("tables"))
+
+
+def all_programs():
+    seen = {}
+    for name, program in engine.TABLES.items():
+        seen.setdefault(id(program), program)
+    return list(seen.values())
+
+
+def nodes(command: Command, prefix: str):
+    """(prefix, node) for a command and every verb under it."""
+    yield prefix, command
+    for word, child in command.verbs.items():
+        yield from nodes(child, f"{prefix} {word}")
+
+
+def entries():
+    """(program, prefix, what, item): every row, path effect and hook id, with where it sits."""
+    hooks_seen = set()
+    for program in all_programs():
+        for prefix, node in nodes(program, program.name):
+            for row in node.rows:
+                yield program, prefix, "row", row
+            for effect in node.on:
+                yield program, prefix, "on", effect
+            for row in (node.default, node.no_verb):
+                if row is not None:
+                    yield program, prefix, "row", row
+            if node.hook is not None and node.hook not in hooks_seen:
+                hooks_seen.add(node.hook)      # a hook several programs share is checked once
+                for rule, lines in getattr(node.hook, "emits", {}).items():
+                    yield program, prefix, "hook", (rule, tuple(lines))
+
+
+def run(line: str, program, place):
+    """The Cmd of the first part of `line` keyed to `program` (any program the tables know, for None)."""
+    for part in split_line(line).parts:
+        key = keys.key_for(part)
+        names = program.names if program is not None else tuple(engine.TABLES)
+        if key.program in names or (key.command and key.command[0] in names):
+            return engine.analyse(part, key, place.ctx)
+    raise AssertionError(f"{line!r} has no part run by {program.name if program else 'a table'}")
+
+
+ENTRIES = list(entries())
+
+
+def _id(entry):
+    program, prefix, what, item = entry
+    return item[0] if what == "hook" else item.id
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=_id)
+def test_every_row_has_examples_that_fire_it(entry, place):
+    program, prefix, what, item = entry
+    if what == "hook":
+        rule, lines = item
+        assert lines, f"{prefix}: the hook's {rule} has no example"
+        not_lines = ()
+        program = None          # a shared hook's examples may name any program that uses it
+    else:
+        rule, lines, not_lines = item.id, item.examples, item.not_examples
+        assert lines, f"{prefix}: {rule} has no example"
+    for line in lines:
+        fired = run(line, program, place).fired
+        assert rule in fired, f"{rule}: its example {line!r} does not fire it (fired: {sorted(fired)})"
+    for line in not_lines:
+        fired = run(line, program, place).fired
+        assert rule not in fired, f"{rule}: {line!r} must not fire it"
+
+
+PROGRAM_EXAMPLES = [(program, line, level) for program in all_programs()
+                    for _, node in nodes(program, program.name) for line, level in node.examples.items()]
+
+
+@pytest.mark.parametrize("program,line,level", PROGRAM_EXAMPLES, ids=[e[1][:60] for e in PROGRAM_EXAMPLES])
+def test_program_examples_get_their_level(program, line, level, place):
+    cmd = run(line, program, place)
+    got = engine.verdict_of(cmd).level
+    assert got == Level.parse(level), f"{line!r}: {got}, want {level} ({[f.reason for f in cmd.found]})"
+
+
+def test_every_effect_kind_is_the_policys():
+    for program, prefix, what, item in ENTRIES:
+        if what == "row":
+            assert item.does in effects.EFFECTS, f"{item.id}: unknown effect kind {item.does!r}"
+        if what == "on":
+            assert item.action in ("read", "write", "create", "delete", "mode", "run"), item.id
+
+
+def test_no_rule_id_is_used_twice():
+    owners: dict[str, str] = {}
+    for program, prefix, what, item in ENTRIES:
+        rule = _id((program, prefix, what, item))
+        assert owners.setdefault(rule, prefix) == prefix, f"{rule} is used by {owners[rule]} and {prefix}"
+
+
+def test_a_program_described_twice_is_an_error():
+    from wispsh.programs.table import Program, programs
+    with pytest.raises(ValueError, match="described twice"):
+        programs(Program("x"), Program("y", aliases=("x",)))
+
+
+def test_a_dead_row_fails(place):
+    # a row behind a `stop` row that always fires can never apply: its example shows it
+    from wispsh.programs.table import Program, When
+    from wispsh.policy import tables
+    dead = Row("t.dead", "change", "never", examples=("t x",))
+    program = Program("t", rows=(Row("t.stop", "nothing", "stops", stop=True), dead))
+    cmd = run("rm x", engine.TABLES["rm"], place)
+    cmd.fired.clear()
+    tables.run(cmd, program, ["x"], "t")
+    assert "t.dead" not in cmd.fired and "t.stop" in cmd.fired
+    assert When(flag=("f",)).describe() == "flag f"

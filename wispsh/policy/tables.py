@@ -1,0 +1,128 @@
+"""The matcher: runs a program's table (programs/table.py) against one command and records its effects.
+
+For each command node, from the program down through its verbs: read the options with the node's grammar,
+fire every row whose condition holds (a `stop` row ends the node), apply the path effects, run the hook, then
+descend into the verb the first operand names. The levels come from the policy (Cmd.does, Cmd's path
+actions), never from the table.
+"""
+from __future__ import annotations
+
+from wispsh.programs.grammar import UNKNOWN, Options
+from wispsh.programs.table import DEST, FIRST, HERE, LAST, OPERANDS, REST, SOURCES, Command, On, Row
+
+FACT_FLAGS = frozenset({"net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "interp", "runtime_code",
+                        "deletes", "noop"})
+PATH_VERBS = {"read": "reads", "write": "writes", "create": "creates", "delete": "deletes",
+              "mode": "changes the mode of", "run": "runs"}
+
+
+def run(cmd, node: Command, args, prefix: str) -> None:
+    """Judge `args` (the words after the command's name or verb) by `node`."""
+    o = node.grammar.read(args, stop=node.has_verbs)
+    for row in node.rows:
+        if row.when.holds(o, args):
+            fire(cmd, row, prefix, o)
+            if row.stop:
+                return
+    for effect in node.on:
+        if effect.when.holds(o, args):
+            apply(cmd, effect, o)
+    if node.hook is not None and node.hook(cmd, o) is False:
+        return      # the hook said nothing further applies
+    if not node.has_verbs:
+        return
+    if not o.operands:
+        if node.no_verb is not None:
+            fire(cmd, node.no_verb, prefix, o)
+        return
+    word, rest = o.operands[0], o.operands[1:]
+    if UNKNOWN in word:
+        cmd.does("run-code", f"{_id(prefix)}.runtime-verb", f"{prefix} with a verb known only at run time")
+        return
+    child = node.verbs.get(word)
+    if child is not None:
+        run(cmd, child, rest, f"{prefix} {word}")
+    elif word in node.read_only:
+        pass
+    elif node.default is not None:
+        fire(cmd, node.default, f"{prefix} {word}", o)
+
+
+def fire(cmd, row: Row, prefix: str, o: Options) -> None:
+    verb = prefix.rsplit(" ", 1)[-1]
+    value = row.when.value_of(o) if row.when.value else None
+    says = row.says.format(cmd=prefix, verb=verb, value=(value or "").replace(UNKNOWN, "…"))
+    if row.does != "nothing":
+        cmd.does(row.does, row.id, says)
+    else:
+        cmd.fired.add(row.id)
+    facts = cmd.facts
+    for name in row.sets:
+        if name == "secret":
+            facts.secret_source = facts.secret_source or says
+        elif name in FACT_FLAGS:
+            setattr(facts, name, True)
+        else:
+            raise ValueError(f"row {row.id}: unknown fact {name!r}")
+
+
+def words(cmd, effect: On, o: Options) -> list[str]:
+    """The words an effect acts on."""
+    operands = o.operands
+    select = effect.select
+    if select == OPERANDS:
+        return operands
+    if select == FIRST:
+        return operands[:1]
+    if select == HERE:
+        return ["."]
+    if select == REST:
+        return operands[1:]
+    if select == LAST:
+        return operands[-1:]
+    if select in (SOURCES, DEST):
+        target = o.value("t", "target-directory")
+        if target is not None:
+            return operands if select == SOURCES else [target]
+        if len(operands) < 2:
+            return [] if select == DEST else operands
+        return operands[:-1] if select == SOURCES else operands[-1:]
+    if isinstance(select, tuple) and select and select[0] == "option":
+        return o.all(*select[1:])
+    if isinstance(select, tuple) and select and select[0] == "nth":
+        return operands[select[1]:select[1] + 1]
+    raise ValueError(f"{effect.id}: unknown selection {select!r}")
+
+
+def apply(cmd, effect: On, o: Options) -> None:
+    targets = words(cmd, effect, o)
+    if not targets:
+        return
+    cmd.fired.add(effect.id)
+    action, says = effect.action, effect.says or PATH_VERBS.get(effect.action, effect.action)
+    recursive = effect.recursive is not None and effect.recursive.holds(o, ())
+    if action == "write" and effect.into:
+        sources = words(cmd, On("read", SOURCES, id=effect.id), o)
+        into = o.value("t", "target-directory") is not None
+        for dest in targets:
+            cmd.write_into(dest, sources, says, into=into)
+        return
+    for word in targets:
+        if action == "read":
+            cmd.read(word, says)
+        elif action == "write":
+            cmd.write(word, says)
+        elif action == "create":
+            cmd.create(word, says)
+        elif action == "delete":
+            cmd.delete(word, recursive)
+        elif action == "mode":
+            cmd.mode(word, recursive, says)
+        elif action == "run":
+            cmd.run_file(word, says)
+        else:
+            raise ValueError(f"{effect.id}: unknown action {action!r}")
+
+
+def _id(prefix: str) -> str:
+    return prefix.replace(" ", ".")

@@ -1,0 +1,888 @@
+"""Files: deleting, copying, moving, linking, changing modes, archiving, and the readers and editors whose
+options make them write files or run programs. What each does to a path is judged by the place (the policy's
+path tables); the rows here say only what the program does."""
+from __future__ import annotations
+
+import re
+
+from wispsh.policy import places
+from wispsh.programs.grammar import UNKNOWN
+from wispsh.programs.table import (DEST, FIRST, HERE, OPERANDS, REST, SOURCES, Grammar, On, Program, Row,
+                                   When, emits, programs)
+from wispsh.support.lazyre import lazy_re
+
+RECURSIVE = When(flag=("r", "R", "recursive"))
+
+# ---------------------------------------------------------------- delete, copy, move, link
+
+RM = Program(
+    "rm", aliases=("unlink",),
+    doc="deletes files; -r deletes whole trees",
+    grammar=Grammar(longs=("recursive", "force", "dir", "interactive", "one-file-system", "no-preserve-root",
+                           "preserve-root", "verbose", "help", "version")),
+    rows=(
+        Row("rm.no-preserve-root", "destroy", "recursive delete allowed to reach /",
+            When(flag=("no-preserve-root",)), examples=("rm -rf --no-preserve-root /tmp/x",)),
+        Row("rm.deletes", "change", "deletes files", When(operands=True), examples=("rm f.txt",)),
+    ),
+    on=(On("delete", OPERANDS, recursive=RECURSIVE, id="rm.delete",
+           examples=("rm -rf ~", "rm -rf ./build", "rm f.txt", "find . -name '*.o' | xargs rm")),),
+    examples={"rm -rf ~": "dangerous", "rm -fr ~": "dangerous", "rm -r -f ~": "dangerous",
+              "rm --recursive --force ~": "dangerous", "rm --rec --force ~": "dangerous",
+              "rm -rf -- ~": "dangerous", 'rm -rf "$HOME"': "dangerous", "rm -rf /*": "dangerous",
+              "rm -R ~": "dangerous", "rm -rf ./build": "high", "rm f.txt": "moderate"},
+)
+
+RMDIR = Program(
+    "rmdir", doc="removes empty directories",
+    grammar=Grammar(longs=("ignore-fail-on-non-empty", "parents", "verbose")),
+    on=(On("create", OPERANDS, id="rmdir.removes", says="removes the empty directory",
+           examples=("rmdir build/tmp", "rmdir ~/.config/x")),),
+)
+
+
+@emits({"cp.secret": ["cp ~/.ssh/id_rsa /tmp/k"]})
+def copies_secrets(cmd, o) -> None:
+    """A secret copied somewhere a later upload or push can take it from."""
+    sources = [w for w in o.operands[:-1]] if o.value("t", "target-directory") is None else list(o.operands)
+    for word in sources:
+        where = cmd.place(word)
+        if where.cls == places.SECRET:
+            cmd.facts.secret_copy = True
+            cmd.does("secret", "cp.secret", f"copies {where.path} (secrets)")
+
+
+COPY_GRAMMAR = Grammar(values="tS", long_values=("target-directory", "suffix"))
+
+CP = Program(
+    "cp", doc="copies files; the destination is judged by where each source lands",
+    grammar=COPY_GRAMMAR,
+    rows=(Row("cp.copies", "change", "copies files", examples=("cp a b",)),),
+    on=(On("read", SOURCES, id="cp.sources", examples=("cp ~/.bashrc bak",)),
+        On("write", DEST, into=True, id="cp.dest", examples=("cp evil ~/.bashrc", "cp .bashrc ~", "cp a b"))),
+    hook=copies_secrets,
+    examples={"cp evil ~/.bashrc": "dangerous", "cp a b": "moderate", "cp hook .git/hooks/pre-commit": "dangerous"},
+)
+
+MV = Program(
+    "mv", doc="moves files: the sources go away, the destination is written",
+    grammar=COPY_GRAMMAR,
+    rows=(Row("mv.moves", "change", "moves files", examples=("mv a b",)),),
+    on=(On("delete", SOURCES, id="mv.sources", examples=("mv ~/.bashrc /tmp/x",)),
+        On("write", DEST, into=True, id="mv.dest", examples=("mv /tmp/a.json ~/.wisp/approvals.json",))),
+    examples={"mv a b": "moderate", "mv /tmp/a.json ~/.wisp/approvals.json": "dangerous"},
+)
+
+
+@emits({"ln.to-wisp": ["ln -s ~/.wisp w"], "ln.replaces": ["ln -sf /tmp/h .git/hooks/pre-push"],
+        "ln.at": ["ln -s a ~/.bashrc"]})
+def links(cmd, o) -> None:
+    """Where the link is made, and what it points at: later writes through it land there."""
+    operands = list(o.operands)
+    target_dir = o.value("t", "target-directory")
+    if target_dir is not None:
+        dest, sources = target_dir, operands
+    elif len(operands) >= 2:
+        dest, sources = operands[-1], operands[:-1]
+    elif operands:
+        dest, sources = ".", operands      # `ln -s target`: the link is made in the current directory
+    else:
+        return
+    single = len(operands) == 1 and target_dir is None
+    if not single:
+        forced = o.has("f", "force")
+        where = cmd.write(dest, "replaces" if forced else "creates a link at")
+        cmd.fired.add("ln.replaces" if forced else "ln.at")
+    dest_place = cmd.place(dest)
+    into = single or target_dir is not None or len(sources) > 1 or (
+        not o.has("n", "no-dereference", "T", "no-target-directory") and places.is_directory(dest_place))
+    symbolic = o.has("s", "symbolic")
+    for target in sources:
+        if UNKNOWN in target:
+            continue
+        name = target.rstrip("/").rsplit("/", 1)[-1]
+        link = dest_place.path.rstrip("/") + "/" + name if into else dest_place.path
+        if symbolic and not target.startswith(("/", "~")):
+            target = _normalize(link.rsplit("/", 1)[0] + "/" + target)    # relative to the link's place
+        where = cmd.place(target)
+        if where.cls in (places.WISP, places.WISP_KEY):
+            cmd.does("gate", "ln.to-wisp",
+                     f"links to {where.path} (wisp's own files): writes through the link tamper with the gate")
+        cmd.facts.links.append((link, where.path))
+
+
+LN = Program(
+    "ln", doc="makes links: the link's place is written, what it points at is where later writes land",
+    grammar=Grammar(values="tS", long_values=("target-directory", "suffix"),
+                    longs=("symbolic", "force", "no-dereference", "no-target-directory", "relative")),
+    rows=(Row("ln.creates", "create", "creates a link", examples=("ln -s a b",)),),
+    hook=links,
+)
+
+
+@emits({"install.setuid": ["install -m 4755 tool /usr/local/bin/tool"]})
+def setuid_install(cmd, o) -> None:
+    if _setuid(o.value("m", "mode") or ""):
+        cmd.does("privilege", "install.setuid", "installs a setuid program")
+
+
+INSTALL = Program(
+    "install", doc="copies files into place (-d: makes directories), optionally setting modes",
+    grammar=Grammar(values="tSmogC", long_values=("target-directory", "suffix", "mode", "owner", "group"),
+                    longs=("directory",)),
+    rows=(Row("install.installs", "change", "installs files", examples=("install -m 644 a b",)),),
+    on=(On("create", OPERANDS, when=When(flag=("d", "directory")), id="install.dirs",
+           examples=("install -d build/out",)),
+        On("read", SOURCES, when=When(unless=("d", "directory")), id="install.sources",
+           examples=("install a b",)),
+        On("write", DEST, into=True, when=When(unless=("d", "directory")), id="install.dest",
+           examples=("install evil ~/.bashrc",))),
+    hook=setuid_install,
+)
+
+
+@emits({"dd.of": ["dd if=evil of=/dev/sda"], "dd.if": ["dd if=/dev/sda of=disk.img"]})
+def dd_operands(cmd, o) -> None:
+    """dd names its files as if=… and of=…, not as options."""
+    for arg in o.operands:
+        key, eq, value = arg.partition("=")
+        if key == "of" and eq:
+            cmd.fired.add("dd.of")
+            cmd.write(value)
+        elif key == "if" and eq:
+            cmd.fired.add("dd.if")
+            cmd.read(value)
+
+
+DD = Program(
+    "dd", doc="copies raw data between files and devices",
+    rows=(Row("dd.copies", "change", "copies raw data", examples=("dd if=a of=b bs=1M",)),),
+    hook=dd_operands,
+    examples={"dd if=evil of=/dev/sda": "dangerous"},
+)
+
+SHRED = Program(
+    "shred", doc="overwrites files so that their contents cannot be recovered",
+    grammar=Grammar(values="ns", long_values=("iterations", "size", "remove", "random-source"),
+                    optional=("remove",)),
+    rows=(Row("shred.destroys", "discard", "destroys file contents beyond recovery", examples=("shred -u a",)),),
+    on=(On("write", OPERANDS, id="shred.writes", says="destroys", examples=("shred ~/.bashrc",)),
+        On("delete", OPERANDS, id="shred.deletes", examples=("shred -u a",))),
+)
+
+TRUNCATE = Program(
+    "truncate", doc="changes file sizes (-s 0 empties a file)",
+    grammar=Grammar(values="sr", long_values=("size", "reference")),
+    rows=(Row("truncate.resizes", "change", "changes file sizes", examples=("truncate -s 0 log.txt",)),),
+    on=(On("write", OPERANDS, id="truncate.writes", says="truncates",
+           examples=("truncate -s 0 ~/.ssh/id_ed25519",)),),
+)
+
+SPONGE = Program(
+    "sponge", doc="soaks up its input, then writes it to a file (-a appends)",
+    rows=(Row("sponge.writes", "change", "writes its input to a file", examples=("sort f | sponge f",)),),
+    on=(On("write", OPERANDS, when=When(flag=("a",)), says="appends to", id="sponge.appends",
+           examples=("echo x | sponge -a ~/.bashrc",)),
+        On("write", OPERANDS, when=When(unless=("a",)), id="sponge.dest", examples=("sort f | sponge f",))),
+)
+
+TEE = Program(
+    "tee", doc="copies its input to files (-a appends)",
+    grammar=Grammar(longs=("append", "ignore-interrupts", "output-error")),
+    on=(On("write", OPERANDS, when=When(flag=("a", "append")), says="appends to", id="tee.appends",
+           examples=("printf x | tee -a ~/.bashrc",)),
+        On("write", OPERANDS, when=When(unless=("a", "append")), id="tee.writes",
+           examples=("echo x | tee out.txt",))),
+)
+
+TOUCH = Program(
+    "touch", doc="creates files or changes their times",
+    grammar=Grammar(values="rtd", long_values=("reference", "date")),
+    on=(On("create", OPERANDS, says="touches", id="touch.creates", examples=("touch ~/.ssh/x",)),),
+)
+
+MKDIR = Program(
+    "mkdir", doc="creates directories",
+    grammar=Grammar(values="m", long_values=("mode", "context")),
+    on=(On("create", OPERANDS, id="mkdir.creates", examples=("mkdir -p build",)),),
+    examples={"mkdir -p build": "low"},
+)
+
+# ---------------------------------------------------------------- modes and owners
+
+_SETUID_SYMBOLIC = lazy_re(r"[ugoa]*[+=][rwxXtugo]*s")
+_OPENS_UP = lazy_re(r"(^|,)[oa]*\+[rwx]*w|^\+?w|o\+r")
+_MODE_OPTION = lazy_re(r"-[Rcfv]+|--[a-z-]+(=.*)?")
+
+
+def _setuid(mode: str) -> bool:
+    if _SETUID_SYMBOLIC.search(mode):
+        return True
+    return bool(re.fullmatch(r"[2-7][0-7]{3}", mode.lstrip("0")))
+
+
+@emits({"chmod.setuid": ["chmod u+s /usr/bin/python3", "chmod 4755 ./tool"],
+        "chmod.opens-up": ["chmod 666 ~/.wisp/approvals.json"], "chmod.modes": ["chmod +x x.sh"]})
+def chmod_modes(cmd, o) -> None:
+    """chmod's modes look like options (-w, -x): read them as operands."""
+    operands = [a for a in cmd.args if a != "--" and not _MODE_OPTION.fullmatch(a)]
+    if o.value("reference") is None and operands:
+        mode, targets = operands[0], operands[1:]
+    else:
+        mode, targets = "", operands
+    if _setuid(mode):
+        cmd.does("privilege", "chmod.setuid", "sets the setuid/setgid bit (runs as the file's owner)")
+    cmd.does("change", "chmod.modes", "changes file modes")
+    opens_up = bool(re.fullmatch(r"0*[0-7]?[0-7][0-7][2-7]", mode) or _OPENS_UP.search(mode))
+    recursive = o.has("R", "recursive")
+    for word in targets:
+        where = cmd.mode(word, recursive, "changes the mode of")
+        if opens_up and where.cls in (places.SECRET, places.SYSTEM, places.WISP, places.WISP_KEY, places.DOTFILE,
+                                      places.GIT_INTERNAL):
+            cmd.does("weaken", "chmod.opens-up", f"opens {where.path} ({where.cls}) to other users")
+
+
+CHMOD = Program(
+    "chmod", doc="changes file modes",
+    grammar=Grammar(long_values=("reference",), longs=("recursive", "changes", "silent", "quiet", "verbose")),
+    hook=chmod_modes,
+    examples={"chmod +x x.sh": "moderate", "chmod u+s /usr/bin/python3": "dangerous",
+              "chmod -R 777 ~": "dangerous"},
+)
+
+CHOWN = Program(
+    "chown", aliases=("chgrp",), doc="changes file owners",
+    grammar=Grammar(long_values=("reference", "from"), longs=("recursive", "dereference", "no-dereference")),
+    rows=(Row("chown.owners", "change", "changes file owners", examples=("chown me f",)),),
+    on=(On("mode", REST, recursive=When(flag=("R", "recursive")), when=When(unless=("reference",)),
+           says="changes the owner of", id="chown.targets", examples=("chown -R me ~",)),
+        On("mode", OPERANDS, recursive=When(flag=("R", "recursive")), when=When(flag=("reference",)),
+           says="changes the owner of", id="chown.like", examples=("chown --reference=a b",))),
+)
+
+
+@emits({"chattr.targets": ["chattr +i ~/.bashrc"]})
+def attribute_targets(cmd, o) -> None:
+    operands = [a for a in cmd.args if not a.startswith(("-R", "-V", "-f"))]
+    for word in operands[1:]:
+        cmd.fired.add("chattr.targets")
+        cmd.mode(word, "-R" in cmd.args, "changes the attributes of")
+
+
+CHATTR = Program(
+    "chattr", aliases=("setfacl",), doc="changes file attributes and access lists",
+    rows=(Row("chattr.attributes", "system", "changes file attributes", examples=("chattr +i f",)),),
+    hook=attribute_targets,
+)
+
+# ---------------------------------------------------------------- readers that can write or run
+
+SORT = Program(
+    "sort", doc="sorts lines; -o writes a file, --compress-program runs one",
+    grammar=Grammar(values="oTSkt", long_values=("output", "temporary-directory", "buffer-size", "key",
+                                                 "field-separator", "files0-from", "compress-program", "parallel",
+                                                 "sort", "random-source")),
+    rows=(Row("sort.compress-program", "run-code", "runs a compression program", When(value=("compress-program",)),
+              examples=("sort --compress-program=./x f",)),),
+    on=(On("write", ("option", "o", "output"), id="sort.output", examples=("sort -o ~/.bashrc list",)),
+        On("read", OPERANDS, id="sort.reads", examples=("sort f",))),
+)
+
+UNIQ = Program(
+    "uniq", doc="drops repeated lines; a second operand is the file it writes",
+    grammar=Grammar(values="fsw", long_values=("skip-fields", "skip-chars", "check-chars", "group", "all-repeated")),
+    on=(On("read", FIRST, id="uniq.reads", examples=("uniq f",)),
+        On("write", ("nth", 1), id="uniq.writes", examples=("uniq a ~/.bashrc",), not_examples=("uniq a",))),
+)
+
+
+# ---------------------------------------------------------------- editors: sed, awk
+
+_SED_TEXT_CMD = lazy_re(r"^\s*(?:(?:[0-9$]+|/(?:\\.|[^/])*/)(?:\s*,\s*(?:[0-9$]+|/(?:\\.|[^/])*/))?!?)?\s*"
+                           r"[aic](?:\\|\s|$)")
+
+
+def _sed_code_only(script: str) -> str:
+    """The script without the text of a/i/c commands (text, not commands; it runs on to the line's end)."""
+    kept = []
+    in_text = False
+    for line in script.split("\n"):
+        if in_text:
+            in_text = line.endswith("\\")
+            continue
+        pieces = line.split(";")
+        code = []
+        for piece in pieces:
+            if _SED_TEXT_CMD.match(piece):
+                in_text = line.endswith("\\")
+                break
+            code.append(piece)
+        kept.append(";".join(code))
+    return "\n".join(kept)
+
+
+_SED_ADDRESS = lazy_re(r"^\s*(?:(?:[0-9$]+(?:~[0-9]+)?|/(?:\\.|[^/])*/I?|\\(.)(?:\\.|(?!\1).)*\1)"
+                          r"(?:\s*,\s*(?:[0-9$+~]+|/(?:\\.|[^/])*/I?))?\s*!?)?\s*")
+_SED_SUBST = lazy_re(r"s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1([a-zA-Z0-9]*)\s*(.*)$", re.S)
+
+
+def _sed_segments(line: str) -> list[str]:
+    """Split on `;` outside s/// patterns; w/r/a/i/c take the rest of the line."""
+    out, i, n, start = [], 0, len(line), 0
+    while i < n:
+        ch = line[i]
+        if ch == "s" and i + 1 < n and line[i + 1] not in " ;\n" and line[start:i].strip("0123456789$,/!{} ") == "":
+            delim = line[i + 1]
+            count, j = 0, i + 2
+            while j < n and count < 2:
+                if line[j] == "\\":
+                    j += 2
+                    continue
+                if line[j] == delim:
+                    count += 1
+                j += 1
+            i = j
+            continue
+        if ch in "wWrRaic" and line[start:i].strip("0123456789$,!{} ") == "" or ch in "wWrRaic" and \
+                _SED_ADDRESS.sub("", line[start:i]) == "":
+            out.append(line[start:])
+            return out
+        if ch == ";":
+            out.append(line[start:i])
+            start = i + 1
+        i += 1
+    out.append(line[start:])
+    return out
+
+
+
+@emits({"sed.subst-exec": ["sed 's/x/id/e' f"], "sed.subst-write": ["sed 's/a/b/w ~/.bashrc' f"],
+        "sed.exec": ["sed '1e id' f"], "sed.write": ["sed -n 'w ~/.bashrc' f"], "sed.read": ["sed 'r ~/.ssh/id_rsa' f"],
+        "sed.runtime-script": ['sed "s/a/$X/" f']})
+def sed_script(cmd, o) -> None:
+    """Read a sed script command by command: e runs commands, w writes files, r reads them. Without -e/-f the
+    first operand is the script; the rest are files (edited in place with -i)."""
+    scripts = o.all("e", "expression")
+    operands = list(o.operands)
+    if not scripts and not o.all("f", "file") and operands:
+        scripts = [operands.pop(0)]
+        if scripts == [""] and operands:       # BSD `sed -i '' SCRIPT FILE`: the '' is -i's suffix
+            scripts = [operands.pop(0)]
+    for script in o.all("f", "file"):
+        cmd.read(script)
+    if scripts:
+        _sed_commands(cmd, "\n".join(scripts))    # GNU sed joins -e scripts with newlines
+    in_place = o.has("i", "in-place") or any(a.startswith("-i") or (a.startswith("-") and not a.startswith("--")
+                                                                    and "i" in a[1:]) for a in cmd.args
+                                             if a not in scripts)
+    for word in operands:
+        if in_place:
+            cmd.write(word, "edits")
+        else:
+            cmd.read(word)
+
+
+def _sed_commands(cmd, script: str) -> None:
+    for line in _sed_code_only(script).split("\n"):
+        for segment in _sed_segments(line):
+            body = _SED_ADDRESS.sub("", segment, count=1).lstrip("{").strip()
+            if not body:
+                continue
+            command, rest = body[0], body[1:].strip()
+            if command == "s":
+                m = _SED_SUBST.match(body)
+                if not m:
+                    continue
+                flags, target = m.group(2), m.group(3).strip()
+                if "e" in flags:
+                    cmd.does("run-code", "sed.subst-exec", "sed runs the result as a command (s///e)")
+                if "w" in flags and target:
+                    cmd.fired.add("sed.subst-write")
+                    cmd.write(target, "sed writes")
+            elif command == "e":
+                cmd.does("run-code", "sed.exec", "sed runs a command (e)")
+            elif command in "wW" and rest:
+                cmd.fired.add("sed.write")
+                cmd.write(rest, "sed writes")
+            elif command in "rR" and rest:
+                cmd.fired.add("sed.read")
+                cmd.read(rest)
+            if UNKNOWN in body:
+                cmd.does("change", "sed.runtime-script", "sed script has text known only at run time")
+
+
+SED = Program(
+    "sed", aliases=("gsed",), doc="edits text; -i rewrites files in place; its script can write, read and run",
+    grammar=Grammar(values="efl", long_values=("expression", "file", "line-length", "in-place"),
+                    optional=("in-place",)),
+    hook=sed_script,
+    examples={"sed -n 1,20p f": "safe", "sed -i s/a/b/ src/x.py": "moderate", "sed -i s/a/b/ ~/.bashrc": "dangerous"},
+)
+
+_AWK_STRING = lazy_re(r'"(?:\\.|[^"\\])*"')
+_AWK_REDIRECT = lazy_re(r'\bprintf?\b[^;}]*?(>>?|\|&?)\s*("(?:\\.|[^"\\])*"|[^;}\s]+)')
+_AWK_CODE = lazy_re(r"\bsystem\s*\(|\|\s*&|\|\s*getline|@load|\benviron\b", re.I)
+
+
+@emits({"awk.loads": ["awk -l ./ext.so '{print}' f"], "awk.runtime-program": ['awk "$P" f'],
+        "awk.pipes": ["awk '{print | \"sh\"}' f"], "awk.writes-runtime": ["awk '{print > $2}' f"],
+        "awk.writes": ["awk '{print > \"out.txt\"}' f"], "awk.runs": ["awk 'BEGIN{system(\"id\")}'"],
+        "awk.program-file": ["awk -f prog.awk f"], "awk.in-place": ["gawk -i inplace '{print}' f"]})
+def awk_program(cmd, o) -> None:
+    """The program (first operand, or -f FILE) says what awk writes, pipes into or runs."""
+    operands = list(o.operands)
+    edits = False
+    for loaded in o.all("l", "load", "i", "include"):
+        if loaded in ("inplace", "inplace.awk") and cmd.name in ("awk", "gawk"):
+            edits = True        # gawk's in-place extension: the files it reads are rewritten
+            continue
+        cmd.does("run-code", "awk.loads", f"awk loads {loaded}")
+    programs_ = o.all("f", "file", "E", "exec")
+    if programs_:
+        cmd.fired.add("awk.program-file")
+        for program in programs_:
+            cmd.run_file(program, "awk runs")
+    elif operands:
+        program = operands.pop(0)
+        if UNKNOWN in program:
+            cmd.does("run-code", "awk.runtime-program", "awk program known only at run time")
+        else:
+            _awk_effects(cmd, program)
+    for word in operands:
+        if "=" not in word:
+            if edits:
+                cmd.fired.add("awk.in-place")
+                cmd.write(word, "awk -i inplace edits")
+            else:
+                cmd.read(word)
+
+
+def _awk_effects(cmd, program: str) -> None:
+    for m in _AWK_REDIRECT.finditer(program):
+        op, target = m.group(1), m.group(2)
+        if op.startswith("|"):
+            cmd.does("run-code", "awk.pipes", "awk program pipes into a command")
+        elif target.startswith('"'):
+            cmd.fired.add("awk.writes")
+            cmd.write(target[1:-1], "awk writes")
+        else:
+            cmd.does("run-code", "awk.writes-runtime", "awk program writes to a file named at run time")
+    code = _AWK_STRING.sub('""', program)       # text inside strings is data
+    if _AWK_CODE.search(code) or re.search(r'""\s*\|', code):
+        cmd.does("run-code", "awk.runs", "awk program runs commands")
+
+
+AWK = Program(
+    "awk", aliases=("gawk", "mawk", "nawk", "busybox-awk"), doc="runs an awk program over text",
+    grammar=Grammar(values="fvFiEl", long_values=("file", "assign", "field-separator", "include", "exec", "load",
+                                                  "source")),
+    hook=awk_program,
+    examples={"awk '{print $1}' f": "safe", "awk 'BEGIN {print \"system(x)\"}'": "safe"},
+)
+
+# ---------------------------------------------------------------- find
+
+FIND_VALUE_TESTS = frozenset({
+    "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type", "-xtype",
+    "-user", "-group", "-uid", "-gid", "-perm", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime",
+    "-cmin", "-newer", "-anewer", "-cnewer", "-maxdepth", "-mindepth", "-links", "-inum", "-samefile",
+    "-lname", "-ilname", "-used", "-fstype", "-context", "-printf", "-newermt", "-regextype", "-D",
+    "-files0-from",
+})
+FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})   # the command is a part of its own (splitter)
+FIND_WRITE = frozenset({"-fprint", "-fprint0", "-fls", "-fprintf"})
+FIND_PLAIN = frozenset({"-print", "-print0", "-ls", "-prune", "-quit", "-depth", "-xdev", "-mount", "-empty",
+                        "-true", "-false", "-follow", "-not", "-and", "-or", "-a", "-o", "-readable", "-writable",
+                        "-executable", "-nouser", "-nogroup", "-daystart", "-ignore_readdir_race"})
+
+
+@emits({"find.writes": ["find . -fprint ~/.bashrc"], "find.unknown-option": ["find . -frobnicate"],
+        "find.deletes-filtered": ["find . -name '*.o' -delete"], "find.deletes": ["find ~ -delete"],
+        "find.deletes-broad": ["find / -delete"], "find.searches": ["find . -name '*.py'"]})
+def find_expression(cmd, o) -> None:
+    """Start paths, then an expression: tests filter, -delete deletes, -fprint writes; {} of an -exec command
+    stands for what find finds (facts.found_under, read by the whole-line rules)."""
+    args = cmd.args
+    i, n = 0, len(args)
+    while i < n and args[i] in ("-H", "-L", "-P") or (i < n and args[i].startswith("-O")):
+        i += 1
+    starts = []
+    while i < n and not args[i].startswith(("-", "(", "!", ")")) and args[i] != ",":
+        starts.append(args[i])
+        i += 1
+    starts = starts or ["."]
+    filtered = deleting = False
+    names = [args[j + 1] for j in range(i, n - 1) if args[j] in ("-name", "-iname", "-path", "-ipath",
+                                                                 "-wholename", "-regex")]
+    while i < n:
+        word = args[i]
+        i += 1
+        if word in FIND_EXEC:
+            while i < n and args[i] not in (";", "+"):
+                i += 1
+            i += 1
+        elif word in FIND_WRITE:
+            if i < n:
+                cmd.fired.add("find.writes")
+                cmd.write(args[i], f"find {word} writes")
+            i += 2 if word == "-fprintf" else 1
+        elif word == "-delete":
+            deleting = True
+        elif word in FIND_VALUE_TESTS:
+            filtered = filtered or word not in ("-maxdepth", "-mindepth", "-D", "-regextype")
+            i += 1
+        elif word.startswith("-") and word[1:2].isalpha() and word not in FIND_PLAIN:
+            cmd.does("unknown", "find.unknown-option", f"find option {word} is not understood")
+    # what {} stands for: `find ~ -name .bashrc` finds ~/.bashrc; without one plain name, anything under start
+    leaf = names[0] if len(names) == 1 and "/" not in names[0] and UNKNOWN not in names[0] else "*"
+    for start in starts:
+        where = cmd.place(start)
+        found = start.rstrip("/") + "/" + leaf if start not in ("/",) else "/" + leaf
+        cmd.facts.found_under.append(found)
+        if deleting and filtered and where.cls in (places.PROJECT, places.PROJECT_ROOT, places.TEMP):
+            cmd.facts.deletes = True
+            cmd.does("change", "find.deletes-filtered", f"deletes the files it finds under {start}")
+            continue
+        if where.cls in (places.ROOT, places.HOME, places.ANCESTOR, places.SYSTEM):
+            cmd.facts.lists_big = where.cls
+        if where.cls in places.SECRET_CLASSES or (where.cls in (places.HOME, places.ROOT, places.ANCESTOR) and (
+                not names or any(places.glob_could_be_secret(name.rsplit("/", 1)[-1]) for name in names))):
+            cmd.facts.secret_source = cmd.facts.secret_source or f"finds files under {where.cls} (secrets among them)"
+        if deleting:
+            where = cmd.delete(start, recursive=not filtered)
+            if where.cls in (places.ROOT, places.HOME, places.ANCESTOR, places.SYSTEM):
+                cmd.does("destroy", "find.deletes-broad", f"deletes files found under {where.cls}")
+            cmd.does("change", "find.deletes", "deletes the files it finds")
+        else:
+            cmd.fired.add("find.searches")
+            cmd.read(start, "searches")
+
+
+FIND = Program("find", aliases=("gfind",), doc="searches a tree; -delete deletes, -fprint writes, -exec runs",
+               hook=find_expression,
+               examples={"find . -name '*.py'": "safe", "find / -delete": "dangerous"})
+
+# ---------------------------------------------------------------- archives
+
+TAR_SHORT_VALUES = "fCTXbLNVgHIKF"
+TAR_LONG_VALUES = ("file", "directory", "to-command", "use-compress-program", "info-script", "new-volume-script",
+                   "checkpoint-action", "rmt-command", "rsh-command", "files-from", "exclude", "transform",
+                   "format", "owner", "group", "mode", "index-file", "label", "newer", "after-date",
+                   "listed-incremental", "exclude-from", "strip-components", "xform", "blocking-factor",
+                   "record-size", "tape-length", "starting-file", "newer-mtime", "mtime", "volno-file",
+                   "suffix", "backup", "atime-preserve", "one-top-level", "sort", "warning", "occurrence",
+                   "exclude-tag", "exclude-tag-all", "exclude-tag-under", "hole-detection", "quoting-style",
+                   "xattrs-include", "xattrs-exclude", "pax-option", "checkpoint", "set-mtime-format")
+TAR_GRAMMAR = Grammar(values=TAR_SHORT_VALUES, long_values=TAR_LONG_VALUES)
+
+
+def _archives_secrets(cmd, where, archive: str | None) -> None:
+    if where.cls in (places.HOME, places.ROOT, places.ANCESTOR, places.SECRET, places.PROJECT_SECRET):
+        cmd.facts.secret_source = cmd.facts.secret_source or f"archives {where.cls}"
+        cmd.facts.secret_copy = cmd.facts.secret_copy or bool(archive and archive != "-")
+
+
+@emits({"tar.extracts": ["tar -xzf a.tgz"], "tar.extracts-over": ["tar -xf a.tar -C /"],
+        "tar.creates": ["tar -czf out.tgz src"], "tar.reads": ["tar -tf a.tar"]})
+def tar_archive(cmd, o) -> None:
+    """What tar reads, writes and extracts where; old-style `tar czf out.tgz dir` reads as `tar -czf`."""
+    args = list(cmd.args)
+    if args and not args[0].startswith("-") and UNKNOWN not in args[0]:
+        o = TAR_GRAMMAR.read(["-" + args[0]] + args[1:])
+    archive = o.value("f", "file")
+    if o.has("x", "extract", "get"):
+        cmd.does("change", "tar.extracts", "extracts an archive")
+        where = cmd.write(o.value("C", "directory") or ".", "extracts into")
+        if where.cls in (places.ROOT, places.SYSTEM, places.ANCESTOR):
+            cmd.does("destroy", "tar.extracts-over", f"extracts over {where.cls}")
+        if o.has("P", "absolute-names"):
+            cmd.does("system", "tar.absolute-names", "extracts absolute paths anywhere")
+        if archive and archive != "-":
+            cmd.read(archive)
+    elif o.has("c", "create", "r", "append", "u", "update", "A", "concatenate"):
+        cmd.does("create", "tar.creates", "creates an archive")
+        if archive and archive != "-":
+            cmd.write(archive)
+        base = o.value("C", "directory")
+        for word in o.operands:
+            where = cmd.read(word if base is None or word.startswith(("/", "~")) else f"{base}/{word}", "archives")
+            _archives_secrets(cmd, where, archive)
+    elif archive and archive != "-":
+        cmd.fired.add("tar.reads")
+        cmd.read(archive)
+    return None
+
+
+TAR_RUNS = {"to-command": "pipes every member into a command", "use-compress-program": "runs a program",
+            "I": "runs a compression program", "info-script": "runs a script", "F": "runs a script",
+            "new-volume-script": "runs a script", "rmt-command": "runs a remote-tape program",
+            "rsh-command": "runs a remote shell program"}
+
+TAR = Program(
+    "tar", aliases=("gtar", "bsdtar"), doc="creates, lists and extracts archives; some options run programs",
+    grammar=TAR_GRAMMAR,
+    rows=tuple(Row(f"tar.runs-{name}", "run-code", f"tar {why} ({'--' if len(name) > 1 else '-'}{name})",
+                   When(value=(name,)),
+                   examples=(f"tar -cf a.tar {'--' + name + '=./x' if len(name) > 1 else '-' + name + ' ./x'} src",))
+               for name, why in TAR_RUNS.items()) + (
+        Row("tar.checkpoint-action", "run-code", "tar runs a command at checkpoints",
+            When(arg=("--checkpoint-action=exec",)), examples=("tar -cf a.tar --checkpoint=1 "
+                                                               "--checkpoint-action=exec=sh src",)),),
+    hook=tar_archive,
+    examples={"tar -xzf a.tgz": "moderate", "tar -czf out.tgz src": "moderate", "tar -tf a.tar": "safe"},
+)
+
+
+@emits({"zip.test-command": ["zip -T -TT 'sh -c id' a.zip f"], "zip.tests": ["zip -T a.zip"],
+        "zip.creates": ["zip -r out.zip src"]})
+def zip_archive(cmd, o) -> None:
+    if o.value("TT", "unzip-command") is not None or "-TT" in cmd.args:
+        cmd.does("run-code", "zip.test-command", "zip runs a test command (-TT)")
+    if len(o.operands) == 1 and o.has("T") and not o.has("d", "@", "m", "F", "u", "f", "g"):
+        cmd.fired.add("zip.tests")
+        cmd.read(o.operands[0])       # `zip -T a.zip` tests the archive
+        return
+    cmd.does("create", "zip.creates", "creates an archive")
+    if o.operands:
+        archive = o.operands[0]
+        if archive != "-":
+            cmd.write(archive)
+        for word in o.operands[1:]:
+            _archives_secrets(cmd, cmd.read(word, "archives"), archive)
+
+
+ZIP = Program("zip", doc="creates zip archives",
+              grammar=Grammar(values="tbnxiPZ", long_values=("unzip-command", "temp-path", "password", "exclude",
+                                                             "include", "suffixes")),
+              hook=zip_archive)
+
+UNZIP = Program(
+    "unzip", doc="extracts zip archives (-l/-v/-t/-p only list, test or print)",
+    grammar=Grammar(values="dxP", long_values=("password",)),
+    rows=(Row("unzip.lists", "nothing", "lists or tests the archive", When(flag=("l", "v", "t", "Z", "p", "c")),
+              stop=True, examples=("unzip -l a.zip",)),
+          Row("unzip.extracts", "change", "extracts an archive", examples=("unzip a.zip",))),
+    on=(On("write", ("option", "d"), says="extracts into", id="unzip.into", examples=("unzip a.zip -d ~",)),
+        On("write", HERE, when=When(unless=("d",)), id="unzip.here", says="extracts into",
+           examples=("unzip a.zip",)),
+        On("read", FIRST, id="unzip.archive", examples=("unzip ~/secrets.zip",))),
+)
+
+
+@emits({"7z.reads": ["7z l a.7z"], "7z.extracts": ["7z x a.7z"], "7z.extracts-over": ["7z x a.7z -o/"],
+        "7z.extracts-home": ["7z x a.7z -o$HOME"], "7z.changes": ["7z a out.7z src"]})
+def sevenzip_verbs(cmd, o) -> None:
+    """7z/7za/7zz: `x`/`e` extract (-oDIR), `a`/`u`/`d` change an archive, `l`/`t` only read."""
+    verb = cmd.args[0] if cmd.args else ""
+    rest = cmd.args[1:]
+    outputs = [a[2:] for a in rest if a.startswith("-o")]
+    operands = [a for a in rest if not a.startswith("-")]
+    if verb in ("l", "t", "i", "h", "b", ""):
+        cmd.fired.add("7z.reads")
+        for word in operands[:1]:
+            cmd.read(word)
+        return
+    if verb in ("x", "e"):
+        cmd.does("change", "7z.extracts", "extracts an archive")
+        where = cmd.write(outputs[-1] if outputs else ".", "extracts into")
+        if where.cls in (places.ROOT, places.SYSTEM, places.ANCESTOR):
+            cmd.does("destroy", "7z.extracts-over", f"extracts over {where.cls}")
+        elif where.cls == places.HOME:
+            cmd.does("system", "7z.extracts-home", f"extracts over {where.cls}")
+        for word in operands[:1]:
+            cmd.read(word)
+        return
+    cmd.does("change", "7z.changes", f"{cmd.name} {verb} changes an archive")
+    if operands:
+        cmd.write(operands[0])
+        for word in operands[1:]:
+            _archives_secrets(cmd, cmd.read(word, "archives"), operands[0])
+
+
+SEVENZIP = Program("7z", aliases=("7za", "7zz", "7zr"), doc="7-Zip archives", hook=sevenzip_verbs)
+
+# ---------------------------------------------------------------- encoders and compressors
+
+XXD = Program(
+    "xxd", doc="hex dumps; -r turns a dump back into bytes",
+    grammar=Grammar(values="cglsonC", long_values=("cols", "len", "seek", "name")),
+    rows=(Row("xxd.reverts", "nothing", "decodes hidden text", When(flag=("r", "revert")), sets=("decoder",),
+              examples=("xxd -r -p hex.txt",)),),
+    on=(On("read", FIRST, id="xxd.reads", examples=("xxd f",)),
+        On("write", ("nth", 1), id="xxd.writes", examples=("xxd -r dump ~/.bashrc",))),
+)
+
+BASE64 = Program(
+    "base64", aliases=("base32", "basenc"), doc="encodes and decodes base64",
+    grammar=Grammar(values="w", long_values=("wrap",)),
+    rows=(Row("base64.decodes", "nothing", "decodes hidden text", When(flag=("d", "D", "decode")),
+              sets=("decoder",), examples=("base64 -d blob",)),),
+    on=(On("read", OPERANDS, id="base64.reads", examples=("base64 ~/.ssh/id_rsa",)),),
+)
+
+DECOMPRESS_GRAMMAR = Grammar(values="S", long_values=("suffix",))
+TO_STDOUT = When(flag=("c", "stdout", "to-stdout", "t", "test", "l", "list"))
+
+
+def _compressor(name: str, aliases=(), *, decodes: bool) -> Program:
+    """gzip and friends replace each file with its (de)compressed form, unless -c/-t/-l."""
+    rows = (Row(f"{name}.decodes", "nothing", "decodes hidden text", When(flag=("d", "decompress")),
+                sets=("decoder",), examples=(f"{name} -d f",)),) if not decodes else (
+        Row(f"{name}.decodes", "nothing", "decodes hidden text", sets=("decoder",), examples=(f"{name} f",)),)
+    return Program(name, aliases=aliases, doc=f"{name}: (de)compresses files", grammar=DECOMPRESS_GRAMMAR,
+                   rows=rows,
+                   on=(On("read", OPERANDS, when=TO_STDOUT, id=f"{name}.reads", examples=(f"{name} -c f",)),
+                       On("write", OPERANDS, when=When(unless=TO_STDOUT.flag), says="replaces", id=f"{name}.replaces",
+                          examples=(f"{name} f",))))
+
+
+def _catter(name: str, aliases=()) -> Program:
+    return Program(name, aliases=aliases, doc=f"{name}: prints decompressed files", grammar=DECOMPRESS_GRAMMAR,
+                   rows=(Row(f"{name}.decodes", "nothing", "decodes hidden text", sets=("decoder",),
+                             examples=(f"{name} f.gz",)),),
+                   on=(On("read", OPERANDS, id=f"{name}.reads", examples=(f"{name} f.gz",)),))
+
+
+COMPRESSORS = (
+    _compressor("gzip", decodes=False), _compressor("bzip2", decodes=False), _compressor("xz", decodes=False),
+    _compressor("zstd", decodes=False), _compressor("gunzip", decodes=True), _compressor("bunzip2", decodes=True),
+    _compressor("unxz", decodes=True), _compressor("unzstd", decodes=True),
+    _catter("zcat"), _catter("bzcat"), _catter("xzcat"), _catter("zstdcat"),
+)
+
+# ---------------------------------------------------------------- readers and searchers
+
+# Readers: option letters that take a value, so the value is not read as a file.
+READERS = {
+    "cat": "", "tac": "", "nl": "bdfhilnsvw", "head": "nc", "tail": "ncsF", "wc": "", "md5sum": "", "sha1sum": "", "sha256sum": "", "sha512sum": "",
+    "b2sum": "", "cksum": "", "sum": "", "od": "AjNSstw", "hexdump": "enNs", "strings": "nte", "file": "mfF",
+    "stat": "cf", "ls": "ITwp", "tree": "LPIoH", "du": "dBt", "diff": "CULFIxSW", "cmp": "in", "comm": "",
+    "cut": "bcdf", "paste": "d", "join": "12eojt", "fold": "w", "fmt": "wpg", "expand": "t",
+    "unexpand": "t", "column": "csotRNEWHdl", "rev": "", "look": "t", "shuf": "inRo", "pr": "hlwoNs",
+    "readlink": "", "realpath": "", "iconv": "ftco", "bat": "lmHr", "batcat": "lmHr", "getfacl": "",
+    "lsattr": "", "namei": "", "csplit": "bfn", "ncdu": "oe", "exa": "L", "eza": "L", "dust": "dn",
+}
+# Their operands are names or data, not files they open.
+NAMERS = {"basename": "s", "dirname": "", "tr": "", "numfmt": ""}     # test and [ are the interpreters'
+
+READER_LONG_VALUES = ("lines", "bytes", "format", "printf", "width", "ignore", "time-style", "block-size", "output",
+                      "suffix", "delimiter", "max-depth", "exclude")
+
+
+def _reader(name: str, values: str) -> Program:
+    writes = (On("write", ("option", "o", "output"), id=f"{name}.output", examples=(f"{name} -o out.txt f",)),) \
+        if name in ("iconv", "shuf") else ()
+    return Program(name, doc=f"{name}: reads the files it is given",
+                   grammar=Grammar(values=values, long_values=READER_LONG_VALUES),
+                   on=(On("read", OPERANDS, id=f"{name}.reads", examples=(f"{name} README.md",)),) + writes)
+
+
+READER_PROGRAMS = tuple(_reader(name, values) for name, values in READERS.items() if name != "csplit")
+NAMER_PROGRAMS = tuple(Program(name, doc=f"{name}: prints what its words say", grammar=Grammar(values=values))
+                       for name, values in NAMERS.items())
+
+# Searchers: the first operand is a pattern (data) unless -e/-f gives it; the rest are files.
+SEARCHERS = {"grep": "efmABCDd", "egrep": "efmABCDd", "fgrep": "efmABCDd", "rg": "efgmABCEMtTjr",
+             "ag": "ABCGgmp", "ack": "ABCgm", "zgrep": "efmABCd", "git-grep": ""}
+SEARCH_LONG_VALUES = ("regexp", "file", "glob", "max-count", "after-context", "before-context", "context",
+                      "type", "type-not", "encoding", "max-columns", "threads", "replace", "sort", "sortr",
+                      "ignore-file", "max-depth", "type-add", "colors", "pre", "pre-glob", "engine",
+                      "include", "exclude", "exclude-dir", "label", "binary-files", "devices",
+                      "directories", "color", "colour", "path-separator", "field-match-separator")
+PATTERN_GIVEN = ("e", "regexp", "f", "file")
+
+
+@emits({"search.pre": ["rg --pre ./x foo ."]})
+def preprocessor(cmd, o) -> None:
+    """rg --pre PROGRAM runs PROGRAM on every file it searches; an empty value turns it off."""
+    pre = o.value("pre")
+    if pre:
+        cmd.does("run-code", "search.pre", f"{cmd.name} --pre runs {pre.replace(UNKNOWN, '…')} on every file")
+
+
+def _searcher(name: str, values: str) -> Program:
+    return Program(name, doc=f"{name}: searches files for a pattern",
+                   grammar=Grammar(values=values, long_values=SEARCH_LONG_VALUES),
+                   on=(On("read", ("option", "f", "file"), id=f"{name}.pattern-file",
+                          examples=(f"{name} {'-f' if 'f' in values else '--file'} pats.txt src",)),
+                       On("read", REST, says="searches", when=When(no_value=PATTERN_GIVEN), id=f"{name}.files",
+                          examples=(f"{name} foo src",)),
+                       On("read", OPERANDS, says="searches", when=When(value=PATTERN_GIVEN), id=f"{name}.files-e",
+                          examples=(f"{name} {'-e' if 'e' in values else '--regexp'} foo src",))),
+                   hook=preprocessor)
+
+
+SEARCHER_PROGRAMS = tuple(_searcher(name, values) for name, values in SEARCHERS.items())
+
+JQ_GRAMMAR = Grammar(values="fL", long_values=("from-file", "arg", "argjson", "slurpfile", "rawfile", "indent", "tab",
+                                              "args", "jsonargs"))
+JQ = Program(
+    "jq", aliases=("gojq",), doc="filters JSON; the first operand is the filter unless -f gives it",
+    grammar=JQ_GRAMMAR,
+    on=(On("read", REST, when=When(no_value=("f", "from-file")), id="jq.files", examples=("jq .name package.json",)),
+        On("read", OPERANDS, when=When(value=("f", "from-file")), id="jq.files-f", examples=("jq -f q.jq a.json",)),
+        On("read", ("option", "f", "from-file"), id="jq.filter-file", examples=("jq -f q.jq a.json",))),
+)
+YQ = Program(
+    "yq", doc="filters YAML; -i edits the files in place",
+    grammar=JQ_GRAMMAR,
+    on=(On("write", REST, when=When(flag=("i", "inplace")), says="edits", id="yq.edits",
+           examples=("yq -i '.a = 1' ~/.config/x.yml",)),
+        On("read", REST, when=When(unless=("i", "inplace", "f", "from-file")), id="yq.files",
+           examples=("yq .a f.yml",))),
+)
+
+PATCH = Program(
+    "patch", doc="applies a diff to files",
+    grammar=Grammar(values="iodpDBVrFYzg", long_values=("input", "output", "directory", "strip", "reject-file",
+                                                        "prefix", "suffix")),
+    rows=(Row("patch.patches", "change", "patches files", examples=("patch -p1 < fix.diff",)),),
+    on=(On("write", ("option", "o", "output"), id="patch.output", examples=("patch -o ~/.bashrc a d",)),
+        On("write", FIRST, says="patches", id="patch.file", examples=("patch ~/.bashrc fix.diff",)),
+        On("write", ("option", "d", "directory"), says="patches files in", id="patch.directory",
+           examples=("patch -d ~ -p1",))),
+)
+
+
+@emits({"split.filter": ["split --filter='sh -c x' f"], "split.writes": ["split -l 10 f part-"],
+        "csplit.writes": ["csplit f 10"]})
+def split_outputs(cmd, o) -> None:
+    """split/csplit: the output prefix names the files written (`split f ~/.ssh/x` writes ~/.ssh/xaa)."""
+    if cmd.name == "csplit":
+        prefix = o.value("f", "prefix") or "xx"
+        if o.operands:
+            cmd.read(o.operands[0])
+        cmd.fired.add("csplit.writes")
+    else:
+        if o.value("filter") is not None:
+            cmd.does("run-code", "split.filter", "split --filter runs a shell command for every piece")
+        prefix = o.operands[1] if len(o.operands) > 1 else "x"
+        if o.operands and o.operands[0] != "-":
+            cmd.read(o.operands[0])
+        cmd.fired.add("split.writes")
+    cmd.write(prefix + "aa" if not prefix.endswith("/") else prefix, "writes split files to")
+
+
+SPLIT_ROWS = (Row("split.pieces", "change", "writes split files", examples=("split -l 10 f",)),)
+SPLIT = Program("split", aliases=("gsplit",), doc="splits a file into pieces named by a prefix",
+                grammar=Grammar(values="abdlnt", long_values=("lines", "bytes", "line-bytes", "number",
+                                                              "suffix-length", "additional-suffix", "numeric-suffixes",
+                                                              "hex-suffixes", "separator", "filter"),
+                                optional=("numeric-suffixes", "hex-suffixes")),
+                rows=SPLIT_ROWS, hook=split_outputs)
+CSPLIT = Program("csplit", doc="splits a file at context lines",
+                 grammar=Grammar(values="bfn", long_values=("prefix", "suffix-format", "digits")),
+                 rows=(Row("csplit.pieces", "change", "writes split files", examples=("csplit f 10",)),),
+                 hook=split_outputs)
+
+
+def _normalize(path: str) -> str:
+    import posixpath
+    return posixpath.normpath(path)
+
+
+PROGRAMS = programs(
+    RM, RMDIR, CP, MV, LN, INSTALL, DD, SHRED, TRUNCATE, SPONGE, TEE, TOUCH, MKDIR, CHMOD, CHOWN, CHATTR, SORT,
+    UNIQ, SED, AWK, FIND, TAR, ZIP, UNZIP, SEVENZIP, XXD, BASE64, *COMPRESSORS, *READER_PROGRAMS, *NAMER_PROGRAMS,
+    *SEARCHER_PROGRAMS, JQ, YQ, PATCH, SPLIT, CSPLIT,
+)
