@@ -25,11 +25,15 @@ def all_programs():
     return list(seen.values())
 
 
-def nodes(command: Command, prefix: str):
-    """(prefix, node) for a command and every verb under it."""
+def nodes(command: Command, prefix: str, seen=None):
+    """(prefix, node) for a command and every verb under it; a node several verbs share, once."""
+    seen = set() if seen is None else seen
+    if id(command) in seen:
+        return
+    seen.add(id(command))
     yield prefix, command
     for word, child in command.verbs.items():
-        yield from nodes(child, f"{prefix} {word}")
+        yield from nodes(child, f"{prefix} {word}", seen)
 
 
 def entries():
@@ -44,10 +48,11 @@ def entries():
             for row in (node.default, node.no_verb):
                 if row is not None:
                     yield program, prefix, "row", row
-            if node.hook is not None and node.hook not in hooks_seen:
-                hooks_seen.add(node.hook)      # a hook several programs share is checked once
-                for rule, lines in getattr(node.hook, "emits", {}).items():
-                    yield program, prefix, "hook", (rule, tuple(lines))
+            for hook in (node.hook, node.after):
+                if hook is not None and hook not in hooks_seen:
+                    hooks_seen.add(hook)      # a hook several programs share is checked once
+                    for rule, lines in getattr(hook, "emits", {}).items():
+                        yield program, prefix, "hook", (rule, tuple(lines))
 
 
 def run(line: str, program, place):

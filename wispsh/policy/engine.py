@@ -8,9 +8,9 @@ from __future__ import annotations
 
 
 from wispsh.model import Finding, Judged, Key, Level, Part, Verdict
-from wispsh.policy.families import containers, databases, gatekeeping, interpreters, network, packages, runners, system, vcs, verbs
+from wispsh.policy.families import containers, databases, gatekeeping, interpreters, network, packages, runners, system, verbs
 from wispsh.policy import tables
-from wispsh.programs import files
+from wispsh.programs import files, git
 from wispsh.policy import places
 from wispsh.parse.words import expand_braces
 from wispsh.policy.cmd import Cmd, Facts, expand_word
@@ -25,12 +25,11 @@ S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGERO
 
 REGISTRY: dict = {}
 FAMILY_OF: dict[str, str] = {}      # program -> the family whose rule judges it (the prefix of its rule ids)
-for _family in (verbs, network, interpreters, packages, system, containers, databases, vcs, gatekeeping,
-                runners):
+for _family in (verbs, network, interpreters, packages, system, containers, databases, gatekeeping, runners):
     REGISTRY.update(_family.RULES)
     FAMILY_OF.update(dict.fromkeys(_family.RULES, _family.__name__.rsplit(".", 1)[-1]))
 TABLES: dict = {}
-for _family in (files,):
+for _family in (files, git):
     for _name, _program in _family.PROGRAMS.items():
         if _name in TABLES:
             raise ValueError(f"program {_name!r} is described by two families")

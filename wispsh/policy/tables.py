@@ -29,8 +29,13 @@ def run(cmd, node: Command, args, prefix: str) -> None:
             apply(cmd, effect, o)
     if node.hook is not None and node.hook(cmd, o) is False:
         return      # the hook said nothing further applies
-    if not node.has_verbs:
-        return
+    if node.has_verbs:
+        _verb(cmd, node, o, prefix)
+    if node.after is not None:
+        node.after(cmd, o)
+
+
+def _verb(cmd, node: Command, o: Options, prefix: str) -> None:
     if not o.operands:
         if node.no_verb is not None:
             fire(cmd, node.no_verb, prefix, o)

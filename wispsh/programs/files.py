@@ -225,7 +225,7 @@ def _setuid(mode: str) -> bool:
         "chmod.opens-up": ["chmod 666 ~/.wisp/approvals.json"], "chmod.modes": ["chmod +x x.sh"]})
 def chmod_modes(cmd, o) -> None:
     """chmod's modes look like options (-w, -x): read them as operands."""
-    operands = [a for a in cmd.args if a != "--" and not _MODE_OPTION.fullmatch(a)]
+    operands = [a for a in o.args if a != "--" and not _MODE_OPTION.fullmatch(a)]
     if o.value("reference") is None and operands:
         mode, targets = operands[0], operands[1:]
     else:
@@ -263,10 +263,10 @@ CHOWN = Program(
 
 @emits({"chattr.targets": ["chattr +i ~/.bashrc"]})
 def attribute_targets(cmd, o) -> None:
-    operands = [a for a in cmd.args if not a.startswith(("-R", "-V", "-f"))]
+    operands = [a for a in o.args if not a.startswith(("-R", "-V", "-f"))]
     for word in operands[1:]:
         cmd.fired.add("chattr.targets")
-        cmd.mode(word, "-R" in cmd.args, "changes the attributes of")
+        cmd.mode(word, "-R" in o.args, "changes the attributes of")
 
 
 CHATTR = Program(
@@ -373,7 +373,7 @@ def sed_script(cmd, o) -> None:
     if scripts:
         _sed_commands(cmd, "\n".join(scripts))    # GNU sed joins -e scripts with newlines
     in_place = o.has("i", "in-place") or any(a.startswith("-i") or (a.startswith("-") and not a.startswith("--")
-                                                                    and "i" in a[1:]) for a in cmd.args
+                                                                    and "i" in a[1:]) for a in o.args
                                              if a not in scripts)
     for word in operands:
         if in_place:
@@ -502,7 +502,7 @@ FIND_PLAIN = frozenset({"-print", "-print0", "-ls", "-prune", "-quit", "-depth",
 def find_expression(cmd, o) -> None:
     """Start paths, then an expression: tests filter, -delete deletes, -fprint writes; {} of an -exec command
     stands for what find finds (facts.found_under, read by the whole-line rules)."""
-    args = cmd.args
+    args = o.args
     i, n = 0, len(args)
     while i < n and args[i] in ("-H", "-L", "-P") or (i < n and args[i].startswith("-O")):
         i += 1
@@ -586,7 +586,7 @@ def _archives_secrets(cmd, where, archive: str | None) -> None:
         "tar.creates": ["tar -czf out.tgz src"], "tar.reads": ["tar -tf a.tar"]})
 def tar_archive(cmd, o) -> None:
     """What tar reads, writes and extracts where; old-style `tar czf out.tgz dir` reads as `tar -czf`."""
-    args = list(cmd.args)
+    args = list(o.args)
     if args and not args[0].startswith("-") and UNKNOWN not in args[0]:
         o = TAR_GRAMMAR.read(["-" + args[0]] + args[1:])
     archive = o.value("f", "file")
@@ -636,7 +636,7 @@ TAR = Program(
 @emits({"zip.test-command": ["zip -T -TT 'sh -c id' a.zip f"], "zip.tests": ["zip -T a.zip"],
         "zip.creates": ["zip -r out.zip src"]})
 def zip_archive(cmd, o) -> None:
-    if o.value("TT", "unzip-command") is not None or "-TT" in cmd.args:
+    if o.value("TT", "unzip-command") is not None or "-TT" in o.args:
         cmd.does("run-code", "zip.test-command", "zip runs a test command (-TT)")
     if len(o.operands) == 1 and o.has("T") and not o.has("d", "@", "m", "F", "u", "f", "g"):
         cmd.fired.add("zip.tests")
@@ -673,8 +673,8 @@ UNZIP = Program(
         "7z.extracts-home": ["7z x a.7z -o$HOME"], "7z.changes": ["7z a out.7z src"]})
 def sevenzip_verbs(cmd, o) -> None:
     """7z/7za/7zz: `x`/`e` extract (-oDIR), `a`/`u`/`d` change an archive, `l`/`t` only read."""
-    verb = cmd.args[0] if cmd.args else ""
-    rest = cmd.args[1:]
+    verb = o.args[0] if o.args else ""
+    rest = o.args[1:]
     outputs = [a[2:] for a in rest if a.startswith("-o")]
     operands = [a for a in rest if not a.startswith("-")]
     if verb in ("l", "t", "i", "h", "b", ""):

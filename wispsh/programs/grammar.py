@@ -9,12 +9,13 @@ UNKNOWN = "\x00"        # stands for text known only at run time inside a word
 
 
 class Options:
-    __slots__ = ("flags", "values", "operands")
+    __slots__ = ("flags", "values", "operands", "args")
 
-    def __init__(self) -> None:
+    def __init__(self, args=()) -> None:
         self.flags: list[str] = []                  # every option seen, in order ("r", "f", "recursive")
         self.values: list[tuple[str, str]] = []     # (option, value) for options that took one
         self.operands: list[str] = []
+        self.args = args                            # the words read, as given
 
     def has(self, *names: str) -> bool:
         return any(name in self.flags for name in names)
@@ -43,7 +44,7 @@ def read_options(args, short_values: str = "", long_values=(), longs=(), stop_at
     stop_at_operand: options end at the first operand (POSIX order, e.g. for `find`, `xargs`, `ssh`).
     optional_long_values: long options whose value may only be attached (`--exec-path[=dir]`).
     """
-    out = Options()
+    out = Options(args)
     known_longs = None
     i, n = 0, len(args)
     while i < n:

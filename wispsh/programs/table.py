@@ -181,14 +181,15 @@ class On:
 class Command:
     """A command: its grammar, rows, path effects, hook, and the verbs under it."""
 
-    __slots__ = ("grammar", "rows", "on", "hook", "verbs", "read_only", "default", "no_verb", "examples")
+    __slots__ = ("grammar", "rows", "on", "hook", "after", "verbs", "read_only", "default", "no_verb", "examples")
 
-    def __init__(self, grammar: Grammar = NO_OPTIONS, rows=(), on=(), hook=None, verbs=None, read_only=(),
-                 default: Row | None = None, no_verb: Row | None = None, examples=None):
+    def __init__(self, grammar: Grammar = NO_OPTIONS, rows=(), on=(), hook=None, after=None, verbs=None,
+                 read_only=(), default: Row | None = None, no_verb: Row | None = None, examples=None):
         self.grammar = grammar
         self.rows = tuple(rows)
         self.on = tuple(on)
         self.hook = hook                    # hook(cmd, options) for what rows cannot say; see `emits`
+        self.after = after                  # hook(cmd, options) once the verbs under this one were judged
         self.verbs = dict(verbs or {})      # verb word -> Command
         self.read_only = frozenset(read_only)   # verbs that only read or print
         self.default = default              # the row of a verb not listed ({verb} names it)

@@ -1,0 +1,533 @@
+"""git: read-only, local-change, history-rewriting and remote verbs, and the config that makes git run
+programs. The verb is the first word after git's global options (-C, -c, --git-dir, ...)."""
+from __future__ import annotations
+
+from wispsh.policy import places
+from wispsh.policy.env import HARMLESS_VALUES
+from wispsh.programs.grammar import UNKNOWN
+from wispsh.programs.table import Command, Grammar, On, Program, Row, When, emits, programs, verb
+from wispsh.support.lazyre import lazy_re
+
+# Config keys whose value git runs as a program, or that send git somewhere else.
+CODE_KEYS = lazy_re(
+    r"^(core\.(pager|editor|fsmonitor|sshcommand|hookspath|askpass|gitproxy|worktree|attributesfile)"
+    r"|sequence\.editor|diff\.external|diff\..+\.(textconv|command)|merge\..+\.driver|filter\..+"
+    r"|credential\..*helper|credential\.helper|gpg\.program|gpg\..+\.program|pager\..+|alias\..+"
+    r"|uploadpack\.packobjectshook|remote\..+\.(receivepack|uploadpack|proxy)|interactive\.difffilter"
+    r"|include\.path|includeif\..+\.path|init\.templatedir|web\.browser|browser\..+\.(cmd|path)"
+    r"|man\..+\.(cmd|path)|sendemail\..+|difftool\..+\.(cmd|path)|mergetool\..+\.(cmd|path)"
+    r"|url\..+\.(insteadof|pushinsteadof)|protocol\..*allow|http\.proxy|https?\..*proxy|core\.sshcommand"
+    r"|safe\.directory|submodule\..+\.update|receive\.procreceiverefs|core\.fsmonitorhookversion"
+    r"|uploadarchive\.allowunreachable|gc\..*hook|maintenance\..+|trailer\..+\.command|merge\.tool"
+    r"|diff\.tool|mergetool\..+|difftool\..+)$")
+BENIGN_GLOBAL_KEYS = lazy_re(r"^(user\.|init\.defaultbranch|pull\.|push\.default|push\.autosetupremote|color\."
+                             r"|core\.autocrlf|core\.quotepath|core\.eol|advice\.|fetch\.prune|rebase\.|merge\."
+                             r"conflictstyle|diff\.algorithm|log\.|format\.|column\.|help\.|rerere\.)")
+
+
+def _config_value_harmless(key: str, value: str | None) -> bool:
+    if value is None or UNKNOWN in value:
+        return False
+    if key.startswith("alias.") and not value.lstrip().startswith("!"):
+        return True     # an alias to another git command runs nothing new
+    if key in ("core.pager", "core.editor", "sequence.editor") or key.startswith("pager."):
+        return value.strip() in HARMLESS_VALUES or value.strip() in ("false", "true")
+    return False
+
+
+def config_key_runs_code(key: str, value: str | None) -> bool:
+    """True when setting key=value can make git run a program or talk to somewhere else."""
+    key = key.lower()
+    return bool(CODE_KEYS.match(key)) and not _config_value_harmless(key, value)
+
+
+# ---------------------------------------------------------------- git's global options
+
+GLOBALS = Grammar(values="Cc", long_values=("git-dir", "work-tree", "namespace", "super-prefix", "config-env",
+                                            "list-cmds", "attr-source"),
+                  longs=("paginate", "no-pager", "bare", "no-replace-objects", "literal-pathspecs", "exec-path",
+                         "html-path", "man-path", "info-path", "version", "help", "no-optional-locks"),
+                  optional=("exec-path",))
+REACHES_OTHERS = ("reset", "clean", "checkout", "restore", "push", "branch", "stash")
+
+
+@emits({"git.config-runtime-key": ['git -c "$K"=x status'], "git.config-runs-code": ["git -c core.pager='sh -c x' log"],
+        "git.exec-path": ["git --exec-path=/tmp/x status"], "git.git-dir": ["git --git-dir=/tmp/r/.git log"],
+        "git.ext-transport": ["git fetch ext::sh"]})
+def global_options(cmd, o) -> None:
+    """-c KEY=VALUE that runs programs, --exec-path, --git-dir elsewhere; -C moves where git acts."""
+    for key_value in o.all("c") + [v + "=" + UNKNOWN for v in o.all("config-env")]:
+        key, _, value = key_value.partition("=")
+        if UNKNOWN in key:
+            cmd.does("run-code", "git.config-runtime-key",
+                     "git -c sets a config key known only at run time (it may run a program)")
+        elif config_key_runs_code(key, value):
+            cmd.does("run-code", "git.config-runs-code", f"git -c {key}=… makes git run a program or go elsewhere")
+    if o.value("exec-path") is not None:
+        cmd.does("run-code", "git.exec-path", "git --exec-path runs git's helpers from another directory")
+    for chdir in o.all("C"):
+        if UNKNOWN not in chdir:
+            where = cmd.place(chdir)
+            if not where.unknown:
+                cmd.cwd = where.path
+    git_dir = o.value("git-dir")
+    if git_dir is not None and cmd.place(git_dir).cls not in (places.PROJECT, places.PROJECT_ROOT):
+        # as GIT_DIR=…: that repository's config and hooks (fsmonitor, pager, hooks) can run programs
+        cmd.does("run-code", "git.git-dir", "git --git-dir uses another repository's config, whose helpers can "
+                                            "run programs")
+    if any(a.startswith("ext::") or a.startswith("-") and "=ext::" in a for a in o.operands[1:]):
+        cmd.does("run-code", "git.ext-transport", "the ext:: transport runs a command")
+
+
+def other_repository(cmd, o) -> str | None:
+    """The repository -C/--git-dir/--work-tree points at when it is not this project."""
+    for name in ("C", "git-dir", "work-tree"):
+        for value in o.all(name):
+            where = cmd.place(value)
+            if where.cls not in (places.PROJECT, places.PROJECT_ROOT):
+                return where.path
+    return None
+
+
+# ---------------------------------------------------------------- verbs
+
+OUTPUT = On("write", ("option", "output"), says="git writes", id="git.output",
+            examples=("git log --output=~/.bashrc",))
+EXT_DIFF = Row("git.ext-diff", "run-project", "runs the configured external diff program", When(flag=("ext-diff",)),
+               examples=("git diff --ext-diff",))
+SHOWING = Grammar(long_values=("output", "output-directory", "format", "pretty", "stat"), longs=("ext-diff",))
+
+PUSH = verb(
+    grammar=Grammar(values="o", long_values=("repo", "receive-pack", "exec", "push-option", "recurse-submodules"),
+                    longs=("force", "force-with-lease", "force-if-includes", "mirror", "delete", "prune", "tags",
+                           "all", "dry-run", "follow-tags", "set-upstream", "no-verify", "atomic", "porcelain",
+                           "quiet", "verbose")),
+    rows=(
+        Row("git.push.dry-run", "inspect", "git push --dry-run only shows what would be pushed",
+            When(flag=("n", "dry-run")), stop=True, examples=("git push --dry-run", "git push -n --force")),
+        Row("git.push", "publish", "publishes commits to a remote", sets=("net_send",),
+            examples=("git push", "git push origin main")),
+        Row("git.push.receive-pack", "run-code", "git push runs a receive-pack program",
+            When(value=("receive-pack", "exec")), examples=("git push --receive-pack=./x origin",)),
+        Row("git.push.force", "destroy", "force push overwrites the remote's history", When(flag=("f", "force")),
+            examples=("git push --force", "git push -f origin main", "git push origin main --force")),
+        Row("git.push.mirror", "destroy", "mirror push overwrites and deletes every remote ref",
+            When(flag=("mirror",)), examples=("git push --mirror",)),
+        Row("git.push.delete", "destroy", "deletes branches on the remote", When(flag=("d", "delete")),
+            examples=("git push origin --delete main",)),
+        Row("git.push.prune", "destroy", "deletes remote branches that are not local", When(flag=("prune",)),
+            examples=("git push --prune origin",)),
+        Row("git.push.lease", "publish", "rewrites the remote's history (bounded by the lease)",
+            When(flag=("force-with-lease", "force-if-includes"), unless=("f", "force")),
+            examples=("git push --force-with-lease",), not_examples=("git push --force-with-lease --force",)),
+    ),
+    examples={"git push --force": "dangerous", "git push origin +main": "dangerous", "git push": "high",
+              "git push --force-with-lease": "high", "git push -n --force": "low"},
+)
+
+
+@emits({"git.push.plus-refspec": ["git push origin +main", "git push origin +refs/heads/main:refs/heads/main"],
+        "git.push.colon-refspec": ["git push origin :main"], "git.push.runtime-ref": ['git push origin "$B"']})
+def push_refspecs(cmd, o) -> None:
+    """Refspec prefixes the option grammar cannot see: `+main` forces, `:main` deletes."""
+    for refspec in o.operands[1:]:
+        if refspec.startswith("+"):
+            cmd.does("destroy", "git.push.plus-refspec", f"'{refspec}' force-pushes (the + refspec)")
+        elif refspec.startswith(":"):
+            cmd.does("destroy", "git.push.colon-refspec", f"'{refspec}' deletes a remote branch")
+        elif UNKNOWN in refspec:
+            cmd.does("publish", "git.push.runtime-ref", "pushes a ref known only at run time")
+
+
+PUSH.hook = push_refspecs
+
+RESET = verb(
+    grammar=Grammar(longs=("hard", "soft", "mixed", "merge", "keep", "quiet", "patch", "pathspec-from-file")),
+    rows=(
+        Row("git.reset.hard", "destroy", "git reset --hard discards uncommitted work irreversibly",
+            When(flag=("hard",)), stop=True, examples=("git reset --hard", "git reset --hard origin/main")),
+        Row("git.reset.merge", "discard", "git reset moves the branch and may drop changes",
+            When(flag=("merge", "keep")), stop=True, examples=("git reset --keep HEAD~1",)),
+        Row("git.reset", "change", "git reset moves the branch or unstages", examples=("git reset HEAD~1",)),
+    ),
+)
+
+CLEAN = verb(
+    grammar=Grammar(values="e", long_values=("exclude",), longs=("force", "dry-run", "interactive", "quiet")),
+    rows=(
+        Row("git.clean.dry-run", "inspect", "git clean -n only lists", When(flag=("n", "dry-run")), stop=True,
+            examples=("git clean -n",)),
+        Row("git.clean.nested", "destroy", "git clean -ff also deletes nested repositories",
+            When(count=(("f", "force"), 2)), examples=("git clean -ffdx",)),
+        Row("git.clean.force", "discard", "deletes untracked files", When(flag=("f", "force", "i", "interactive")),
+            examples=("git clean -fdx", "git clean -f")),
+        Row("git.clean.refuses", "inspect", "git clean without -f refuses to delete",
+            When(unless=("f", "force", "i", "interactive")), examples=("git clean -d",)),
+    ),
+)
+
+CHECKOUT = verb(
+    grammar=Grammar(values="bB", long_values=("orphan", "conflict", "pathspec-from-file"),
+                    longs=("force", "ours", "theirs", "discard-changes")),
+    rows=(
+        Row("git.checkout.discards", "discard", "discards uncommitted changes to files",
+            When(flag=("f", "force", "discard-changes")), stop=True, examples=("git checkout -f main",)),
+        Row("git.checkout.paths", "discard", "discards uncommitted changes to files",
+            When(operand=("--", ".")), stop=True, examples=("git checkout -- .", "git checkout .")),
+        Row("git.checkout", "change", "switches branches or files", examples=("git checkout main", "git switch dev")),
+    ),
+)
+
+
+@emits({"git.checkout.paths": ["git checkout -- src/a.py"]})
+def dashdash_paths(cmd, o) -> None:
+    """`git checkout -- FILE` restores FILE from the index: the grammar eats `--`, the raw words keep it."""
+    if "--" in o.args and "git.checkout.paths" not in cmd.fired and "git.checkout.discards" not in cmd.fired:
+        cmd.does("discard", "git.checkout.paths", "discards uncommitted changes to files")
+
+
+CHECKOUT.hook = dashdash_paths
+
+RESTORE = verb(
+    grammar=Grammar(values="s", long_values=("source", "pathspec-from-file"), longs=("staged", "worktree")),
+    rows=(
+        Row("git.restore.staged", "change", "unstages changes", When(flag=("S", "staged"), unless=("W", "worktree")),
+            stop=True, examples=("git restore --staged src/app.py",)),
+        Row("git.restore", "discard", "discards uncommitted changes to files", examples=("git restore src/app.py",)),
+    ),
+)
+
+STASH = verb(
+    read_only=("list", "show"),
+    verbs={
+        "drop": verb(rows=(Row("git.stash.drop", "discard", "git stash drop throws stashed work away",
+                               examples=("git stash drop",)),)),
+        "clear": verb(rows=(Row("git.stash.clear", "discard", "git stash clear throws stashed work away",
+                                examples=("git stash clear",)),)),
+    },
+    default=Row("git.stash.change", "change", "{cmd} changes the work tree", examples=("git stash pop",)),
+    no_verb=Row("git.stash", "change", "git stash changes the work tree", examples=("git stash",)),
+)
+
+BRANCH = verb(
+    grammar=Grammar(values="utm", long_values=("set-upstream-to", "track", "contains", "no-contains", "merged",
+                                               "no-merged", "sort", "format", "points-at"),
+                    longs=("delete", "force", "move", "copy", "list", "all", "remotes", "show-current", "verbose",
+                           "unset-upstream")),
+    rows=(
+        Row("git.branch.force-delete", "discard", "force-deletes a branch (unmerged commits are lost)",
+            When(flag=("D",)), stop=True, examples=("git branch -D old",)),
+        Row("git.branch.force-delete-long", "discard", "force-deletes a branch (unmerged commits are lost)",
+            When(flag=("d", "delete"), count=(("f", "force"), 1)), stop=True, examples=("git branch -d -f old",)),
+        Row("git.branch.change", "change", "changes branches",
+            When(flag=("d", "delete", "m", "M", "move", "c", "C", "copy", "u", "set-upstream-to", "unset-upstream")),
+            stop=True, examples=("git branch -d old", "git branch -m a b")),
+        Row("git.branch.create", "create", "creates a branch",
+            When(operands=True, unless=("l", "list", "contains", "merged", "no-merged", "points-at")),
+            examples=("git branch feature",), not_examples=("git branch", "git branch --list x")),
+    ),
+)
+
+TAG = verb(
+    grammar=Grammar(values="mFulnu", long_values=("message", "file", "local-user", "sort", "contains", "points-at",
+                                                  "format"),
+                    longs=("delete", "force", "list", "annotate", "sign")),
+    rows=(
+        Row("git.tag.change", "change", "deletes or moves a tag", When(flag=("d", "delete", "f", "force")), stop=True,
+            examples=("git tag -d v1",)),
+        Row("git.tag.create", "create", "creates a tag",
+            When(operands=True, unless=("l", "list", "contains", "points-at", "n")), examples=("git tag v1",)),
+    ),
+)
+
+CONFIG_GRAMMAR = Grammar(values="f", long_values=("file", "blob", "type", "default", "comment", "value"),
+                         longs=("global", "system", "local", "worktree", "get", "get-all", "get-regexp", "list", "add",
+                                "unset", "unset-all", "replace-all", "edit", "show-origin", "show-scope", "name-only",
+                                "rename-section", "remove-section", "get-urlmatch", "null", "includes", "all"))
+CONFIG_SUBS = ("get", "set", "unset", "list", "edit", "rename-section", "remove-section")
+
+
+@emits({"git.config.file": ["git config -f ~/.gitconfig user.name x"],
+        "git.config.edit-global": ["git config --global --edit"], "git.config.edit": ["git config --edit"],
+        "git.config.runtime-key": ['git config "$K" x'],
+        "git.config.runs-code": ["git config core.fsmonitor ./x", "git config --global core.pager 'sh -c x'"],
+        "git.config.global": ["git config --global alias.co checkout"],
+        "git.config.global-benign": ["git config --global user.name Me"],
+        "git.config.local": ["git config user.name Me"]})
+def config_change(cmd, o) -> None:
+    """Reading config is a read; setting a key that makes git run a program is dangerous in any scope."""
+    operands = list(o.operands)
+    sub = operands.pop(0) if operands and operands[0] in CONFIG_SUBS else None
+    reading = (sub in ("get", "list") or o.has("get", "get-all", "get-regexp", "l", "list", "get-urlmatch")
+               or (sub is None and len(operands) <= 1 and not o.has("unset", "unset-all", "edit", "e",
+                                                                      "rename-section", "remove-section")))
+    if reading:
+        return
+    scope_global = o.has("global", "system")
+    target = o.value("f", "file")
+    if target:
+        cmd.fired.add("git.config.file")
+        cmd.write(target, "git config writes")
+    if o.has("e", "edit") or sub == "edit":
+        if scope_global:
+            cmd.does("steer", "git.config.edit-global", "opens your global git config in an editor")
+        else:
+            cmd.does("change", "git.config.edit", "opens git config in an editor")
+        return
+    key = operands[0] if operands else ""
+    value = operands[1] if len(operands) > 1 else None
+    if UNKNOWN in key:
+        cmd.does("run-code", "git.config.runtime-key", "sets a git config key known only at run time")
+    elif config_key_runs_code(key, value) and not (sub == "unset" or o.has("unset", "unset-all")):
+        where = "your global git config" if scope_global else "the repository config"
+        cmd.does("persist", "git.config.runs-code", f"sets {key}, which makes git run a program or go elsewhere, "
+                                                    f"in {where}")
+    if scope_global:
+        if BENIGN_GLOBAL_KEYS.match(key.lower()):
+            cmd.does("change", "git.config.global-benign", f"changes your global git config ({key})")
+        else:
+            cmd.does("steer", "git.config.global", f"changes your global git config ({key})")
+    else:
+        cmd.does("change", "git.config.local", f"changes the repository config ({key})")
+
+
+CONFIG = verb(grammar=CONFIG_GRAMMAR, hook=config_change)
+
+FETCH_GRAMMAR = Grammar(values="uojc", long_values=("upload-pack", "origin", "template", "config", "depth", "branch",
+                                                   "jobs", "reference", "separate-git-dir", "filter", "server-option"))
+
+
+def _fetching(name: str, clone: bool = False) -> Command:
+    rows = (
+        Row(f"git.{name}", "fetch", f"git {name} reads the network and changes the repository", sets=("net_fetch",),
+            examples=(f"git {name}" + (" https://example.com/r.git" if clone else ""),)),
+        Row(f"git.{name}.upload-pack", "run-code", f"git {name} --upload-pack runs a program",
+            When(value=("u", "upload-pack")), examples=(f"git {name} --upload-pack=./x origin",)),
+    )
+    if clone:
+        rows += (Row("git.clone.template", "run-code", "git clone --template installs hooks from a directory",
+                     When(value=("template",)), examples=("git clone --template=/tmp/t https://x.example/r",)),)
+    on = (On("write", ("nth", 1), says="clones into", id="git.clone.into",
+             examples=("git clone https://x.example/r ~/.config/x",)),) if clone else ()
+    return verb(grammar=FETCH_GRAMMAR, rows=rows, on=on, hook=clone_config)
+
+
+@emits({"git.clone.config": ["git clone -c core.sshCommand=./x https://x.example/r"]})
+def clone_config(cmd, o) -> None:
+    for entry in o.all("config", "c"):
+        key, _, value = entry.partition("=")
+        if config_key_runs_code(key, value):
+            cmd.does("run-code", "git.clone.config", f"clone config {key} makes git run a program or go elsewhere")
+
+
+REBASE = verb(
+    grammar=Grammar(values="xsX", long_values=("exec", "strategy", "strategy-option", "onto")),
+    rows=(Row("git.rebase", "change", "rewrites local history", examples=("git rebase main",)),
+          Row("git.rebase.exec", "run-code", "git rebase --exec runs a shell command after each commit",
+              When(value=("x", "exec")), examples=("git rebase -x 'make test' main",))),
+)
+
+FILTER_OPTIONS = ("env-filter", "tree-filter", "index-filter", "parent-filter", "msg-filter", "commit-filter",
+                  "tag-name-filter")
+
+
+@emits({"git.filter-branch.code": ["git filter-branch --tree-filter 'rm -rf ~' HEAD"]})
+def filter_commands(cmd, o) -> None:
+    for name in FILTER_OPTIONS:
+        for text in o.all(name):
+            if UNKNOWN not in text:
+                cmd.fired.add("git.filter-branch.code")
+                cmd.code_text(text, f"git filter-branch --{name} runs", at_least=cmd.ctx.level_of("run-code", ""))
+
+
+FILTER_BRANCH = verb(
+    grammar=Grammar(long_values=FILTER_OPTIONS + ("subdirectory-filter", "original", "state-branch")),
+    rows=(Row("git.filter-branch", "discard", "rewrites all history and runs the filter commands it is given",
+              examples=("git filter-branch --msg-filter cat HEAD",)),),
+    hook=filter_commands,
+)
+
+REFLOG = verb(
+    read_only=("show", "exists"),
+    verbs={word: verb(rows=(Row(f"git.reflog.{word}", "discard",
+                                "git reflog expire/delete drops the history that recovers lost work",
+                                examples=(f"git reflog {word} --all",)),)) for word in ("expire", "delete")},
+)
+
+GC = verb(
+    grammar=Grammar(long_values=("prune",), optional=("prune",)),
+    rows=(Row("git.gc", "change", "git gc repacks the repository", examples=("git gc",)),
+          Row("git.gc.prune-now", "discard", "git gc --prune=now drops unreachable commits for good",
+              When(arg=("--prune=now", "--prune=all")), examples=("git gc --prune=now",))),
+)
+
+SUBMODULE = verb(
+    rows=(Row("git.submodule", "change", "changes submodules", examples=("git submodule update --init",)),),
+    verbs={"foreach": verb(rows=(Row("git.submodule.foreach", "run-code",
+                                     "git submodule foreach runs a shell command in each submodule",
+                                     examples=("git submodule foreach 'git pull'",)),))},
+    read_only=("status", "summary"),
+    default=Row("git.submodule.verb", "change", "{cmd} changes submodules", examples=("git submodule sync",)),
+)
+
+
+@emits({"git.bisect.run-runtime": ['git bisect run "$T"'], "git.bisect.run": ["git bisect run make test"]})
+def bisect_run(cmd, o) -> None:
+    """`git bisect run CMD ARGS`: its words are a command, judged as that command."""
+    if o.operands and UNKNOWN not in o.operands[0]:
+        cmd.fired.add("git.bisect.run")
+        cmd.delegate_to = list(o.operands)
+    else:
+        cmd.does("run-code", "git.bisect.run-runtime", "git bisect run runs a command known only at run time")
+
+
+BISECT = verb(
+    read_only=("log", "view", "visualize", "terms"),
+    rows=(Row("git.bisect", "change", "git bisect checks out commits", examples=("git bisect start",)),),
+    verbs={"run": verb(grammar=Grammar(stop=True), hook=bisect_run)},
+    default=Row("git.bisect.verb", "nothing", "{cmd} moves the bisection", examples=("git bisect good",)),
+)
+
+DIFFTOOL = verb(
+    grammar=Grammar(values="xt", long_values=("extcmd", "tool")),
+    rows=(Row("git.difftool", "run-project", "git difftool runs the configured diff tool", examples=("git difftool",)),
+          Row("git.difftool.extcmd", "run-code", "git difftool --extcmd runs the command it is given",
+              When(value=("x", "extcmd")), examples=("git difftool -x 'sh -c x'",))),
+)
+
+INIT = verb(
+    grammar=Grammar(long_values=("template", "separate-git-dir", "object-format", "ref-format", "shared",
+                                 "initial-branch")),
+    rows=(Row("git.init", "change", "git init creates a repository", examples=("git init",)),
+          Row("git.init.template", "run-code", "git init --template installs hooks from a directory",
+              When(value=("template",)), examples=("git init --template=/tmp/t",))),
+)
+
+CREDENTIAL = verb(rows=(Row("git.credential", "secret", "git credential prints stored passwords",
+                            sets=("secret",), examples=("git credential fill",)),))
+
+WORKTREE = verb(
+    read_only=("list",),
+    verbs={"remove": verb(grammar=Grammar(longs=("force",)),
+                          rows=(Row("git.worktree.remove-force", "discard",
+                                    "removes a worktree with its uncommitted changes", When(flag=("f", "force")),
+                                    examples=("git worktree remove -f ../w",)),
+                                Row("git.worktree.remove", "change", "removes a worktree",
+                                    When(unless=("f", "force")), examples=("git worktree remove ../w",))))},
+    default=Row("git.worktree.verb", "change", "{cmd} changes worktrees", examples=("git worktree add ../w",)),
+)
+
+ARCHIVE = verb(
+    grammar=Grammar(values="o", long_values=("output", "remote", "exec", "format", "prefix")),
+    rows=(Row("git.archive.exec", "run-code", "git archive --exec runs a program", When(value=("exec",)),
+              examples=("git archive --remote=x --exec=./y HEAD",)),),
+    on=(On("write", ("option", "o", "output"), says="git archive writes", id="git.archive.output",
+           examples=("git archive -o ~/.bashrc HEAD",)),),
+)
+
+FORMAT_PATCH = verb(
+    grammar=Grammar(values="o", long_values=("output-directory",)),
+    rows=(Row("git.format-patch", "create", "writes patch files", examples=("git format-patch -1",)),),
+    on=(On("write", ("option", "o", "output-directory"), says="writes patches into", id="git.format-patch.into",
+           examples=("git format-patch -o ~/.ssh -1",)),),
+)
+
+REMOTE = verb(
+    grammar=Grammar(longs=("verbose",)),
+    read_only=("show", "get-url"),
+    default=Row("git.remote.change", "local-config", "changes git remotes",
+                examples=("git remote add origin https://x.example/r",)),
+)
+
+LS_REMOTE = verb(
+    grammar=Grammar(values="u", long_values=("upload-pack",)),
+    rows=(Row("git.ls-remote.upload-pack", "run-code", "git ls-remote --upload-pack runs a program",
+              When(value=("u", "upload-pack")), stop=True, examples=("git ls-remote --upload-pack=./x origin",)),
+          Row("git.ls-remote", "inspect", "asks a remote for its refs", examples=("git ls-remote origin",))),
+)
+
+SERVES = verb(rows=(Row("git.serves", "expose", "serves the repository to the network", examples=("git daemon",)),))
+SEND_EMAIL = verb(rows=(Row("git.send-email", "send", "sends mail", sets=("net_send",),
+                            examples=("git send-email 0001.patch",)),))
+
+READ_ONLY = frozenset({
+    "status", "blame", "annotate", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file",
+    "shortlog", "name-rev", "merge-base", "for-each-ref", "show-ref", "show-branch", "count-objects", "fsck",
+    "verify-commit", "verify-tag", "var", "help", "version", "check-ignore", "check-attr", "check-ref-format",
+    "cherry", "range-diff", "diff-tree", "diff-files", "diff-index", "request-pull", "get-tar-commit-id",
+    "check-mailmap", "verify-pack", "show-index", "interpret-trailers", "hash-object", "stripspace", "column",
+    "bugreport",
+})
+SHOW_VERB = verb(grammar=SHOWING, rows=(EXT_DIFF,), on=(OUTPUT,))
+
+
+@emits({"git.grep.pager": ["git grep -O foo"]})
+def grep_pager(cmd, o) -> None:
+    if any(a.startswith(("--open-files-in-pager", "-O")) for a in o.args):
+        cmd.does("run-code", "git.grep.pager", "git grep runs a pager program on the files")
+
+
+# Verbs that change the repository and nothing else: one row says so for all of them.
+LOCAL_CHANGE = frozenset({
+    "add", "commit", "merge", "cherry-pick", "revert", "mv", "rm", "apply", "am", "notes", "sparse-checkout",
+    "prune", "repack", "maintenance", "lfs", "replace", "update-index", "symbolic-ref", "read-tree", "write-tree",
+    "commit-tree", "pack-refs", "mktag", "mktree", "merge-file", "hook", "fast-import", "fast-export", "bundle",
+    "mergetool", "citool", "gui", "svn", "p4", "stage", "unpack-objects", "index-pack", "pack-objects",
+    "prune-packed", "rerere", "mailinfo", "mailsplit", "multi-pack-index", "commit-graph", "scalar",
+    "upload-pack", "receive-pack", "shell", "quiltimport", "cvsimport", "archimport", "imap-send",
+    "fsmonitor--daemon",
+})
+CHANGES = verb(default=None, rows=(Row("git.change", "change", "{cmd} changes the repository",
+                                       examples=("git add .", "git commit -m x", "git merge dev")),))
+
+VERBS = {
+    "log": SHOW_VERB, "diff": SHOW_VERB, "show": SHOW_VERB, "whatchanged": SHOW_VERB,
+    "grep": verb(hook=grep_pager),
+    "push": PUSH, "reset": RESET, "clean": CLEAN, "checkout": CHECKOUT, "switch": CHECKOUT, "restore": RESTORE,
+    "stash": STASH, "branch": BRANCH, "tag": TAG, "config": CONFIG,
+    "fetch": _fetching("fetch"), "pull": _fetching("pull"), "clone": _fetching("clone", clone=True),
+    "ls-remote": LS_REMOTE, "rebase": REBASE, "filter-branch": FILTER_BRANCH, "filter-repo": FILTER_BRANCH,
+    "reflog": REFLOG, "gc": GC,
+    "update-ref": verb(rows=(Row("git.update-ref.delete", "discard", "deletes a ref directly", When(flag=("d",)),
+                                 stop=True, examples=("git update-ref -d refs/heads/x",)),
+                             Row("git.update-ref", "change", "changes refs directly",
+                                 examples=("git update-ref refs/heads/x HEAD",)))),
+    "submodule": SUBMODULE, "bisect": BISECT, "credential": CREDENTIAL, "credential-store": CREDENTIAL,
+    "credential-cache": CREDENTIAL, "worktree": WORKTREE, "archive": ARCHIVE, "format-patch": FORMAT_PATCH,
+    "remote": REMOTE, "daemon": SERVES, "instaweb": SERVES, "http-backend": SERVES, "send-email": SEND_EMAIL, "difftool": DIFFTOOL, "init": INIT,
+}
+VERBS.update({word: CHANGES for word in LOCAL_CHANGE})
+
+
+@emits({"git.other-repository": ["git -C /tmp/other commit -m x"],
+        "git.other-repository.destroys": ["git -C /tmp/other reset --hard HEAD~20"]})
+def other_repo_escalation(cmd, o) -> None:
+    """A change to another repository (-C, --git-dir, --work-tree outside the project) is at least high; a
+    destructive one dangerous (another checkout's work is not this project's to lose)."""
+    other = other_repository(cmd, o)
+    level = cmd.level()
+    if other is None or level < cmd.ctx.level_of("change", ""):
+        return
+    cmd.does("infra", "git.other-repository", f"acts on another repository ({other})")
+    verb_word = o.operands[0] if o.operands else ""
+    if level >= cmd.ctx.level_of("discard", "") and verb_word in REACHES_OTHERS:
+        cmd.does("destroy", "git.other-repository.destroys", f"destroys work in another repository ({other})")
+
+
+GIT = Program(
+    "git", doc="the version control system",
+    grammar=GLOBALS,
+    rows=(Row("git.paginate", "run-code", "git -p runs the configured pager program", When(flag=("p", "paginate")),
+              examples=("git -p log",)),),
+    hook=global_options,
+    after=other_repo_escalation,
+    verbs=VERBS,
+    read_only=READ_ONLY,
+    default=Row("git.unknown-verb", "unknown", "{cmd} is not a known git command (it may be an alias)",
+                examples=("git frobnicate",)),
+    examples={"git status": "safe", "git commit -m 'rm -rf /'": "moderate", "git push --force": "dangerous",
+              "git -C ../other-repo reset --hard HEAD~20": "dangerous"},
+)
+
+
+PROGRAMS = programs(GIT)
