@@ -45,12 +45,16 @@ def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Seq
 
 
 def rules_context(cwd: str, env: Mapping[str, str], config: Config | None):
-    """Where the rules judge: the line's directories, the user's rule levels, and how to judge nested code."""
+    """Where the rules judge: the line's directories, the user's rule tables, and how to judge nested code.
+    The user's tables are checked (their examples run) the first time they are seen as they are now."""
     from wispsh.policy import engine, user
 
-    overrides = user.load(config).overrides if config is not None else {}
-    return engine.Context.for_process(cwd=cwd, env=dict(env), config=config, overrides=overrides,
-                                      judge_code=judge_code)
+    rules = user.load(config) if config is not None else user.EMPTY
+    ctx = engine.Context.for_process(cwd=cwd, env=dict(env), config=config, overrides=rules.overrides,
+                                     judge_code=judge_code, programs=rules.programs)
+    if rules.files:
+        _check_once(rules, ctx, config)
+    return ctx
 
 
 def judge_parts(parsed: Split, ctx) -> tuple[tuple[Judged, ...], Verdict]:
@@ -58,8 +62,94 @@ def judge_parts(parsed: Split, ctx) -> tuple[tuple[Judged, ...], Verdict]:
     from wispsh import keys
     from wispsh.policy import engine, line
 
-    judged = tuple(engine.judge(part, keys.key_for(part), ctx) for part in parsed.parts)
+    table = _multiplexers(ctx)
+    judged = tuple(engine.judge(part, keys.key_for(part, table), ctx) for part in parsed.parts)
     return judged, line.judge_whole_line(parsed, judged, ctx)
+
+
+def _multiplexers(ctx):
+    """The shipped multiplexer table, plus the user's programs with verbs (their keys name the verb)."""
+    from wispsh import keys
+
+    extra = frozenset(name for name, program in ctx.programs.items() if program.has_verbs)
+    if not extra:
+        return None
+    shipped = keys.default_multiplexers()
+    return replace(shipped, programs=shipped.programs | extra)
+
+
+CHECKED_NAME = ".checked"       # in the rules directory: the digest of the tables whose examples passed
+
+
+def _check_once(rules, ctx, config) -> None:
+    import os
+
+    from wispsh.config import ConfigError
+    from wispsh.policy import user
+
+    marker = os.path.join(user.rules_dir(config), CHECKED_NAME)
+    try:
+        with open(marker, encoding="ascii") as fh:
+            if fh.read(200).strip() == rules.digest:
+                return
+    except (OSError, ValueError):
+        pass
+    problems = check_user_rules(rules, ctx)
+    if problems:
+        raise ConfigError(problems[0] + (f" (and {len(problems) - 1} more: wisp rules check)" if len(problems) > 1
+                                         else ""))
+    try:
+        with open(marker + ".tmp", "w", encoding="ascii") as fh:
+            fh.write(rules.digest + "\n")
+        os.replace(marker + ".tmp", marker)
+    except OSError:
+        pass        # a read-only home (wisp run): checked again next time, no harm
+
+
+def check_user_rules(rules, ctx) -> list[str]:
+    """Every example of the user's tables holds: each row's examples fire it, not_examples do not, each
+    command example gets its level. One message per problem, naming the file and line of the row."""
+    from wispsh import keys
+    from wispsh.parse import split
+    from wispsh.policy import engine
+
+    problems = []
+
+    def fired(line: str, program):
+        table = _multiplexers(ctx)
+        for part in split.split_line(line).parts:
+            key = keys.key_for(part, table)
+            if key.program in program.names:
+                return engine.analyse(part, key, ctx)
+        return None
+
+    def nodes(command, prefix):
+        yield prefix, command
+        for word, child in command.verbs.items():
+            yield from nodes(child, f"{prefix} {word}")
+
+    for program in {id(p): p for p in rules.programs.values()}.values():
+        for prefix, node in nodes(program, program.name):
+            items = list(node.rows) + list(node.on) + [r for r in (node.default, node.no_verb) if r is not None]
+            for item in items:
+                where = rules.origin.get(item.id, program.name)
+                if not item.examples:
+                    problems.append(f"{where}: {item.id} has no example (examples = [\"{prefix} …\"])")
+                for line in item.examples:
+                    cmd = fired(line, program)
+                    if cmd is None or item.id not in cmd.fired:
+                        problems.append(f"{where}: {item.id}: its example {line!r} does not fire it")
+                for line in item.not_examples:
+                    cmd = fired(line, program)
+                    if cmd is not None and item.id in cmd.fired:
+                        problems.append(f"{where}: {item.id}: {line!r} must not fire it")
+            for line, level in node.examples.items():
+                cmd = fired(line, program)
+                got = engine.verdict_of(cmd).level if cmd is not None else None
+                if got != Level.parse(level):
+                    problems.append(f"{rules.origin.get(program.name, program.name)}: {line!r} is {got}, the "
+                                    f"table says {level}")
+    return problems
 
 
 def judge_code(text: str, ctx, cwd: str | None = None, whole_line: bool = True) -> Verdict:

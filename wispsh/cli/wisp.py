@@ -305,6 +305,58 @@ def shims_remove(directory: str | None, only: tuple[str, ...]) -> None:
 DOCTOR_MARKS = {"ok": "ok  ", "warn": "warn", "fail": "FAIL"}
 
 
+@cli.group("rules")
+def rules_group() -> None:
+    """What the gate knows of programs, and your own rule tables (~/.wisp/rules/*.toml)."""
+
+
+@rules_group.command("check")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def rules_check(path: str, as_json: bool) -> None:
+    """Validate a rule table: its schema, then every example it carries."""
+    import json
+
+    from wispsh.cli import rules
+
+    result = rules.check(path)
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False))
+    elif result["ok"]:
+        click.echo(f"ok: {path}: {len(result['programs'])} program(s), {len(result['levels'])} level(s); "
+                   "every example holds")
+    else:
+        for problem in result["problems"]:
+            click.echo(problem, err=True)
+    raise SystemExit(0 if result["ok"] else 1)
+
+
+@rules_group.command("show")
+@click.argument("program")
+@click.option("--json", "as_json", is_flag=True, help="Print what the gate knows as JSON.")
+def rules_show(program: str, as_json: bool) -> None:
+    """What the gate knows of PROGRAM: its rows, their effects and levels, its verbs, and which file said so."""
+    import json
+
+    from wispsh.cli import rules
+    from wispsh.config import ConfigError, load_config
+
+    try:
+        config = load_config()
+        found = rules.show(program, config)
+    except ConfigError as exc:
+        click.echo(f"wisp rules show: {exc}", err=True)
+        raise SystemExit(1)
+    if found is None:
+        if as_json:
+            click.echo(json.dumps({"program": program, "known": False}))
+        else:
+            click.echo(f"{program}: not a program the gate knows (any use of it is moderate: "
+                       f"'{program} is not a program the gate knows'); teach it in ~/.wisp/rules/*.toml", err=True)
+        raise SystemExit(1)
+    click.echo(json.dumps({"known": True, **found}, ensure_ascii=False) if as_json else rules.render_show(found))
+
+
 @cli.command("doctor")
 def doctor_command() -> None:
     """Check the install, the gate's files, the shims and the agents. Exit 1 when a check fails.

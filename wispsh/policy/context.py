@@ -61,18 +61,26 @@ class Context:
     # judge_code(text, ctx, cwd) -> Verdict: shell code a rule found inside a word (set by the engine, so that
     # the rules never import the engine that runs them)
     judge_code: object = field(default=None, compare=False, hash=False, repr=False)
+    # name -> Program: the programs the user's own tables teach the gate
+    programs: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def level_of(self, kind: str, rule: str) -> Level:
+        base = effects.level_of(kind)
         found = self.overrides.get(rule)
-        return effects.level_of(kind) if found is None else found
+        if found is None or found < base and kind in effects.UNLOWERABLE:
+            return base
+        return found
 
     def path_level(self, action: str, cls: str, rule: str) -> Level:
+        base = effects.path_level(action, cls)
         found = self.overrides.get(rule)
-        return effects.path_level(action, cls) if found is None else found
+        if found is None or found < base and cls in effects.UNLOWERABLE_PLACES:
+            return base
+        return found
 
     @classmethod
     def for_process(cls, cwd: str, env: dict, config: Config | None = None, overrides: dict | None = None,
-                    judge_code=None) -> "Context":
+                    judge_code=None, programs: dict | None = None) -> "Context":
         env = dict(env)
         cwd = posixpath.normpath(cwd or "/")
         home = env.get("HOME") or os.path.expanduser("~")
@@ -95,4 +103,5 @@ class Context:
             temp_dirs=tuple(dict.fromkeys(temps)),
             overrides=dict(overrides or {}),
             judge_code=judge_code,
+            programs=dict(programs or {}),
         )

@@ -52,6 +52,10 @@ EFFECTS: dict[str, tuple[Level, str]] = {
     "gate": (D, "tampers with the gate itself"),
 }
 
+# A user's table may raise any finding and lower most; never these: the gate's own integrity.
+UNLOWERABLE = frozenset({"gate"})
+UNLOWERABLE_PLACES = frozenset({P.WISP, P.WISP_KEY})
+
 # What each action on each class of place is worth.
 WRITE = {
     P.HARMLESS: S, P.NETDEV: H, P.WISP: D, P.WISP_KEY: D, P.GIT_INTERNAL: D, P.ROOT: H, P.HOME: H, P.ANCESTOR: H,

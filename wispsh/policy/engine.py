@@ -29,11 +29,13 @@ for _family in (verbs, network, interpreters, packages, system, containers, data
     REGISTRY.update(_family.RULES)
     FAMILY_OF.update(dict.fromkeys(_family.RULES, _family.__name__.rsplit(".", 1)[-1]))
 TABLES: dict = {}
+TABLE_SOURCES: dict[str, str] = {}      # program -> the file that describes it
 for _family in (files, git):
     for _name, _program in _family.PROGRAMS.items():
         if _name in TABLES:
             raise ValueError(f"program {_name!r} is described by two families")
         TABLES[_name] = _program
+        TABLE_SOURCES[_name] = _family.__file__
         REGISTRY.pop(_name, None)
 
 # Programs that only print facts or their arguments: data is data.
@@ -357,7 +359,7 @@ def _dispatch(cmd: Cmd) -> None:
             else:
                 cmd.facts.cd_to = places.place(target, cmd.ctx, cmd.cwd).path if UNKNOWN not in target else UNKNOWN
             return
-        program = TABLES.get(name)
+        program = TABLES.get(name) or cmd.ctx.programs.get(name)
         rule = REGISTRY.get(name) if program is None else None
         if program is not None:
             if cmd.via_xargs:
