@@ -72,7 +72,7 @@ def test_safe_look_alikes(place, line):
 LEVELS = [
     # (line, least, most)
     ("cat ~/.bashrc", L, L), ("ls ~/.ssh", L, L), ("crontab -l", L, L), ("git clean -n", L, L),
-    ("kubectl get pods", L, L), ("mkdir -p build", L, L), ("cat ~/.aws/credentials", L, L),
+    ("kubectl get pods", L, L), ("mkdir -p build", L, L), ("cat ~/.aws/credentials", H, H),
     ("sed -i s/a/b/ src/x.py", M, M), ("cp a b", M, M), ("mv a b", M, M), ("echo x > out.txt", M, M),
     ("pytest", M, M), ("npm test", M, M), ("make", M, M), ("pip install -r requirements.txt", M, M),
     ("curl -s https://example.com", M, M), ("git fetch", M, M), ("git commit -m 'rm -rf /'", M, M),
@@ -105,7 +105,7 @@ LEVELS = [
     ("apt-get install -y curl", H, H), ("brew install jq", M, M), ("npx tsc --noEmit", M, M),
     ("tar -xzf a.tgz", M, M), ("tar -xf a.tar --to-command='sh -c x'", H, H), ("tar -czf out.tgz src", L, M),
     ("find . -delete", M, H), ("find / -delete", D, D), ("find . -fprint ~/.bashrc", D, D),
-    ("cat < ~/.ssh/id_rsa", L, L), ("rm -rf \"~\"", H, H), ("unzip -o a.zip", M, M),
+    ("cat < ~/.ssh/id_rsa", H, H), ("rm -rf \"~\"", H, H), ("unzip -o a.zip", M, M),
     ("awk '{ system(\"id\") }' f", H, H), ("awk '{print > \"/etc/passwd\"}' f", D, D),
     ("xxd -r -p hex.txt out.bin", M, M), ("vim -c ':!id'", H, H), ("make --eval='x'", H, H),
     ("sudo tee /etc/hosts", D, D), ("alias ls='rm -rf ~'", H, D), ("hash -p /tmp/x ls", H, H),

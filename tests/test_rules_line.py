@@ -77,10 +77,26 @@ QUIET = [
 
 
 def test_a_write_to_a_place_known_only_at_run_time_is_high_not_quiet(place):
-    # `$tmp` could name ~/.bashrc as well as /tmp/tmp.X: each part is judged on its own, so the write is high
-    # (asks, and a moderate `curl *` approval does not cover it); not dangerous, so agents' temp files stay usable.
-    outcome = judge("tmp=$(mktemp) && curl -s https://example.com/d.json -o \"$tmp\" && jq length \"$tmp\"", place)
+    # `$tmp` from the environment could name ~/.bashrc as well as /tmp/tmp.X: the write is high (asks, and a
+    # moderate `curl *` approval does not cover it); not dangerous, so agents' temp files stay usable.
+    outcome = judge("curl -s https://example.com/d.json -o \"$tmp\" && jq length \"$tmp\"", place)
     assert outcome.reached == H, describe(outcome)
+
+
+@pytest.mark.parametrize("line,want", [
+    # the line made $tmp itself, for certain, before it writes there: a temporary file
+    ("tmp=$(mktemp) && curl -s https://example.com/d.json -o \"$tmp\" && jq length \"$tmp\"", M),
+    ("t=$(mktemp -d); rm -rf \"$t\"", H),
+    # ... but not when the assignment may not have run: then $t is whatever the environment holds
+    ("false || t=$(mktemp); rm -rf \"$t\"", D), ("x && t=$(mktemp); rm -rf \"$t\"", D),
+    ("if x; then t=$(mktemp); fi; rm -rf \"$t\"", D), ("(t=$(mktemp)); rm -rf \"$t\"", D),
+    ("t=$(mktemp) || true; rm -rf \"$t\"", D),
+    # a mktemp template under home is home
+    ("t=$(mktemp -p ~ x.XXXX); rm -rf \"$t\"", D),
+])
+def test_the_lines_own_variables_flow_into_later_parts(place, line, want):
+    outcome = judge(line, place)
+    assert outcome.reached == want, describe(outcome)
 
 
 @pytest.mark.parametrize("line", QUIET)

@@ -103,9 +103,10 @@ def test_descriptor_duplication_is_not_a_file(place):
     assert level(p, key("ls"), place.ctx) == S
 
 
-def test_secret_read_by_redirect_is_low_and_feeds_the_line(place):
+def test_secret_read_by_redirect_is_high_and_feeds_the_line(place):
+    # what an agent reads goes into its context and on to a model provider (levels.md: secrets are high to read)
     p = part("cat", redirects=(Redirect("<", None, "~/.ssh/id_rsa", "~/.ssh/id_rsa"),))
-    assert level(p, key("cat"), place.ctx) == L
+    assert level(p, key("cat"), place.ctx) == H
     assert engine.analyse(p, key("cat"), place.ctx).facts.secret_source
 
 

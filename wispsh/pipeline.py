@@ -60,10 +60,10 @@ def rules_context(cwd: str, env: Mapping[str, str], config: Config | None):
 def judge_parts(parsed: Split, ctx) -> tuple[tuple[Judged, ...], Verdict]:
     """Every part keyed and judged, then the whole line (which follows the parts' facts)."""
     from wispsh import keys
-    from wispsh.policy import engine, line
+    from wispsh.policy import line, sequence
 
     table = _multiplexers(ctx)
-    judged = tuple(engine.judge(part, keys.key_for(part, table), ctx) for part in parsed.parts)
+    judged = sequence.judge_in_order(parsed.parts, lambda part: keys.key_for(part, table), ctx, parsed.line)
     return judged, line.judge_whole_line(parsed, judged, ctx)
 
 

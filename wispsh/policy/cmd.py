@@ -237,6 +237,13 @@ class Cmd:
             self.facts.net_dev = True
         return where
 
+    def list_names(self, word: str, verb: str = "lists") -> places.Place:
+        """Names, sizes, modes of what a path holds; not its contents."""
+        where = self._apply("list", word, verb)
+        if where.cls == places.NETDEV:
+            self.facts.net_dev = True
+        return where
+
     def delete(self, word: str, recursive: bool) -> places.Place:
         self.facts.deletes = True
         if recursive:

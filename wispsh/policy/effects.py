@@ -56,39 +56,36 @@ EFFECTS: dict[str, tuple[Level, str]] = {
 UNLOWERABLE = frozenset({"gate"})
 UNLOWERABLE_PLACES = frozenset({P.WISP, P.WISP_KEY})
 
-# What each action on each class of place is worth.
-WRITE = {
-    P.HARMLESS: S, P.NETDEV: H, P.WISP: D, P.WISP_KEY: D, P.GIT_INTERNAL: D, P.ROOT: H, P.HOME: H, P.ANCESTOR: H,
-    P.PROJECT_ROOT: M, P.PROJECT_CONFIG: H, P.PROJECT: M, P.PROJECT_SECRET: M, P.SECRET: D, P.DOTFILE: D,
-    P.HOME_OTHER: H, P.TEMP: L, P.DEVICE: D, P.SYSTEM: D, P.OUTSIDE: H, P.UNKNOWN_PLACE: H,
+# What each action on each class of place is worth. `list` names entries (ls, tree, stat); `read` reads
+# contents: what an agent reads goes into its context and on to a model provider, so secrets are high to read
+# and low to list.
+ACTIONS = ("list", "read", "write", "create", "delete", "delete-tree", "mode")
+PATHS = {
+    #                          list read write create delete tree mode
+    P.HARMLESS:               (S,   S,   S,    S,     L,     L,   L),
+    P.NETDEV:                 (H,   H,   H,    H,     H,     H,   H),
+    P.WISP:                   (L,   L,   D,    D,     D,     D,   D),
+    P.WISP_KEY:               (L,   D,   D,    D,     D,     D,   D),
+    P.GIT_INTERNAL:           (S,   S,   D,    D,     D,     D,   D),
+    P.ROOT:                   (L,   L,   H,    L,     D,     D,   D),
+    P.HOME:                   (L,   L,   H,    L,     D,     D,   D),
+    P.ANCESTOR:               (L,   L,   H,    L,     D,     D,   D),
+    P.PROJECT_ROOT:           (S,   S,   M,    L,     H,     H,   M),
+    P.AGENT_CONTROL:          (S,   S,   D,    H,     H,     H,   H),
+    P.AGENT_INSTRUCTIONS:     (S,   S,   H,    M,     M,     H,   M),
+    P.PROJECT_CONFIG:         (S,   S,   H,    M,     M,     H,   M),
+    P.PROJECT:                (S,   S,   M,    L,     M,     H,   M),
+    P.PROJECT_SECRET:         (L,   H,   M,    L,     M,     H,   M),
+    P.SECRET:                 (L,   H,   D,    H,     D,     D,   H),
+    P.DOTFILE:                (L,   L,   D,    H,     D,     D,   H),
+    P.HOME_OTHER:             (L,   L,   H,    L,     H,     H,   H),
+    P.TEMP:                   (S,   S,   L,    L,     L,     H,   L),
+    P.DEVICE:                 (L,   H,   D,    H,     D,     D,   D),
+    P.SYSTEM:                 (L,   L,   D,    H,     D,     D,   D),
+    P.OUTSIDE:                (L,   L,   H,    M,     H,     H,   H),
+    P.UNKNOWN_PLACE:          (S,   S,   H,    M,     H,     H,   H),
 }
-CREATE = {   # mkdir, touch: creating without overwriting
-    P.HARMLESS: S, P.NETDEV: H, P.WISP: D, P.WISP_KEY: D, P.GIT_INTERNAL: D, P.ROOT: L, P.HOME: L, P.ANCESTOR: L,
-    P.PROJECT_ROOT: L, P.PROJECT_CONFIG: M, P.PROJECT: L, P.PROJECT_SECRET: L, P.SECRET: H, P.DOTFILE: H,
-    P.HOME_OTHER: L, P.TEMP: L, P.DEVICE: H, P.SYSTEM: H, P.OUTSIDE: M, P.UNKNOWN_PLACE: M,
-}
-DELETE = {
-    P.HARMLESS: L, P.NETDEV: H, P.WISP: D, P.WISP_KEY: D, P.GIT_INTERNAL: D, P.ROOT: D, P.HOME: D, P.ANCESTOR: D,
-    P.PROJECT_ROOT: H, P.PROJECT_CONFIG: M, P.PROJECT: M, P.PROJECT_SECRET: M, P.SECRET: D, P.DOTFILE: D,
-    P.HOME_OTHER: H, P.TEMP: L, P.DEVICE: D, P.SYSTEM: D, P.OUTSIDE: H, P.UNKNOWN_PLACE: H,
-}
-DELETE_TREE = {
-    P.HARMLESS: L, P.NETDEV: H, P.WISP: D, P.WISP_KEY: D, P.GIT_INTERNAL: D, P.ROOT: D, P.HOME: D, P.ANCESTOR: D,
-    P.PROJECT_ROOT: H, P.PROJECT_CONFIG: H, P.PROJECT: H, P.PROJECT_SECRET: H, P.SECRET: D, P.DOTFILE: D,
-    P.HOME_OTHER: H, P.TEMP: H, P.DEVICE: D, P.SYSTEM: D, P.OUTSIDE: H, P.UNKNOWN_PLACE: H,
-}
-READ = {
-    P.HARMLESS: S, P.NETDEV: H, P.WISP: L, P.WISP_KEY: D, P.GIT_INTERNAL: S, P.ROOT: L, P.HOME: L, P.ANCESTOR: L,
-    P.PROJECT_ROOT: S, P.PROJECT_CONFIG: S, P.PROJECT: S, P.PROJECT_SECRET: L, P.SECRET: L, P.DOTFILE: L,
-    P.HOME_OTHER: L, P.TEMP: S, P.DEVICE: H, P.SYSTEM: L, P.OUTSIDE: L, P.UNKNOWN_PLACE: S,
-}
-MODE = {   # chmod, chown, chattr, setfacl
-    P.HARMLESS: L, P.NETDEV: H, P.WISP: D, P.WISP_KEY: D, P.GIT_INTERNAL: D, P.ROOT: D, P.HOME: D, P.ANCESTOR: D,
-    P.PROJECT_ROOT: M, P.PROJECT_CONFIG: M, P.PROJECT: M, P.PROJECT_SECRET: M, P.SECRET: H, P.DOTFILE: H,
-    P.HOME_OTHER: H, P.TEMP: L, P.DEVICE: D, P.SYSTEM: D, P.OUTSIDE: H, P.UNKNOWN_PLACE: H,
-}
-PATH_ACTIONS = {"read": READ, "write": WRITE, "create": CREATE, "delete": DELETE, "delete-tree": DELETE_TREE,
-                "mode": MODE}
+_COLUMN = {action: i for i, action in enumerate(ACTIONS)}
 
 
 def level_of(kind: str) -> Level:
@@ -97,4 +94,4 @@ def level_of(kind: str) -> Level:
 
 
 def path_level(action: str, cls: str) -> Level:
-    return PATH_ACTIONS[action][cls]
+    return PATHS[cls][_COLUMN[action]]

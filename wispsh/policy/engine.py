@@ -459,12 +459,47 @@ def _judge_assignments(cmd: Cmd, part: Part, key: Key | None, ctx: Context, cwd:
             value = assignment.value
             if value is None:
                 # `D="$HOME/.config"`: what the line's own known variables make of it, else unknown
-                known = expand_word(assignment.text.split("=", 1)[1], cmd.subst) if "=" in assignment.text \
-                    and "$(" not in assignment.text and "`" not in assignment.text else UNKNOWN
+                written = assignment.text.split("=", 1)[1] if "=" in assignment.text else ""
+                known = expand_word(written, cmd.subst) if written and "$(" not in written and "`" not in written \
+                    else _substitution_value(written, ctx, cwd)
                 cmd.facts.assigns[assignment.name] = known if UNKNOWN not in known else UNKNOWN
             else:
                 cmd.facts.assigns[assignment.name] = places.expand_tilde(value, ctx, cwd) if value.startswith("~") \
                     else value.replace(":~", ":" + ctx.home)
+
+
+MKTEMP = lazy_re(r"""^["']?\$\(\s*mktemp((?:\s+[-\w.=/]+)*)\s*\)["']?$""")
+
+
+def _substitution_value(written: str, ctx: Context, cwd: str) -> str:
+    """What a `$(…)` assigned to a variable prints, when the gate can know the kind of place: mktemp makes a
+    fresh file in the temporary directory (or under the directory or template it is given)."""
+    m = MKTEMP.match(written)
+    if m is None:
+        return UNKNOWN
+    words = m.group(1).split()
+    tmp = (ctx.env.get("TMPDIR") or "/tmp").rstrip("/") or "/tmp"
+    template, base, in_tmp = None, None, False
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word in ("-p", "--tmpdir") and i + 1 < len(words):
+            base = words[i + 1]
+            i += 2
+            continue
+        if word.startswith("--tmpdir=") or word.startswith("-p") and len(word) > 2:
+            base = word.split("=", 1)[1] if "=" in word else word[2:]
+        elif word == "-t" or word.startswith("-") and "t" in word[1:] and not word.startswith("--"):
+            in_tmp = True
+        elif not word.startswith("-"):
+            template = word
+        i += 1
+    name = (template or "tmp.XXXXXXXXXX").replace("X", "x")
+    if "/" in name:
+        return places.expand_tilde(name, ctx, cwd) if name.startswith("~") else name
+    if base is not None:
+        return base.rstrip("/") + "/" + name
+    return f"{tmp}/{name}" if in_tmp or template is None else f"{cwd}/{name}"
 
 
 PROJECT_PATH_VARIABLES = frozenset({"PYTHONPATH", "NODE_PATH", "PERL5LIB", "RUBYLIB", "PERLLIB", "CLASSPATH",

@@ -1,17 +1,16 @@
 """Whole-line rules: risks that only the line as a whole shows (ADR 0015 amendment).
 
 Network into an interpreter, secrets into the network, decoding into an interpreter, a file written then
-run, a pad of no-ops before a payload, and parts judged again after the line's own `cd` and assignments.
-The line's verdict holds only these findings; the parts keep their own.
+run, a pad of no-ops before a payload. The line's verdict holds only these findings; the parts keep their own
+(judged in order, with the line's own `cd` and assignments: sequence.py).
 """
 from __future__ import annotations
 
 import re
 
 from wispsh.model import Finding, Judged, Level, Split, Verdict
-from wispsh.policy.engine import analyse, verdict_of, worst
+from wispsh.policy.engine import worst
 from wispsh.policy import places
-from wispsh.programs.grammar import UNKNOWN
 from wispsh.support.lazyre import lazy_re
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
@@ -23,36 +22,9 @@ CHILD_ORIGINS = frozenset({"$()", "``", "<()", ">()", "heredoc", "opaque"})
 
 
 def judge_whole_line(split: Split, judged: tuple[Judged, ...], ctx) -> Verdict:
+    """The line's own findings, from the parts' facts (judged in order by sequence.py)."""
     found: list[Finding] = []
-    n = len(judged)
-    facts = []
-    cwd = ctx.cwd
-    line_vars: dict = {}
-    for index, item in enumerate(judged):
-        part = item.part
-        found_file = None
-        if part.origin == "find -exec" and part.parent is not None and part.parent < index:
-            starts = facts[part.parent].found_under
-            found_file = starts[0] if len(starts) == 1 else None
-        # judged again only when the line changed what its words mean (a cd, a variable, find's {})
-        moved = cwd != ctx.cwd or bool(line_vars) and "$" in part.text or found_file is not None
-        part_facts = None if moved else item.facts
-        if part_facts is None:
-            cmd = analyse(part, item.key, ctx, cwd=cwd, line_vars=line_vars if moved else None,
-                          found_file=found_file)
-            part_facts = cmd.facts
-        facts.append(part_facts)
-        if moved:
-            again = verdict_of(cmd)
-            if again.level > item.verdict.level:
-                where = (f" (for every file find finds under {found_file.rsplit('/', 1)[0] or '/'})"
-                         if found_file is not None
-                         else f" (in {cwd})" if cwd != ctx.cwd else " (with the line's own variables)")
-                found.extend(Finding(again.level, f.rule, f.reason + where) for f in again.findings)
-        if part_facts.cd_to is not None and part_facts.cd_to != UNKNOWN:
-            cwd = part_facts.cd_to
-        for name, value in part_facts.assigns.items():
-            line_vars[name] = value
+    facts = [item.facts for item in judged]
     _pipelines(judged, facts, found, ctx)
     _nested(judged, facts, found)
     _secret_variables(judged, facts, found, ctx)

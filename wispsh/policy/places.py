@@ -23,7 +23,9 @@ ANCESTOR = "a directory holding your home or project"
 PROJECT_ROOT = "the whole project"
 PROJECT = "the project"
 PROJECT_SECRET = "a secret file of the project"
-PROJECT_CONFIG = "project config that tools obey (install sources, auto-run tasks)"
+PROJECT_CONFIG = "project config that tools obey (install sources)"
+AGENT_CONTROL = "a file that steers an agent or tool (permissions, auto-run tasks, MCP servers, CI)"
+AGENT_INSTRUCTIONS = "an agent's instruction file"
 SECRET = "secrets"
 DOTFILE = "your shell/tool config"
 HOME_OTHER = "your home directory (outside the project)"
@@ -36,7 +38,7 @@ UNKNOWN_PLACE = "a place known only at run time"
 CLASS_IDS = {HARMLESS: "harmless-device", NETDEV: "network-socket", WISP: "wisp-home", WISP_KEY: "wisp-key",
              GIT_INTERNAL: "git-internal", ROOT: "root", HOME: "home", ANCESTOR: "ancestor",
              PROJECT_ROOT: "project-root", PROJECT: "project", PROJECT_SECRET: "project-secret",
-             PROJECT_CONFIG: "project-config", SECRET: "secret", DOTFILE: "dotfile", HOME_OTHER: "home-other",
+             PROJECT_CONFIG: "project-config", AGENT_CONTROL: "control-file", AGENT_INSTRUCTIONS: "instructions", SECRET: "secret", DOTFILE: "dotfile", HOME_OTHER: "home-other",
              TEMP: "temp", DEVICE: "device", SYSTEM: "system", OUTSIDE: "outside", UNKNOWN_PLACE: "unknown"}
 
 HARMLESS_PATHS = frozenset({
@@ -66,11 +68,28 @@ SECRET_NAMES = frozenset({"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "id_ed25
                           ".zsh_history", ".python_history", ".psql_history", ".mysql_history",
                           ".node_repl_history", ".sh_history", ".histfile", "id_rsa.key", ".env.local",
                           ".env.production"})
-# Project files that make tools fetch from elsewhere or run code on their own.
+# Project files that make tools fetch from elsewhere.
 PROJECT_CONFIG_NAMES = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", "pip.conf", "pip.ini",
-                                  ".bunfig.toml", "bunfig.toml", ".envrc", ".gitattributes", ".gitmodules",
-                                  ".pnpmfile.cjs", ".mise.toml", ".tool-versions"})
-PROJECT_CONFIG_DIRS = ("/.cargo/config", "/.vscode/tasks.json", "/.vscode/settings.json", "/.husky/")
+                                  ".bunfig.toml", "bunfig.toml", ".gitattributes", ".gitmodules", ".mise.toml",
+                                  ".tool-versions", "uv.toml", "poetry.toml", ".condarc"})
+PROJECT_CONFIG_DIRS = ("/.cargo/config",)
+# Files that change what an agent may do or what a tool runs on its own (permissions, auto-run tasks, MCP
+# servers, CI that runs on push, hooks): writing one is persistence, like ~/.bashrc. Matched on the path
+# relative to the project (a name, or a directory prefix ending in "/").
+CONTROL_NAMES = frozenset({".mcp.json", ".envrc", ".pnpmfile.cjs", ".pre-commit-config.yaml", ".gitlab-ci.yml",
+                           ".travis.yml", "azure-pipelines.yml", "bitbucket-pipelines.yml", ".aider.conf.yml",
+                           "Jenkinsfile", ".replit", ".lefthook.yml", "lefthook.yml"})
+CONTROL_PATHS = (".claude/settings.json", ".claude/settings.local.json", ".claude/hooks/", ".cursor/mcp.json",
+                 ".cursor/environment.json", ".gemini/settings.json", ".vscode/settings.json", ".vscode/tasks.json",
+                 ".vscode/launch.json", ".vscode/mcp.json", ".github/workflows/", ".github/actions/", ".husky/",
+                 ".devcontainer/", ".codex/", ".continue/", ".windsurf/mcp", ".qwen/settings.json", ".idea/",
+                 ".circleci/", ".buildkite/", ".git-hooks/", ".githooks/")
+# An agent's instructions: what it reads as its standing orders (high to write: it steers the next turn).
+INSTRUCTION_NAMES = frozenset({"AGENTS.md", "AGENT.md", "CLAUDE.md", "CLAUDE.local.md", "GEMINI.md", "QWEN.md",
+                               ".cursorrules", ".windsurfrules", ".clinerules", "CONVENTIONS.md",
+                               "copilot-instructions.md"})
+INSTRUCTION_PATHS = (".cursor/rules/", ".claude/commands/", ".claude/agents/", ".github/instructions/",
+                     ".clinerules/", ".windsurf/rules/", ".gemini/commands/", ".github/prompts/")
 SECRET_SUFFIXES = (".pem", ".key", ".p12", ".pfx", ".kdbx", ".keystore", ".jks", ".gpg", ".asc", ".ppk")
 SYSTEM_SECRETS = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh/ssh_host_", "/root/.ssh",
                   "/var/run/secrets", "/run/secrets", "/etc/ssl/private")
@@ -88,6 +107,12 @@ def _under(path: str, root: str) -> bool:
     return path == root or path.startswith(root + "/") or root == "/"
 
 
+# Certificates and public halves are meant to be shared: a .pem named like one is not a secret.
+PUBLIC_HINTS = ("cert", "crt", "chain", "ca-", "ca.", "bundle", "pub", "public")
+# Inside ~/.ssh: the client config and the public halves steer ssh but hold no secret (writing them still does).
+SSH_NOT_SECRET = ("config", "known_hosts", "authorized_keys", "environment", "rc")
+
+
 def _is_secret_name(path: str) -> bool:
     name = path.rsplit("/", 1)[-1]
     if name in SECRET_NAMES or name.startswith(".env.") and name not in (".env.example", ".env.sample",
@@ -96,7 +121,7 @@ def _is_secret_name(path: str) -> bool:
     if name.startswith(("id_rsa", "id_ed25519", "id_ecdsa", "id_dsa")) and not name.endswith(".pub"):
         return True
     if name.endswith(SECRET_SUFFIXES) and not name.endswith(".pub"):
-        return True
+        return not (name.endswith((".pem", ".crt")) and any(h in name.lower() for h in PUBLIC_HINTS))
     return path.startswith("/proc/") and name == "environ"
 
 
@@ -137,13 +162,21 @@ def classify(path: str, ctx) -> str:
     if project_usable and _under(path, project):
         if _is_secret_name(path):
             return PROJECT_SECRET
-        if path.rsplit("/", 1)[-1] in PROJECT_CONFIG_NAMES or any(d in path + "/" for d in PROJECT_CONFIG_DIRS):
+        name = path.rsplit("/", 1)[-1]
+        rel = path[len(project) + 1:]
+        if name in CONTROL_NAMES or rel.startswith(CONTROL_PATHS) or (rel + "/").startswith(CONTROL_PATHS):
+            return AGENT_CONTROL
+        if name in INSTRUCTION_NAMES or rel.startswith(INSTRUCTION_PATHS):
+            return AGENT_INSTRUCTIONS
+        if name in PROJECT_CONFIG_NAMES or any(d in path + "/" for d in PROJECT_CONFIG_DIRS):
             return PROJECT_CONFIG
         return PROJECT_ROOT if path == project else PROJECT
     if path.startswith(SYSTEM_SECRETS):
         return SECRET
     if _under(path, home):
         rel = path[len(home) + 1:]
+        if rel.startswith(".ssh/") and (rel[5:] in SSH_NOT_SECRET or rel.endswith(".pub")):
+            return DOTFILE      # read: low; written: persistence (a ProxyCommand, a planted key)
         if rel.startswith(HOME_SECRETS) and (rel + "/").startswith(tuple(s + "/" for s in HOME_SECRETS)):
             return SECRET
         if _is_secret_name(path):

@@ -12,7 +12,7 @@ from wispsh.programs.table import DEST, FIRST, HERE, LAST, OPERANDS, REST, SOURC
 
 FACT_FLAGS = frozenset({"net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "interp", "runtime_code",
                         "deletes", "noop"})
-PATH_VERBS = {"read": "reads", "write": "writes", "create": "creates", "delete": "deletes",
+PATH_VERBS = {"read": "reads", "list": "lists", "write": "writes", "create": "creates", "delete": "deletes",
               "mode": "changes the mode of", "run": "runs"}
 
 
@@ -115,6 +115,8 @@ def apply(cmd, effect: On, o: Options) -> None:
     for word in targets:
         if action == "read":
             cmd.read(word, says)
+        elif action == "list":
+            cmd.list_names(word, says)
         elif action == "write":
             cmd.write(word, says)
         elif action == "create":

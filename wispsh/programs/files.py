@@ -34,10 +34,10 @@ RM = Program(
 )
 
 RMDIR = Program(
-    "rmdir", doc="removes empty directories",
+    "rmdir", doc="removes empty directories (judged as a delete: an empty ~/.ssh or hooks directory matters)",
     grammar=Grammar(longs=("ignore-fail-on-non-empty", "parents", "verbose")),
-    on=(On("create", OPERANDS, id="rmdir.removes", says="removes the empty directory",
-           examples=("rmdir build/tmp", "rmdir ~/.config/x")),),
+    on=(On("delete", OPERANDS, id="rmdir.removes", examples=("rmdir build/tmp", "rmdir ~/.config/x")),),
+    examples={"rmdir build/tmp": "moderate", "rmdir ~/.ssh": "dangerous", "rmdir /tmp/x": "low"},
 )
 
 
@@ -555,7 +555,7 @@ def find_expression(cmd, o) -> None:
             cmd.does("change", "find.deletes", "deletes the files it finds")
         else:
             cmd.fired.add("find.searches")
-            cmd.read(start, "searches")
+            cmd.list_names(start, "searches")
 
 
 FIND = Program("find", aliases=("gfind",), doc="searches a tree; -delete deletes, -fprint writes, -exec runs",
@@ -769,12 +769,18 @@ READER_LONG_VALUES = ("lines", "bytes", "format", "printf", "width", "ignore", "
                       "suffix", "delimiter", "max-depth", "exclude")
 
 
+# Listers: they show names, sizes and modes, not contents (listing secrets' names is low, reading them high).
+LISTERS = frozenset({"ls", "tree", "du", "stat", "readlink", "realpath", "getfacl", "lsattr", "namei", "ncdu", "exa",
+                     "eza", "dust", "file"})
+
+
 def _reader(name: str, values: str) -> Program:
     writes = (On("write", ("option", "o", "output"), id=f"{name}.output", examples=(f"{name} -o out.txt f",)),) \
         if name in ("iconv", "shuf") else ()
-    return Program(name, doc=f"{name}: reads the files it is given",
+    action, what = ("list", "lists") if name in LISTERS else ("read", "reads")
+    return Program(name, doc=f"{name}: {what} the files it is given",
                    grammar=Grammar(values=values, long_values=READER_LONG_VALUES),
-                   on=(On("read", OPERANDS, id=f"{name}.reads", examples=(f"{name} README.md",)),) + writes)
+                   on=(On(action, OPERANDS, id=f"{name}.{what}", examples=(f"{name} README.md",)),) + writes)
 
 
 READER_PROGRAMS = tuple(_reader(name, values) for name, values in READERS.items() if name != "csplit")

@@ -151,7 +151,7 @@ HERE = "here"               # the directory the command runs in (`unzip a.zip` e
 
 
 class On:
-    """What the command does to the paths its words name: read, write, create, delete, mode, run.
+    """What the command does to the paths its words name: list, read, write, create, delete, mode, run.
 
     The place decides the level (policy/effects.py path tables): `rm -rf ~` and `rm -rf build` differ only
     there. `select` is one of OPERANDS/FIRST/REST/LAST/SOURCES/DEST, or ("option", names...) for the values of

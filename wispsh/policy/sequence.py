@@ -1,0 +1,58 @@
+"""A line's parts judged in order, each with what the line did before it: a `cd`, variables it assigned
+(`tmp=$(mktemp); curl -o "$tmp"`), and for a `find -exec` command what `{}` stands for.
+
+What the earlier parts set can make a later part worse (`cd ~ && rm -rf *`) or better (a download saved to
+the temporary file the line itself made). It may only make it better when everything that set it runs for
+certain before it: a top-level statement, not in a pipeline, a subshell, a condition or a loop, and no `||`
+between it and the part; otherwise the part keeps the worse of its two readings.
+"""
+from __future__ import annotations
+
+from wispsh.model import Finding, Judged, Verdict
+from wispsh.policy import engine
+from wispsh.programs.grammar import UNKNOWN
+
+
+def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
+    judged: list[Judged] = []
+    cwd, line_vars = ctx.cwd, {}
+    certain = True          # every cd and assignment so far ran for certain before what follows
+    last_mover_end = 0
+    for index, part in enumerate(parts):
+        key = key_for(part)
+        found_file = None
+        if part.origin == "find -exec" and part.parent is not None and part.parent < index:
+            starts = judged[part.parent].facts.found_under
+            found_file = starts[0] if len(starts) == 1 else None
+        moved = cwd != ctx.cwd or bool(line_vars) and "$" in part.text or found_file is not None
+        alone = engine.judge(part, key, ctx)
+        if not moved:
+            item = alone
+        else:
+            cmd = engine.analyse(part, key, ctx, cwd=cwd, line_vars=line_vars, found_file=found_file)
+            where = (f" (for every file find finds under {found_file.rsplit('/', 1)[0] or '/'})"
+                     if found_file is not None
+                     else f" (in {cwd})" if cwd != ctx.cwd else " (with the line's own variables)")
+            again = engine.verdict_of(cmd)
+            again = Verdict(again.level, tuple(Finding(f.level, f.rule, f.reason + where) for f in again.findings))
+            sure = certain and found_file is None and "||" not in line[last_mover_end:part.span[0]]
+            verdict = again if sure or again.level > alone.verdict.level else alone.verdict
+            item = Judged(part, key, verdict, cmd.facts.summary())
+        judged.append(item)
+        facts = item.facts
+        changes = facts.cd_to is not None and facts.cd_to != UNKNOWN or bool(facts.assigns)
+        if changes:
+            certain = certain and _for_certain(part, line)
+            last_mover_end = part.span[1]
+        if facts.cd_to is not None and facts.cd_to != UNKNOWN:
+            cwd = facts.cd_to
+        line_vars.update(facts.assigns)
+    return tuple(judged)
+
+
+def _for_certain(part, line: str) -> bool:
+    """A statement that runs whenever the line gets this far: top level, not piped, not in the background, and
+    not the right side of `&&` or `||` (`false && t=$(mktemp)` leaves $t as the environment had it)."""
+    before = line[:part.span[0]].rstrip()
+    return (part.parent is None and part.origin == "top" and part.pipeline is None and not part.background
+            and not before.endswith(("&&", "||", "|", "&", "!")))
