@@ -15,11 +15,11 @@ _VAR = lazy_re(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 FACT_NAMES = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "runtime_code",
               "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp", "deletes", "lists_big",
-              "found_under", "secret_copy", "links")
+              "found_under", "secret_copy", "links", "builds")
 # A part's facts kept for the line: one small immutable record, shared when there is nothing to say.
 FactsSummary = namedtuple("FactsSummary", FACT_NAMES)
 NO_FACTS = FactsSummary("", False, False, False, False, False, False, (), (), (), False, None, {}, False, False,
-                        "", (), False, ())
+                        "", (), False, (), ())
 
 
 class Facts:
@@ -27,7 +27,7 @@ class Facts:
 
     __slots__ = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp",
                  "runtime_code", "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp",
-                 "deletes", "lists_big", "found_under", "secret_copy", "links")
+                 "deletes", "lists_big", "found_under", "secret_copy", "links", "builds")
 
     def __init__(self) -> None:
         self.secret_source = ""         # why this part emits secrets ("" when it does not)
@@ -49,18 +49,19 @@ class Facts:
         self.found_under: list[str] = []    # find's start paths, for the {} of its -exec commands
         self.secret_copy = False        # copies a secret somewhere a later push or upload can take it
         self.links: list[tuple[str, str]] = []  # symlinks it makes: (link path, the path it points at)
+        self.builds: list[str] = []     # directories whose build files it runs (make, pip install ., npm test)
 
     def summary(self) -> FactsSummary:
         if not (self.secret_source or self.net_fetch or self.net_send or self.net_dev or self.decoder
                 or self.stdin_interp or self.runtime_code or self.writes or self.fetch_writes or self.runs
                 or self.noop or self.cd_to is not None or self.assigns or self.interp or self.deletes
-                or self.lists_big or self.found_under or self.secret_copy or self.links):
+                or self.lists_big or self.found_under or self.secret_copy or self.links or self.builds):
             return NO_FACTS
         return FactsSummary(self.secret_source, self.net_fetch, self.net_send, self.net_dev, self.decoder,
                             self.stdin_interp, self.runtime_code, tuple(self.writes), tuple(self.fetch_writes),
                             tuple(self.runs), self.noop, self.cd_to, dict(self.assigns), self.interp,
                             self.deletes, self.lists_big, tuple(self.found_under), self.secret_copy,
-                            tuple(self.links))
+                            tuple(self.links), tuple(self.builds))
 
 
 def expand_word(written: str, subst: dict) -> str:

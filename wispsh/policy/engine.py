@@ -11,7 +11,7 @@ from wispsh.model import Finding, Judged, Key, Level, Part, Verdict
 from wispsh.policy.families import containers, databases, gatekeeping, interpreters, network, packages, runners, system, verbs
 from wispsh.policy import tables
 from wispsh.programs import files, git
-from wispsh.policy import places
+from wispsh.policy import places, secrets
 from wispsh.parse.words import expand_braces
 from wispsh.policy.cmd import Cmd, Facts, expand_word
 from wispsh.policy.context import Context
@@ -154,6 +154,7 @@ def _merge_facts(into: Facts, other: Facts) -> None:
         setattr(into, name, getattr(into, name) or getattr(other, name))
     into.secret_source = into.secret_source or other.secret_source
     into.writes.extend(other.writes)
+    into.builds.extend(other.builds)
     into.fetch_writes.extend(other.fetch_writes)
     into.runs.extend(other.runs)
 
@@ -228,6 +229,8 @@ def _after(cmd: Cmd, part: Part, key: Key | None) -> None:
         facts.fetch_writes.extend(_redirect_writes(cmd, part))
     if facts.secret_source and facts.net_send and not cmd.via_xargs and facts.secret_source.startswith("reads"):
         cmd.at_least(D, f"sends secrets to the network (it {facts.secret_source})", "flow.secret-to-network")
+    _secret_variables(cmd, part)
+    _steering_content(cmd, part, key)
     if facts.interp and facts.net_dev:
         cmd.at_least(D, "connects a shell or interpreter to a network socket (reverse shell)", "flow.reverse-shell")
     _secret_to_file(cmd, part)
@@ -243,6 +246,71 @@ def _after(cmd: Cmd, part: Part, key: Key | None) -> None:
                 facts.secret_source = facts.secret_source or f"is fed the name of {where.path} ({where.cls})"
                 if facts.net_send:
                     cmd.at_least(D, f"sends {where.path} ({where.cls}) to the network", "flow.secret-to-network")
+
+
+PRINTERS = frozenset({"echo", "printf", "print", "printenv"})
+# Project files that are ordinary to edit, but that run code on install or build once they say so: what a line
+# visibly writes into them (a heredoc, echo/printf words) is read for those keys.
+STEERED_BY_CONTENT = {
+    "package.json": lazy_re(r'"(?:pre|post)?(?:install|uninstall|prepare|prepublish(?:Only)?|prepack|postpack'
+                            r'|publish|postpublish)"\s*:'),
+    # an in-tree or unknown build backend, or build requirements from a URL or a repository; the standard
+    # backends (setuptools, hatchling, poetry-core, flit, pdm, maturin, scikit-build, meson) are not
+    "pyproject.toml": lazy_re(r"backend-path|build-backend\s*=\s*[\"'](?!(?:setuptools\.build_meta|hatchling\.build"
+                              r"|poetry\.core\.masonry\.api|flit_core\.buildapi|pdm\.backend|maturin"
+                              r"|scikit_build_core\.build|mesonpy|setuptools\.build_meta:__legacy__)[\"'])"
+                              r"|requires\s*=\s*\[[^\]]*(?:@\s|git\+|://)|\[tool\.setuptools\.cmdclass"
+                              r"|\[tool\.hatch\.build\.hooks"),
+    "setup.cfg": lazy_re(r"cmdclass"),
+    ".npmrc": lazy_re(r"registry\s*=|script-shell|node-options|onload-script|git\s*="),
+}
+STEERED_SAYS = {".npmrc": "writes .npmrc settings that change where npm installs from or what it runs"}
+
+
+def _steering_content(cmd: Cmd, part: Part, key: Key | None) -> None:
+    """`echo '{"scripts":{"postinstall":…}}' > package.json`: a lifecycle script is persistence."""
+    if not cmd.facts.writes:
+        return
+    names = {path.rsplit("/", 1)[-1] for path in cmd.facts.writes} & set(STEERED_BY_CONTENT)
+    if not names:
+        return
+    visible = [part.stdin_code or ""] + [r.target_text for r in part.redirects if r.op == "<<<"]
+    if key is not None and key.program in ("echo", "printf") and key.command:
+        visible += [w for w in key.command[1:] if w is not None]
+    text = "\n".join(visible)
+    for name in sorted(names):
+        if STEERED_BY_CONTENT[name].search(text):
+            cmd.does("persist", "path.write.lifecycle-script",
+                     STEERED_SAYS.get(name, f"writes {name} with a script that runs on install or build"))
+
+
+def _secret_variables(cmd: Cmd, part: Part) -> None:
+    """A secret-named variable's value in a request goes to the network: to its own service that is using the
+    credential, anywhere else a leak. Printed, it goes into the agent's context. Either way, it is a secret
+    source for what the line does next (a pipe into curl)."""
+    texts = list(part.words) + [r.target_text for r in part.redirects if r.op == "<<<"]
+    if part.stdin_code and not part.stdin_quoted:
+        texts.append(part.stdin_code)
+    names = secrets.secret_variables("\n".join(texts))
+    if cmd.name == "printenv":
+        names += [a for a in cmd.args if secrets.SECRET_NAME.search(a) and a not in names]
+    if not names:
+        return
+    facts = cmd.facts
+    facts.secret_source = facts.secret_source or f"uses ${names[0]} (a secret-named variable)"
+    if facts.net_send or facts.net_fetch or facts.net_dev:
+        found = secrets.hosts(part.argv)
+        mine = [h for h in found if all(secrets.belongs_to(name, h) for name in names)]
+        if found and len(mine) == len(found):
+            cmd.does("send", "flow.token-to-its-service", f"sends ${names[0]} to its own service ({mine[0]})")
+        else:
+            where = found[0] if found else "the network"
+            cmd.does("leak", "flow.secret-variable-to-network",
+                     f"sends ${names[0]} (a secret-named variable) to {where}")
+    elif cmd.name in PRINTERS and part.pipeline is None and not any(
+            r.op in WRITE_OPS for r in part.redirects):
+        cmd.does("secret", "flow.prints-secret-variable",
+                 f"prints ${names[0]} into the agent's context (a secret-named variable)")
 
 
 # A wrapper's own options that open files: (wrapper, option) -> what it does with the value.

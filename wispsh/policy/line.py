@@ -10,7 +10,7 @@ import re
 
 from wispsh.model import Finding, Judged, Level, Split, Verdict
 from wispsh.policy.engine import worst
-from wispsh.policy import places
+from wispsh.policy import places, secrets
 from wispsh.support.lazyre import lazy_re
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
@@ -188,6 +188,9 @@ def _assigned_secret(item, facts, index, children, carries, ctx) -> str:
     if index in carries:
         return carries[index]
     for assignment in part.assignments:
+        used = secrets.secret_variables(assignment.text.split("=", 1)[-1])
+        if used:
+            return f"copies ${used[0]} (a secret-named variable)"
         for m in READ_FILE_SUBST.finditer(assignment.text):
             from wispsh.policy.places import SECRET_CLASSES, place
             where = place(m.group(1).strip("'\""), ctx, ctx.cwd)
@@ -211,10 +214,18 @@ def _sockets(facts, found) -> None:
         copied = copied or f.secret_copy
 
 
+# What a build, install or test run of a directory runs of it, besides the code it builds.
+BUILD_FILES = ("setup.py", "pyproject.toml", "setup.cfg", "Makefile", "makefile", "GNUmakefile", "package.json",
+               "build.rs", "Cargo.toml", "CMakeLists.txt", "configure", "meson.build", "build.gradle",
+               "build.gradle.kts", "pom.xml", "Rakefile", "Gemfile", "conftest.py", "tox.ini", "noxfile.py",
+               "justfile", "Justfile", "Taskfile.yml", "go.mod", "binding.gyp", "Dockerfile")
+
+
 def _write_then_run(judged, facts, found, ctx) -> None:
     written: dict = {}
     for index, f in enumerate(facts):
-        for path in f.runs:
+        runs = list(f.runs) + [f"{d.rstrip('/')}/{name}" for d in f.builds for name in BUILD_FILES]
+        for path in runs:
             origin = written.get(path)
             if origin is None:
                 origin = next((kind for prefix, kind in written.items() if prefix.endswith("/")
@@ -255,7 +266,7 @@ def _written_code_level(writer, ctx) -> tuple[Level, str]:
     if not text.strip() or len(text) > MAX_WRITTEN_CODE:
         return S, ""
     try:
-        level = ctx.judge_code(text, ctx, None, False).level
+        level = ctx.judge_code(text, ctx, None).level
     except Exception:       # fail closed: text we cannot judge counts as high
         return H, ""
     return level, f" (what it writes is {level})" if level > H else ""

@@ -65,6 +65,8 @@ def fire(cmd, row: Row, prefix: str, o: Options) -> None:
     for name in row.sets:
         if name == "secret":
             facts.secret_source = facts.secret_source or says
+        elif name == "builds":
+            facts.builds.append(cmd.cwd)        # the build files of the directory it runs in
         elif name in FACT_FLAGS:
             setattr(facts, name, True)
         else:

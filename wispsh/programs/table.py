@@ -123,7 +123,8 @@ class Row:
     `says` may name {cmd} (the command as far as its verbs: "git push"), {verb} (the last verb word) and
     {value} (the value of the option `when` tested). `sets` marks facts the whole-line rules follow:
     "net_fetch", "net_send", "decoder", "stdin_interp", "interp", "runtime_code", "secret" (this command
-    prints secrets: `says` is why). `stop`: no later row, path effect, hook or verb of this command applies.
+    prints secrets: `says` is why), "builds" (it runs the build files of its directory: a Makefile, setup.py,
+    package.json scripts, conftest.py - so that a line that writes one and then builds is seen to run it). `stop`: no later row, path effect, hook or verb of this command applies.
     """
 
     __slots__ = ("id", "does", "says", "when", "stop", "sets", "examples", "not_examples")
