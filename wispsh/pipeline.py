@@ -26,12 +26,20 @@ def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Seq
 
     hit = harness.match(line, env=env, config=config, args=args)
     if hit is not None:
-        payload = split.split_line(hit.payload_decoded)
-        parts = tuple(replace(p, span=hit.span_in_line(*p.span)) for p in payload.parts)
-        note = (f"{hit.agent} boilerplate recognised (template {hit.template}); only its payload is judged"
-                + (f"; sources {', '.join(hit.sourced)}" if hit.sourced else ""))
-        plan = _judge_split(replace(payload, parts=parts, notes=payload.notes + (note,)), config, cwd, env)
-        return replace(plan, line=line)
+        from wispsh.agents import snapshots
+
+        untrusted = snapshots.untrusted_sources(hit, config, env, cwd)
+        if untrusted is None:
+            # the payload alone is the line: the refusal, the dialog and the audit show it, not the plumbing
+            payload = split.split_line(hit.payload_decoded)
+            note = (f"{hit.agent} boilerplate recognised (template {hit.template}); only its payload is judged"
+                    + (f"; sources {', '.join(hit.sourced)}" if hit.sourced else ""))
+            plan = _judge_split(replace(payload, notes=payload.notes + (note,)), config, cwd, env)
+            return replace(plan, template=hit.template, written=line)
+        # a sourced snapshot whose content is not the agent's own capture: the whole line as written
+        line_split = split.split_line(line)
+        line_split = replace(line_split, notes=line_split.notes + (untrusted,))
+        return _judge_split(line_split, config, cwd, env)
     plan = _judge_split(split.split_line(line), config, cwd, env)
     if plan.verdict == "run":
         return plan
@@ -41,7 +49,8 @@ def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Seq
     # a known snapshot/probe run of the agent, exactly: its parts are the agent's plumbing, not the model's
     reason = f"{agent}'s own shell-snapshot or version probe run (known template)"
     plumbing = tuple(Judged(j.part, j.key, Verdict.of(Level.SAFE, "agent.plumbing", reason)) for j in plan.judged)
-    return _decide(plan.split, plumbing, Verdict(Level.SAFE, ()), config, cwd, env)
+    known = replace(plan.split, notes=plan.split.notes + (reason,))
+    return _decide(known, plumbing, Verdict(Level.SAFE, ()), config, cwd, env)
 
 
 def rules_context(cwd: str, env: Mapping[str, str], config: Config | None):
