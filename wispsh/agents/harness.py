@@ -350,11 +350,14 @@ class Table:
     """harnesses.json compiled: templates (and by id), path kinds, rc files, snapshot runs, probe lines
     (exact line -> agent) and digests ((length in characters or None, sha256 hex) -> agent)."""
 
-    __slots__ = ("templates", "by_id", "paths", "rc_files", "snapshot_runs", "probe_lines", "digests")
+    __slots__ = ("templates", "by_id", "paths", "rc_files", "snapshot_runs", "probe_lines", "digests",
+                 "snapshot_functions")
 
-    def __init__(self, templates, by_id, paths, rc_files, snapshot_runs, probe_lines, digests):
+    def __init__(self, templates, by_id, paths, rc_files, snapshot_runs, probe_lines, digests,
+                 snapshot_functions=()):
         self.templates, self.by_id, self.paths, self.rc_files = templates, by_id, paths, rc_files
         self.snapshot_runs, self.probe_lines, self.digests = snapshot_runs, probe_lines, digests
+        self.snapshot_functions = snapshot_functions     # the agents' own functions in their snapshots
 
 
 def load_table(path: Path | None = None) -> Table:
@@ -374,7 +377,7 @@ def load_table(path: Path | None = None) -> Table:
     digests = {(d.get("chars"), d["sha256"]): (d["agent"], tuple(d.get("rc_files", ())))
                for d in data.get("snapshot_run_digests", [])}
     return Table(templates, {t.id: t for t in templates}, data.get("paths", {}), data.get("rc_files", {}),
-                 tuple(runs), probes, digests)
+                 tuple(runs), probes, digests, tuple(f["text"] for f in data.get("snapshot_functions", ())))
 
 
 @cache
@@ -823,8 +826,9 @@ def match(line: str, *, env: Mapping[str, str], config: Config, args: Sequence[s
 
 
 def is_snapshot_run(line: str, *, env: Mapping[str, str], config: Config, args: Sequence[str] = (),
-                    table: Table | None = None) -> str | None:
-    """The agent whose shell-snapshot capture, validation or version probe `line` is exactly, else None."""
+                    table: Table | None = None, sourced: list | None = None) -> str | None:
+    """The agent whose shell-snapshot capture, validation or version probe `line` is exactly, else None.
+    `sourced` (when given) gets "kind=path" for each file of the agent's that the run sources."""
     table = table or default_table()
     if line in table.probe_lines:
         agent, when = table.probe_lines[line]
@@ -854,6 +858,8 @@ def is_snapshot_run(line: str, *, env: Mapping[str, str], config: Config, args: 
                 continue
             if spec["hole"] == "path":
                 ok = ok and _path_ok(_unquote_path(text), spec, table, env, config)
+                if ok and sourced is not None and "sourced" in table.paths[spec["kind"]]:
+                    sourced.append(f"{spec['kind']}={_unquote_path(text)}")
             else:
                 ok = ok and _plain_hole_ok(spec["hole"], text, spec, named, table, env, config, [])
         if ok:
