@@ -208,7 +208,7 @@ def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, e
             outcome.append(Decision("denied-unasked"))
             continue
         if a.choice == "n":
-            outcome.append(Decision("denied-user"))
+            outcome.append(Decision("denied-timeout" if a.note.startswith("timed out") else "denied-user"))
             continue
         scope = SCOPE_OF_CHOICE[a.choice]
         kind = f"asked-{scope}"
