@@ -92,11 +92,130 @@ def main(argv: list[str] | None = None) -> int:
         refuse(f"wispsh: not run: internal error ({type(exc).__name__}: {exc})")
 
 
+class _NoConfig:
+    """What the nested path needs of a config that says nothing about shells or deny patterns."""
+
+    deny: tuple[str, ...] = ()
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def shell_path(self, name: str) -> None:
+        return None
+
+
+def _nested_config(home: str):
+    """The config for a line beneath an allowed one, read cheaply: a config.json that names no real shell and
+    no deny pattern changes nothing on this path, so json and the config module are loaded only when it does.
+    None: the full path decides (and refuses an untrusted or broken config)."""
+    path = os.path.join(home, "config.json")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return _NoConfig(path)
+    except OSError:
+        return None
+    try:
+        st, hst = os.fstat(fd), os.stat(home)
+        if (st.st_mode & 0o170000) != 0o100000 or st.st_size > 1 << 20:
+            return None
+        for one in (st, hst):
+            if one.st_uid != os.getuid() or one.st_mode & 0o022:
+                return None
+        raw = os.read(fd, 1 << 20)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if b'"deny"' not in raw and b'"shell"' not in raw and b"\\u" not in raw:
+        return _NoConfig(path)
+    from pathlib import Path
+
+    from wispsh.config import ConfigError, load_config
+
+    try:
+        return load_config(Path(home))
+    except ConfigError:
+        return None
+
+
+def _deny_hit(text: str, config):
+    """The deny patterns alone, exactly as the full gate applies them (split, keys, policy/deny.py)."""
+    from wispsh import keys
+    from wispsh.model import Judged, Level, Verdict
+    from wispsh.parse import split
+    from wispsh.policy import deny
+
+    parsed = split.split_line(text)
+    judged = tuple(Judged(p, keys.key_for(p), Verdict(Level.SAFE, ())) for p in parsed.parts)
+    return deny.check(parsed, judged, config)
+
+
+def _beneath_allowed_line(argv: list[str]) -> None:
+    """A line beneath a line the gate allowed (decide/nested.py): the deny patterns only, a compact audit
+    event, then the real shell. Returns when the token does not hold (the line is then judged in full)."""
+    from wispsh.cli import shell
+    from wispsh.decide import nested
+    from wispsh.support import signing
+
+    try:
+        invocation = shell.parse(argv, stdin_is_tty=os.isatty(0))
+    except shell.UsageError:
+        return
+    if invocation.explain or invocation.yes or invocation.mode not in (shell.COMMAND, shell.SCRIPT, shell.STDIN):
+        return
+    env = os.environ
+    home = signing.wisp_home(env)
+    beneath = nested.allowing_ancestor(env, home)
+    config = _nested_config(home) if beneath is not None else None
+    if config is None:
+        return
+    from wispsh import realshell
+
+    env = dict(env)
+    try:
+        real_shell = realshell.find_shell(invocation.shell_name, config, env, invocation.argv0)
+    except realshell.ShellNotFound:
+        return
+    grammar = shell.grammar_of(real_shell)
+    if grammar != invocation.grammar:
+        invocation = shell.parse(argv, stdin_is_tty=os.isatty(0), grammar=grammar)
+        if invocation.mode not in (shell.COMMAND, shell.SCRIPT, shell.STDIN):
+            return
+    depth = realshell.next_depth(env)
+    realshell.check_depth(depth)
+    data = None
+    if invocation.mode == shell.COMMAND:
+        text = invocation.line
+    elif invocation.mode == shell.SCRIPT:
+        data = read_script(invocation.script, env, real_shell)
+        if data is None:
+            return                                  # the full path says what the shell would say
+        text = data.decode("utf-8", "surrogateescape")
+    else:
+        data = _read_all(0)                         # read once: from here on this path decides
+        text = data.decode("utf-8", "surrogateescape")
+    if nested.needs_deny_check(text, bool(config.deny)):
+        hit = _deny_hit(text, config)
+        if hit is not None:
+            from wispsh.decide.audit import redact
+
+            matched = redact(" ".join(hit.matched.split())[:160])
+            realshell.refuse(f"wispsh: not run: {matched!r} matches the deny pattern {hit.pattern!r}; nothing ran")
+    nested.audit(home, text, beneath, os.getcwd())
+    if invocation.mode == shell.COMMAND:
+        realshell.exec_shell(real_shell, invocation.command_argv(), env, depth, gated=True, mint=False)
+    realshell.exec_shell(real_shell, invocation.source_argv(realshell.hold_text(data)), env, depth, gated=True,
+                         mint=False)
+
+
 def _main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv if argv is None else argv)
+    if os.environ.get("WISP_ALLOWED"):            # decide.nested.VARIABLE: checked before any heavy import
+        _beneath_allowed_line(argv)
     from wispsh import realshell
     from wispsh.cli import shell
 
-    argv = list(sys.argv if argv is None else argv)
     try:
         invocation = shell.parse(argv, stdin_is_tty=os.isatty(0))
     except shell.UsageError as exc:
@@ -136,6 +255,10 @@ def _main(argv: list[str] | None = None) -> int:
 
     if mode in (shell.INTERACTIVE, shell.PASSTHROUGH):
         # Interactive: gating typed lines comes later. Passthrough: the shell only prints or refuses.
+        if mode == shell.INTERACTIVE:
+            from wispsh.decide.nested import VARIABLE
+
+            env.pop(VARIABLE, None)     # an interactive shell started without a line is never an allowed line
         realshell.exec_shell(real_shell, invocation.passthrough_argv(), env, depth)
     if mode == shell.COMMAND:
         text = invocation.line
