@@ -92,51 +92,17 @@ def main(argv: list[str] | None = None) -> int:
         refuse(f"wispsh: not run: internal error ({type(exc).__name__}: {exc})")
 
 
-class _NoConfig:
-    """What the nested path needs of a config that says nothing about shells or deny patterns."""
+class _AllowedConfig:
+    """The config a line beneath an allowed one runs under: the one the allowing line was judged with, as
+    its token carries it (real shells; deny patterns are read from the wisp home only when it had some)."""
 
     deny: tuple[str, ...] = ()
 
-    def __init__(self, path: str):
-        self.path = path
+    def __init__(self, path: str, shells: dict):
+        self.path, self.shells = path, shells
 
-    def shell_path(self, name: str) -> None:
-        return None
-
-
-def _nested_config(home: str):
-    """The config for a line beneath an allowed one, read cheaply: a config.json that names no real shell and
-    no deny pattern changes nothing on this path, so json and the config module are loaded only when it does.
-    None: the full path decides (and refuses an untrusted or broken config)."""
-    path = os.path.join(home, "config.json")
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except FileNotFoundError:
-        return _NoConfig(path)
-    except OSError:
-        return None
-    try:
-        st, hst = os.fstat(fd), os.stat(home)
-        if (st.st_mode & 0o170000) != 0o100000 or st.st_size > 1 << 20:
-            return None
-        for one in (st, hst):
-            if one.st_uid != os.getuid() or one.st_mode & 0o022:
-                return None
-        raw = os.read(fd, 1 << 20)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    if b'"deny"' not in raw and b'"shell"' not in raw and b"\\u" not in raw:
-        return _NoConfig(path)
-    from pathlib import Path
-
-    from wispsh.config import ConfigError, load_config
-
-    try:
-        return load_config(Path(home))
-    except ConfigError:
-        return None
+    def shell_path(self, name: str) -> str | None:
+        return self.shells.get(name)
 
 
 def _deny_hit(text: str, config):
@@ -166,10 +132,19 @@ def _beneath_allowed_line(argv: list[str]) -> None:
         return
     env = os.environ
     home = signing.wisp_home(env)
-    beneath = nested.allowing_ancestor(env, home)
-    config = _nested_config(home) if beneath is not None else None
-    if config is None:
+    allowed = nested.allowing_ancestor(env, home)
+    if allowed is None:
         return
+    config = _AllowedConfig(os.path.join(home, "config.json"), allowed.shells)
+    if allowed.deny:                                # the user's own deny patterns: the config module reads them
+        from pathlib import Path
+
+        from wispsh.config import ConfigError, load_config
+
+        try:
+            config = load_config(Path(home))
+        except ConfigError:
+            return
     from wispsh import realshell
 
     env = dict(env)
@@ -202,7 +177,7 @@ def _beneath_allowed_line(argv: list[str]) -> None:
 
             matched = redact(" ".join(hit.matched.split())[:160])
             realshell.refuse(f"wispsh: not run: {matched!r} matches the deny pattern {hit.pattern!r}; nothing ran")
-    nested.audit(home, text, beneath, os.getcwd())
+    nested.audit(home, text, allowed.pid, os.getcwd())
     if invocation.mode == shell.COMMAND:
         realshell.exec_shell(real_shell, invocation.command_argv(), env, depth, gated=True, mint=False)
     realshell.exec_shell(real_shell, invocation.source_argv(realshell.hold_text(data)), env, depth, gated=True,
@@ -287,8 +262,9 @@ def _main(argv: list[str] | None = None) -> int:
         flow.check(implicit, yes=yes, config=config)     # what the shell runs besides the text is checked too
 
     if mode == shell.COMMAND:
-        realshell.exec_shell(real_shell, invocation.command_argv(), env, depth, gated=True)
-    realshell.exec_shell(real_shell, invocation.source_argv(realshell.hold_text(data)), env, depth, gated=True)
+        realshell.exec_shell(real_shell, invocation.command_argv(), env, depth, gated=True, config=config)
+    realshell.exec_shell(real_shell, invocation.source_argv(realshell.hold_text(data)), env, depth, gated=True,
+                         config=config)
     return REFUSED_UNREACHABLE
 
 

@@ -25,7 +25,8 @@ MAX_HOPS = 128
 # What policy/deny.py's built-in patterns and word checks cannot match without (rm -rf /, find / -delete, fork
 # bombs, mkfs/dd/wipefs onto disks, chmod -R 777 /): a line holding none of them, read also with quotes,
 # backslashes and $IFS taken away, cannot be refused by them.
-NEEDLES = ("rm", "()", "mkfs", "of=", "chmod", "/dev/", "-delete")
+NEEDLES = ("rm", "()", "mkfs", "of=", "chmod", "-delete", "/dev/sd", "/dev/nvme", "/dev/hd", "/dev/vd", "/dev/xvd",
+           "/dev/mmcblk", "/dev/disk", "/dev/rdisk", "/dev/mapper", "/dev/md", "/dev/dm-")   # deny._DISK
 
 
 def _stat(pid: int) -> tuple[int, int] | None:
@@ -47,30 +48,48 @@ def _boot_id() -> bytes:
         return b"-"
 
 
-def _message(pid: int, start: int) -> bytes:
-    return b"wisp-allowed:1:%d:%d:%d:%s" % (os.getuid(), pid, start, _boot_id())
+def _message(body: str) -> bytes:
+    return b"wisp-allowed:%d:%s:%s" % (os.getuid(), _boot_id(), body.encode("utf-8", "surrogateescape"))
 
 
-def mint(home: str) -> str | None:
-    """The token for the shell this process is about to become (exec keeps the pid and start time)."""
+def mint(home: str, shells: dict, deny: bool) -> str | None:
+    """The token for the shell this process is about to become (exec keeps the pid and start time).
+
+    It also carries what the nested path needs of the config that allowed the line, signed with the rest:
+    the configured real shells and whether deny patterns are set, so a nested wispsh reads no config file.
+    None when that cannot be written safely (then what runs beneath is judged in full)."""
     from wispsh.support import signing
 
     me = _stat(os.getpid())
-    key = signing.key_for_signing(home) if me else None
+    if me is None or any(c in name + path for name, path in shells.items() for c in "|,=\0"):
+        return None
+    key = signing.key_for_signing(home)
     if key is None:
         return None
-    pid, start = os.getpid(), me[1]
-    return f"{pid}.{start}.{signing.mac(key, _message(pid, start))}"
+    listed = ",".join(f"{name}={path}" for name, path in sorted(shells.items()))
+    body = f"1|{os.getpid()}|{me[1]}|{int(bool(deny))}|{listed}"
+    return f"{body}|{signing.mac(key, _message(body))}"
 
 
-def allowing_ancestor(env, home: str) -> int | None:
-    """The pid of the allowed line this process runs beneath (itself included), when the token in `env`
-    names it and is signed with the home's key; else None."""
+class Allowed:
+    """What a valid token says: the allowing pid, and the config it was allowed under."""
+
+    __slots__ = ("pid", "shells", "deny")
+
+    def __init__(self, pid: int, shells: dict, deny: bool):
+        self.pid, self.shells, self.deny = pid, shells, deny
+
+
+def allowing_ancestor(env, home: str) -> Allowed | None:
+    """The allowed line this process runs beneath (itself included: an exec in place), when the token in
+    `env` names one of its ancestors as started then and is signed with the home's key; else None."""
     token = env.get(VARIABLE, "")
-    pieces = token.split(".")
-    if len(pieces) != 3 or not pieces[0].isdigit() or not pieces[1].isdigit() or len(pieces[2]) != 64:
+    body, _, signature = token.rpartition("|")
+    pieces = body.split("|")
+    if len(pieces) != 5 or pieces[0] != "1" or not pieces[1].isdigit() or not pieces[2].isdigit() \
+            or pieces[3] not in ("0", "1") or len(signature) != 64:
         return None
-    want_pid, want_start = int(pieces[0]), int(pieces[1])
+    want_pid, want_start = int(pieces[1]), int(pieces[2])
     pid = os.getpid()
     for _ in range(MAX_HOPS):
         if pid <= 0:
@@ -90,9 +109,10 @@ def allowing_ancestor(env, home: str) -> int | None:
     from wispsh.support import signing
 
     key = signing.read_key(home)
-    if key is None or not signing.same(pieces[2], signing.mac(key, _message(want_pid, want_start))):
+    if key is None or not signing.same(signature, signing.mac(key, _message(body))):
         return None
-    return want_pid
+    shells = dict(item.split("=", 1) for item in pieces[4].split(",") if "=" in item)
+    return Allowed(want_pid, shells, pieces[3] == "1")
 
 
 def needs_deny_check(text: str, user_patterns: bool) -> bool:
