@@ -123,7 +123,7 @@ class WispShellEnvironment(LocalEnvironment):
 def _mini(box: Sandbox, exe: str, url: str):
     (box.root / "wispenv.py").write_text(MINI_ENV)
     env = box.env(WISP_E2E_SHELL=str(box.wrap / "bash"), PYTHONPATH=str(box.root), OPENAI_API_KEY="dummy",
-                  MSWEA_CONFIG_DIR=str(box.home / ".config" / "mini-swe-agent"))
+                  MSWEA_GLOBAL_CONFIG_DIR=str(box.home / ".config" / "mini-swe-agent"), MSWEA_CONFIGURED="true")
     argv = [exe, "-y", "--exit-immediately", "-m", "openai/stub-model", "-t", PROMPT, "-o", str(box.root / "traj.json"),
             "-c", "mini.yaml", "-c", f"model.model_kwargs.api_base={url}/v1", "-c", "model.model_kwargs.api_key=dummy",
             "-c", "model.cost_tracking=ignore_errors", "-c", "environment.environment_class=wispenv.WispShellEnvironment"]

@@ -39,6 +39,15 @@ def script_for(client: str) -> list:
     return steps
 
 
+def _output(said: str) -> str:
+    """A tool result as text (mini-swe-agent sends JSON: returncode and output)."""
+    try:
+        data = json.loads(said)
+    except ValueError:
+        return said
+    return data.get("output", said) if isinstance(data, dict) else said
+
+
 def answer(screen: str) -> str:
     return "y" if "python3 -c" in screen else "n"
 
@@ -83,7 +92,7 @@ def test_a_real_client_session_through_wispsh(client, tmp_path):
         assert asked == alone(box, command), command
 
     # 4. what the model received: the approved command's output, and for each refusal one line naming the payload
-    results = dict(run.results)
+    results = {command: _output(said) for command, said in run.results}
     assert "1" in results[APPROVED], results.get(APPROVED)
     for command in REFUSED:
         said = results[command]

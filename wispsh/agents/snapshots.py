@@ -14,12 +14,17 @@ import re
 
 from wispsh.agents.harness import default_table
 
+# The gate's own bookkeeping, saved by a capture that ran beneath it: WISP_GATED only says what is true of a
+# gated line anyway, WISP_DEPTH only counts (a forged one can only refuse), and a stale WISP_ALLOWED is a hint
+# that nothing trusts (decide/nested.py reads each ancestor's own initial environment).
+GATE_BOOKKEEPING = ("WISP_GATED", "WISP_DEPTH", "WISP_ALLOWED")
 SNAPSHOT_KINDS = ("claude-snapshot", "codex-snapshot", "codex-snapshot-tmp")
 CACHE_DIR = "trusted-snapshots"
 MAX_BYTES = 8 << 20
 
 _B64_FUNCTION = re.compile(r"""^eval "\$\(echo '([A-Za-z0-9+/=\n]*)' \| base64 -d\)" > /dev/null 2>&1$""", re.M)
 _PATH_EXPORT = re.compile(r"""^(?:export PATH=([^\s'"$`\\;&|<>()]*)|declare -x PATH="([^"$`\\]*)")$""", re.M)
+_EXPORT = re.compile(r"""^(?:declare -x ([A-Za-z_][A-Za-z0-9_]*)="((?:[^"\\$`]|\\.)*)"|export ([A-Za-z_][A-Za-z0-9_]*)=([^\s'"$`\\;&|<>()]*))$""", re.M)
 _ALIAS = re.compile(r"""^alias (?:-- )?([^\s=/$`'"]+)='((?:[^']|'\\'')*)'$""", re.M)
 
 
@@ -140,4 +145,15 @@ def text_to_judge(text: str, env) -> str | None:
         return "" if set(value.split(":")) <= current else m.group(0)
 
     text = _PATH_EXPORT.sub(path_export, text)
+
+    def same_export(m: re.Match) -> str:
+        # an export of the value the variable already has here changes nothing (Codex saves the whole
+        # environment, WISP_HOME and XDG_RUNTIME_DIR included)
+        name = m.group(1) or m.group(3)
+        value = re.sub(r"\\(.)", r"\1", m.group(2)) if m.group(1) else m.group(4)
+        if name in GATE_BOOKKEEPING:
+            return ""
+        return "" if env.get(name) == value else m.group(0)
+
+    text = _EXPORT.sub(same_export, text)
     return _ALIAS.sub(lambda m: _unquote_sq(m.group(2)), text)

@@ -80,39 +80,59 @@ class Allowed:
         self.pid, self.shells, self.deny = pid, shells, deny
 
 
-def allowing_ancestor(env, home: str) -> Allowed | None:
-    """The allowed line this process runs beneath (itself included: an exec in place), when the token in
-    `env` names one of its ancestors as started then and is signed with the home's key; else None."""
-    token = env.get(VARIABLE, "")
+def _initial_token(pid: int) -> str | None:
+    """WISP_ALLOWED in the environment `pid` was started with (/proc/PID/environ: nothing it runs can change
+    it, and a snapshot an agent sources afterwards cannot either)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as fh:
+            raw = fh.read()
+    except OSError:
+        return None
+    needle = VARIABLE.encode() + b"="
+    at = 0 if raw.startswith(needle) else raw.find(b"\0" + needle) + 1
+    if at == 0 and not raw.startswith(needle):
+        return None
+    end = raw.find(b"\0", at)
+    return raw[at + len(needle):end if end >= 0 else len(raw)].decode("utf-8", "surrogateescape")
+
+
+def _parse(token: str):
     body, _, signature = token.rpartition("|")
     pieces = body.split("|")
     if len(pieces) != 5 or pieces[0] != "1" or not pieces[1].isdigit() or not pieces[2].isdigit() \
             or pieces[3] not in ("0", "1") or len(signature) != 64:
         return None
-    want_pid, want_start = int(pieces[1]), int(pieces[2])
+    return body, signature, int(pieces[1]), int(pieces[2]), pieces[3] == "1", pieces[4]
+
+
+def allowing_ancestor(env, home: str) -> Allowed | None:
+    """The allowed line this process runs beneath (itself included: an exec in place): the nearest ancestor
+    that was started with a token naming itself, as started then, signed with the home's key; else None.
+    The token is read from each ancestor's own initial environment, so the one in ours is only a hint."""
+    if not env.get(VARIABLE):
+        return None
     pid = os.getpid()
     for _ in range(MAX_HOPS):
-        if pid <= 0:
+        if pid <= 1:
             return None
         info = _stat(pid)
         if info is None:
             return None
-        if pid == want_pid:
-            if info[1] != want_start:
-                return None             # that pid, but another process: the allowed line is gone
-            break
-        if pid == 1:
-            return None
-        pid = info[0]
-    else:
-        return None
-    from wispsh.support import signing
+        token = _initial_token(pid)
+        parsed = _parse(token) if token else None
+        if parsed is not None and parsed[2] == pid:
+            body, signature, _pid, start, deny, listed = parsed
+            if start != info[1]:
+                return None
+            from wispsh.support import signing
 
-    key = signing.read_key(home)
-    if key is None or not signing.same(signature, signing.mac(key, _message(body))):
-        return None
-    shells = dict(item.split("=", 1) for item in pieces[4].split(",") if "=" in item)
-    return Allowed(want_pid, shells, pieces[3] == "1")
+            key = signing.read_key(home)
+            if key is None or not signing.same(signature, signing.mac(key, _message(body))):
+                return None
+            shells = dict(item.split("=", 1) for item in listed.split(",") if "=" in item)
+            return Allowed(pid, shells, deny)
+        pid = info[0]
+    return None
 
 
 def needs_deny_check(text: str, user_patterns: bool) -> bool:
