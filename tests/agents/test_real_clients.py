@@ -10,6 +10,7 @@ runs the same against the newest versions.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,7 @@ import json
 
 from clients import run_client
 from sandbox import Sandbox
+from shapes import drift as drift_lines
 from shapes import shape_of
 
 VERSION = os.environ.get("AGENT_VERSIONS") or None        # None: the pins
@@ -37,6 +39,28 @@ def script_for(client: str) -> list:
     if client == "mini-swe-agent":
         steps.append("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")
     return steps
+
+
+def _report(client: str, run, spawns: list, unknown: list) -> None:
+    """For scripts/agents-latest: the version run, the shapes seen, the drifts (AGENT_REPORT=DIR)."""
+    where = os.environ.get("AGENT_REPORT")
+    if not where:
+        return
+    from collections import Counter
+
+    from install import client_version, install
+
+    shapes = Counter(shape_of(client, s["argv"]) for s in spawns if shape_of(client, s["argv"]))
+    known = {}
+    for s in spawns:
+        name = shape_of(client, s["argv"])
+        if name and name not in known:
+            known[name] = s["argv"]
+    samples = json.loads((Path(__file__).with_name("recorded-spawns.json")).read_text()).get(client, {})
+    drift = [drift_lines(client, argv, samples or known) for argv in unknown]
+    record = {"version": client_version(client, install(client, VERSION)), "shapes": dict(shapes), "drift": drift,
+              "outcome": "spawn shapes match" if not unknown else f"{len(unknown)} spawn(s) drifted"}
+    Path(where, f"{client}.json").write_text(json.dumps(record))
 
 
 def _output(said: str) -> str:
@@ -70,6 +94,7 @@ def test_a_real_client_session_through_wispsh(client, tmp_path):
     # 1. which spawns reach wispsh, with what argv: every spawn has a shape recorded for this client, and each
     #    scripted command was judged as its own line (the payload alone when a template matched)
     unknown = [s["argv"] for s in spawns if shape_of(client, s["argv"]) is None]
+    _report(client, run, spawns, unknown)
     assert not unknown, [json.dumps(a)[:300] for a in unknown]
     judged = {e["line"]: e.get("template") for e in box.audit() if e.get("event") == "classification"}
     for command in script:
