@@ -18,6 +18,19 @@ for _name, _sub in (("WISP_HOME", "wisp-home"), ("XDG_RUNTIME_DIR", "runtime")):
 os.environ.pop("WISP_SESSION", None)     # tests that need a session name set their own
 
 ALLOWLIST = Path(__file__).with_name("skip-allowlist.txt")
+AGENT_STAGE = Path(__file__).resolve().parent / "agents"
+
+
+def pytest_ignore_collect(collection_path, config):
+    """tests/agents (real clients, minutes, the registries) runs only when named on the command line."""
+    path = Path(collection_path).resolve()
+    if path != AGENT_STAGE and AGENT_STAGE not in path.parents:
+        return None
+    named = [Path(arg.split("::")[0]).resolve() for arg in config.args]
+    if any(n == AGENT_STAGE or AGENT_STAGE in n.parents or n in path.parents or n == path for n in named
+           if n != AGENT_STAGE.parent):
+        return None
+    return True
 _skips: list[tuple[str, str]] = []
 
 

@@ -36,14 +36,17 @@ def test_only_the_payload_is_judged_as_it_would_be_alone(box, tmp_path, payload)
         if name.startswith("opencode") and "$" in payload:
             continue                            # bash expands "$…" before opencode's eval: judged as written
         plan = pipeline.judge(line, box.config, cwd, env, args)
-        assert plan.line == line, name
+        # the payload is the plan's line (what the refusal, the dialog and the audit show); the agent's whole
+        # line and the template are kept apart
+        # (the old `\\< /dev/null` form: eval joins its words, so the redirect is part of what it runs)
+        assert (plan.line.removesuffix(" < /dev/null").removesuffix(";"), plan.written) == (alone.line, line), name
+        assert plan.template, name
         assert _seen(plan) == _seen(alone), name
         assert plan.verdict == alone.verdict and plan.line_verdict == alone.line_verdict, name
         assert any("boilerplate recognised" in n for n in plan.split.notes), name
-        if args == ():                          # spans point into the whole line, inside the payload
-            for j in plan.judged:
-                a, b = j.part.span
-                assert 0 <= a <= b <= len(line), name
+        for j in plan.judged:                   # spans point into the payload
+            a, b = j.part.span
+            assert 0 <= a <= b <= len(plan.line), name
 
 
 @pytest.mark.parametrize("change", [

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from wispsh.config import Config, ConfigError, load_config
 from wispsh.realshell import refuse
 
-def _plan(text: str, args: Sequence[str], config: Config | None):
+def _plan(text: str, args: Sequence[str], config: Config | None, *, remember: bool = True):
     from wispsh import pipeline
 
     config = config or load_config()
-    return config, pipeline.judge(text, config, os.getcwd(), dict(os.environ), args)
+    return config, pipeline.judge(text, config, os.getcwd(), dict(os.environ), args, remember=remember)
 
 
 def check(text: str, *, yes: bool = False, args: Sequence[str] = (), config: Config | None = None) -> None:
@@ -54,7 +54,7 @@ def explain(text: str, *, as_json: bool, args: Sequence[str] = (), config: Confi
     from wispsh.cli import explain as render
 
     try:
-        _, plan = _plan(text, args, config)
+        _, plan = _plan(text, args, config, remember=False)
     except ConfigError as exc:
         sys.stderr.write(f"wispsh: config error: {exc}\n")
         return render.EXIT_FOR_VERDICT["deny"]

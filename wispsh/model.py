@@ -208,6 +208,11 @@ class Plan:
     covered_line: bool = False
     denied_by: DenyHit | None = None
     notes: tuple[str, ...] = field(default=())
+    # An agent's known boilerplate around the payload (harnesses.json): `line` is then the payload alone
+    # (what the refusal, the dialog and the audit show), `template` the template's id, `written` the whole
+    # line as the agent wrote it.
+    template: str | None = None
+    written: str | None = None
 
 
 # ---------------------------------------------------------------- ask.py

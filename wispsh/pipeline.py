@@ -20,28 +20,74 @@ MAX_CODE_LENGTH = 20_000
 _code_depth = [0]
 
 
-def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Sequence[str] = ()) -> Plan:
+def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Sequence[str] = (), *,
+          remember: bool = True) -> Plan:
+    """`remember`: cache a snapshot's passing verdict in the wisp home (False for --explain, which writes nothing)."""
     from wispsh.agents import harness
     from wispsh.parse import split
 
     hit = harness.match(line, env=env, config=config, args=args)
     if hit is not None:
-        payload = split.split_line(hit.payload_decoded)
-        parts = tuple(replace(p, span=hit.span_in_line(*p.span)) for p in payload.parts)
-        note = (f"{hit.agent} boilerplate recognised (template {hit.template}); only its payload is judged"
-                + (f"; sources {', '.join(hit.sourced)}" if hit.sourced else ""))
-        plan = _judge_split(replace(payload, parts=parts, notes=payload.notes + (note,)), config, cwd, env)
-        return replace(plan, line=line)
+        from wispsh.agents import snapshots
+
+        untrusted = _untrusted_snapshot(snapshots.snapshot_paths(hit.plumbing), config, cwd, env, remember)
+        if untrusted is None:
+            # the payload alone is the line: the refusal, the dialog and the audit show it, not the plumbing
+            payload = split.split_line(hit.payload_decoded)
+            note = (f"{hit.agent} boilerplate recognised (template {hit.template}); only its payload is judged"
+                    + (f"; sources {', '.join(hit.sourced)}" if hit.sourced else ""))
+            plan = _judge_split(replace(payload, notes=payload.notes + (note,)), config, cwd, env)
+            return replace(plan, template=hit.template, written=line)
+        # a sourced snapshot whose content is not the agent's own capture: the whole line as written
+        line_split = split.split_line(line)
+        line_split = replace(line_split, notes=line_split.notes + (untrusted,))
+        return _judge_split(line_split, config, cwd, env)
     plan = _judge_split(split.split_line(line), config, cwd, env)
     if plan.verdict == "run":
         return plan
-    agent = harness.is_snapshot_run(line, env=env, config=config, args=args)
+    sourced: list[str] = []
+    agent = harness.is_snapshot_run(line, env=env, config=config, args=args, sourced=sourced)
     if agent is None:
         return plan
+    from wispsh.agents import snapshots
+
+    untrusted = _untrusted_snapshot(snapshots.snapshot_paths(sourced), config, cwd, env, remember)
+    if untrusted is not None:
+        return replace(plan, notes=plan.notes + (untrusted,))
     # a known snapshot/probe run of the agent, exactly: its parts are the agent's plumbing, not the model's
     reason = f"{agent}'s own shell-snapshot or version probe run (known template)"
     plumbing = tuple(Judged(j.part, j.key, Verdict.of(Level.SAFE, "agent.plumbing", reason)) for j in plan.judged)
-    return _decide(plan.split, plumbing, Verdict(Level.SAFE, ()), config, cwd, env)
+    known = replace(plan.split, notes=plan.split.notes + (reason,))
+    return _decide(known, plumbing, Verdict(Level.SAFE, ()), config, cwd, env)
+
+
+def _untrusted_snapshot(paths: Sequence[str], config: Config, cwd: str, env: Mapping[str, str],
+                        remember: bool = True) -> str | None:
+    """Why one of the snapshot files the agent's plumbing sources is not the agent's own capture, or None.
+
+    Trusted by content, not by place: a snapshot is judged (as snapshots.text_to_judge reads it) the first
+    time it is seen, and a passing verdict is cached by its digest in the wisp home."""
+    from wispsh.agents import snapshots
+    from wispsh.parse import split
+
+    home = str(config.path.parent)
+    for path in paths:
+        data = snapshots.read(path)
+        if data is None:
+            return f"snapshot {path} cannot be read as a regular file; the line is judged as written"
+        sha = snapshots.digest(data)
+        if snapshots.known(home, sha):
+            continue
+        text = snapshots.text_to_judge(data.decode("utf-8", "surrogateescape"), env)
+        plan = _judge_split(split.split_line(text), config, cwd, env) if text is not None else None
+        if plan is None or plan.verdict != "run":
+            what = "" if plan is None else ": " + "; ".join(
+                f"{plan.judged[i].part.text[:60]!r} ({plan.judged[i].verdict.level})"
+                for q in plan.questions[:2] for i in q.parts[:1])
+            return f"snapshot {path} holds more than the agent's own capture{what}; the line is judged as written"
+        if remember:
+            snapshots.remember(home, sha)
+    return None
 
 
 def rules_context(cwd: str, env: Mapping[str, str], config: Config | None):

@@ -163,11 +163,24 @@ def hold_text(data: bytes) -> str:
 
 
 def exec_shell(path: str, argv: tuple[str, ...] | list[str], env: dict[str, str], depth: int, *,
-               gated: bool = False) -> "NoReturn":  # noqa: F821
+               gated: bool = False, mint: bool = True, config=None) -> "NoReturn":  # noqa: F821
+    """Become the real shell. `gated`: it runs a line the gate allowed; then (unless `mint` is False, for a
+    line that already runs beneath such a token) it gets the token that lets wispsh invocations beneath it
+    pass on the deny patterns alone (decide/nested.py)."""
     env = dict(env)
     env[DEPTH_VARIABLE] = str(depth)
     if gated:
         env[GATED_VARIABLE] = "1"
+        if mint:
+            from wispsh.decide import nested
+            from wispsh.support.signing import wisp_home
+
+            token = nested.mint(wisp_home(env), dict(config.shells) if config is not None else {},
+                                bool(config.deny) if config is not None else True)
+            if token:
+                env[nested.VARIABLE] = token
+            else:                                   # no key: what runs beneath is judged in full
+                env.pop(nested.VARIABLE, None)
     sys.stdout.flush()
     sys.stderr.flush()
     try:

@@ -273,11 +273,24 @@ _PATH_RE = {
     "sq": r"'[^'\n]*'",
     "raw": r"[^'\"\\$`\n]+",
 }
+# Codex 0.171's restores: four-line blocks per variable, the proxy group inside one `if … fi`. The hole only
+# takes such lines; _codex_restores_v2 then rebuilds the exact text from the saves and compares.
+_RESTORE_V2_LINE = (r'(?:if \[ -n "\$\{__CODEX_SNAPSHOT_(?:PROXY_)?OVERRIDE_SET_[0-9]+\}" \]; then'
+                    r'|  if \[ -z "\$\{%s\+x\}" \] [^\n]*; fi'
+                    r'|else builtin unset %s 2>/dev/null \|\| command unset %s; fi'
+                    r'|builtin unset __CODEX_SNAPSHOT_[A-Z_0-9 ]+ 2>/dev/null \|\| command unset __CODEX_SNAPSHOT_[A-Z_0-9 ]+'
+                    r'|if \[ -n "\$__CODEX_SNAPSHOT_PROXY_ENV_SET" \] \|\| \[ -n "\$\{CODEX_NETWORK_PROXY_ACTIVE\+x\}" \]; then'
+                    r'|fi)') % (_NAME, _NAME, _NAME)
 _HOLE_RE = {
     "shell": r"[^'\n]+",
     "codex-env-saves": "%s(?:\n%s)*" % (_SAVE, _SAVE),
     "codex-env-restores": "%s(?:\n%s)*" % (_RESTORE, _RESTORE),
+    "codex-env-restores-v2": "%s(?:\n%s)*" % (_RESTORE_V2_LINE, _RESTORE_V2_LINE),
+    "codex-path": r"/[^'\n]*/codex-path",
     "rc": "",
+    "rc-path": r'[^"\n]+',
+    "home": r"/[^\s'\"$`\\]*",
+    "line": r"[^\n]*",
     "prefix-command": r"(?:[A-Za-z0-9_./+%-]+|'[^'\n]*')(?: -[^'\"\n]*)?",
 }
 
@@ -310,6 +323,8 @@ def _compile(seq: list, lazy: bool, holes: dict, counter: list) -> str:
                 body = "(?:" + "|".join(_PATH_RE[q] for q in item["quoting"]) + ")"
             elif kind == "indent":
                 body = " *?" if lazy else " *"
+            elif kind == "token":
+                body = item["pattern"]
             else:
                 body = _HOLE_RE[kind]
             counter[0] += 1
@@ -335,11 +350,14 @@ class Table:
     """harnesses.json compiled: templates (and by id), path kinds, rc files, snapshot runs, probe lines
     (exact line -> agent) and digests ((length in characters or None, sha256 hex) -> agent)."""
 
-    __slots__ = ("templates", "by_id", "paths", "rc_files", "snapshot_runs", "probe_lines", "digests")
+    __slots__ = ("templates", "by_id", "paths", "rc_files", "snapshot_runs", "probe_lines", "digests",
+                 "snapshot_functions")
 
-    def __init__(self, templates, by_id, paths, rc_files, snapshot_runs, probe_lines, digests):
+    def __init__(self, templates, by_id, paths, rc_files, snapshot_runs, probe_lines, digests,
+                 snapshot_functions=()):
         self.templates, self.by_id, self.paths, self.rc_files = templates, by_id, paths, rc_files
         self.snapshot_runs, self.probe_lines, self.digests = snapshot_runs, probe_lines, digests
+        self.snapshot_functions = snapshot_functions     # the agents' own functions in their snapshots
 
 
 def load_table(path: Path | None = None) -> Table:
@@ -355,10 +373,11 @@ def load_table(path: Path | None = None) -> Table:
         if "seq" in run:
             runs.append(_build(run))
         for line in run.get("one_line_of", []):
-            probes[line] = run["agent"]
-    digests = {(d.get("chars"), d["sha256"]): d["agent"] for d in data.get("snapshot_run_digests", [])}
+            probes[line] = (run["agent"], tuple(sorted(run.get("when_env", {}).items())))
+    digests = {(d.get("chars"), d["sha256"]): (d["agent"], tuple(d.get("rc_files", ())))
+               for d in data.get("snapshot_run_digests", [])}
     return Table(templates, {t.id: t for t in templates}, data.get("paths", {}), data.get("rc_files", {}),
-                 tuple(runs), probes, digests)
+                 tuple(runs), probes, digests, tuple(f["text"] for f in data.get("snapshot_functions", ())))
 
 
 @cache
@@ -411,6 +430,30 @@ def _agent_file_trusted(path: str, base: str) -> bool:
         directory = os.path.dirname(directory)
 
 
+def _agent_target_ok(path: str, base: str) -> bool:
+    """A file an agent's plumbing writes (its snapshot): absent or a regular file of the user's own (no
+    symlink to follow elsewhere), in directories of the user's own, none a symlink, down from `base`."""
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or not _owner_ok(st, allow_root=False):
+            return False
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return False
+    directory = os.path.dirname(path)
+    while True:
+        try:
+            dst = os.lstat(directory)
+        except OSError:
+            return False
+        if not stat.S_ISDIR(dst.st_mode) or not _owner_ok(dst, allow_root=False):
+            return False
+        if directory == base or len(directory) <= len(base):
+            return directory == base
+        directory = os.path.dirname(directory)
+
+
 def _listed_trusted(path: str, config: Config, env: Mapping[str, str]) -> bool:
     """A file the user listed in trustedSources: followed like the shell will, owned by them or root."""
     for pattern in config.trusted_sources:
@@ -435,6 +478,8 @@ def _path_ok(path: str, spec: dict, table: Table, env: Mapping[str, str], config
             continue
         if not re.fullmatch(kind["relative"], path[len(root) + 1:]):
             continue
+        if "written" in kind:
+            return _agent_target_ok(path, root)
         if "sourced" not in kind:
             return True
         return _agent_file_trusted(path, root) or _listed_trusted(path, config, env)
@@ -557,6 +602,72 @@ def _codex_saves_agree(saves: str | None, restores: str | None) -> bool:
     return len(lines) % 2 == 0 and captured == restored
 
 
+def _codex_restores_v2(saves: str, restores: str) -> bool:
+    """Codex 0.171's restores, rebuilt from its saves: one four-line block per saved variable, the proxy
+    variables' blocks inside `if [ -n "$__CODEX_SNAPSHOT_PROXY_ENV_SET" ] || … ; then … fi`."""
+    lines = saves.split("\n")
+    if len(lines) % 2:
+        return False
+    groups: dict[str, list[tuple[str, str]]] = {"__CODEX_SNAPSHOT_OVERRIDE": [], "__CODEX_SNAPSHOT_PROXY_OVERRIDE": []}
+    for set_line, value_line in zip(lines[0::2], lines[1::2]):
+        a, b = re.fullmatch(_SAVE_LINE, set_line), re.fullmatch(_VALUE_LINE, value_line)
+        if not a or not b or a.groups() != b.groups():
+            return False
+        prefix, index, name = a.groups()
+        if index != str(len(groups[prefix])):
+            return False
+        groups[prefix].append((index, name))
+
+    def block(prefix: str, index: str, name: str) -> str:
+        s, v = f"{prefix}_SET_{index}", f"{prefix}_{index}"
+        return (f'if [ -n "${{{s}}}" ]; then\n'
+                f'  if [ -z "${{{name}+x}}" ] || [ "${{{name}-}}" != "${{{v}}}" ]; then export {name}="${{{v}}}"; '
+                f'else export {name}; fi\n'
+                f'else builtin unset {name} 2>/dev/null || command unset {name}; fi\n'
+                f'builtin unset {s} {v} 2>/dev/null || command unset {s} {v}')
+
+    out = [block("__CODEX_SNAPSHOT_OVERRIDE", i, n) for i, n in groups["__CODEX_SNAPSHOT_OVERRIDE"]]
+    proxies = groups["__CODEX_SNAPSHOT_PROXY_OVERRIDE"]
+    if proxies:
+        out.append('if [ -n "$__CODEX_SNAPSHOT_PROXY_ENV_SET" ] || [ -n "${CODEX_NETWORK_PROXY_ACTIVE+x}" ]; then')
+        out += [block("__CODEX_SNAPSHOT_PROXY_OVERRIDE", i, n) for i, n in proxies]
+        out.append("fi")
+    return "\n".join(out) == restores
+
+
+def _trusted_dir(path: str) -> bool:
+    """A directory of an installed tool: absolute, normal, owned by the user or root, writable by no one else."""
+    if not os.path.isabs(path) or os.path.normpath(path) != path:
+        return False
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and _owner_ok(st, allow_root=True)
+
+
+def _plain_hole_ok(kind: str, text: str, spec: dict, named: dict, table: Table, env: Mapping[str, str],
+                   config: Config, sourced: list) -> bool:
+    """The holes that need only their own text (and the environment) to be checked."""
+    if kind == "home":
+        home = _home(env)
+        return bool(home) and text == home and os.path.normpath(home) == home
+    if kind == "line":
+        return True
+    if kind == "token":
+        return "same" not in spec or named.get(spec["same"]) == text
+    if kind == "rc-path":
+        paths = _rc_paths(spec["files"], table, env)
+        if not paths or text not in paths or not _rc_trusted(text, config, env):
+            return False
+        if os.path.lexists(text):
+            sourced.append(text)
+        return True
+    if kind == "codex-path":
+        return _trusted_dir(text)
+    return False
+
+
 # ------------------------------------------------------------------ matching
 
 
@@ -575,7 +686,8 @@ def _try(template: _Template, line: str, table: Table, env: Mapping[str, str], c
         return None   # the line splits two ways: not the agent's shape
     plumbing, sourced = [f"template={template.id}"], []
     payload = payload_hole = None
-    saves = restores = None
+    saves = restores = restores_kind = None
+    named = {spec["name"]: m.group(name) for name, spec in template.holes.items() if "name" in spec}
     for name, spec in template.holes.items():
         text = m.group(name)
         if text is None:
@@ -611,13 +723,16 @@ def _try(template: _Template, line: str, table: Table, env: Mapping[str, str], c
             plumbing.append(f"shell-prefix={wanted}")
         elif kind == "codex-env-saves":
             saves = text
-        elif kind == "codex-env-restores":
-            restores = text
+        elif kind in ("codex-env-restores", "codex-env-restores-v2"):
+            restores, restores_kind = text, kind
         elif kind == "indent":
             pass
-        else:
+        elif not _plain_hole_ok(kind, text, spec, named, table, env, config, sourced):
             return None
-    if not _codex_saves_agree(saves, restores):
+    if restores_kind == "codex-env-restores-v2":
+        if saves is None or not _codex_restores_v2(saves, restores):
+            return None
+    elif not _codex_saves_agree(saves, restores):
         return None
     if saves is not None:
         plumbing.append("codex-env-saves=%d" % (saves.count("\n") // 2 + 1))
@@ -711,29 +826,42 @@ def match(line: str, *, env: Mapping[str, str], config: Config, args: Sequence[s
 
 
 def is_snapshot_run(line: str, *, env: Mapping[str, str], config: Config, args: Sequence[str] = (),
-                    table: Table | None = None) -> str | None:
-    """The agent whose shell-snapshot capture, validation or version probe `line` is exactly, else None."""
+                    table: Table | None = None, sourced: list | None = None) -> str | None:
+    """The agent whose shell-snapshot capture, validation or version probe `line` is exactly, else None.
+    `sourced` (when given) gets "kind=path" for each file of the agent's that the run sources."""
     table = table or default_table()
     if line in table.probe_lines:
-        return table.probe_lines[line]
+        agent, when = table.probe_lines[line]
+        return agent if all(env.get(k) == v for k, v in when) else None
     if any(chars in (None, len(line)) for chars, _ in table.digests):
         import hashlib
 
         digest = hashlib.sha256(line.encode("utf-8", "surrogateescape")).hexdigest()
         for key in ((len(line), digest), (None, digest)):
             if key in table.digests:
-                return table.digests[key]
+                agent, rc_files = table.digests[key]
+                # the user's own start-up file it sources (Codex's capture reads ~/.bashrc) must be trusted
+                paths = _rc_paths(rc_files, table, env) if rc_files else []
+                if paths is None or not all(_rc_trusted(p, config, env) for p in paths):
+                    return None
+                return agent
     for template in table.snapshot_runs:
         m = template.greedy.fullmatch(line) if template.anchor in line else None
-        if m is None:
+        other = template.lazy.fullmatch(line) if m is not None else None
+        if m is None or other is None or any(m.span(n) != other.span(n) for n in template.holes):
             continue
+        named = {spec["name"]: m.group(name) for name, spec in template.holes.items() if "name" in spec}
         ok = True
         for name, spec in template.holes.items():
             text = m.group(name)
             if text is None:
                 continue
-            if spec["hole"] != "path" or not _path_ok(_unquote_path(text), spec, table, env, config):
-                ok = False
+            if spec["hole"] == "path":
+                ok = ok and _path_ok(_unquote_path(text), spec, table, env, config)
+                if ok and sourced is not None and "sourced" in table.paths[spec["kind"]]:
+                    sourced.append(f"{spec['kind']}={_unquote_path(text)}")
+            else:
+                ok = ok and _plain_hole_ok(spec["hole"], text, spec, named, table, env, config, [])
         if ok:
             return template.agent
     return None

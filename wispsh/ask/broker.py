@@ -103,11 +103,14 @@ def ask_watchers(plan: Plan, *, config: Config, env: Mapping[str, str], cwd: str
             good.append(conn)
     if not good:
         return ()
+    from wispsh.agents.timeouts import wait_seconds
+
+    seconds = wait_seconds(config.wait_seconds, who.get("agent"))   # below the agent's own tool timeout
     answers: list[Answer] = []
     try:
         for i, q in enumerate(plan.questions):
             req = question_request(plan, i, cwd=cwd, env=env, **who)
-            choice, note = _ask_one(good, req, q.level >= Level.DANGEROUS, config.wait_seconds)
+            choice, note = _ask_one(good, req, q.level >= Level.DANGEROUS, seconds)
             answers.append(Answer(i, choice, "watch", note))
             if choice == "n":
                 break
@@ -131,7 +134,7 @@ def _ask_one(conns, req: dict, dangerous: bool, seconds: float) -> tuple[str, st
             break
         left = deadline - time.monotonic()
         if left <= 0:
-            result = ("n", f"no answer within {seconds:g}s")
+            result = ("n", f"timed out: no answer within {seconds:g}s")
             break
         ready, _, _ = select.select([c.sock for c in conns], [], [], left)
         for conn in [c for c in conns if c.sock in ready]:

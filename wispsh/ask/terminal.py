@@ -38,18 +38,42 @@ CONSOLE_MAJORS = frozenset({4, 5, 188, 204})  # /dev/ttyN, /dev/ttyS*, /dev/cons
 
 
 def open_persons_terminal(config: Config) -> int | None:
-    """An fd on /dev/tty when it is a person's terminal and we are in its foreground; else None."""
+    """An fd on /dev/tty when it is a person's terminal, free for us to ask on; else None."""
     try:
         fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError:                      # ENXIO: no controlling terminal (most agents)
         return None
     try:
         persons, _why = terminal_is_persons(_controlling_tty_nr("self"), config)
-        if persons and os.tcgetpgrp(fd) == os.getpgrp():  # background: reading would stop us (SIGTTIN)
+        if persons and in_use_by_another(fd) is None:
             return fd
     except OSError:
         pass
     os.close(fd)
+    return None
+
+
+def in_use_by_another(fd: int) -> str | None:
+    """Why the terminal on `fd` is someone else's to read and draw on right now, or None when it is ours.
+
+    Ours: its foreground process group is ours and is led by us or by a shell/wrapper above us (a job a shell
+    started), and it is in canonical mode. Not ours: a background job (reading would stop us), a group led by
+    another program (Claude Code's TUI runs its env probe and snapshot capture in its own group), or a
+    terminal another program holds in non-canonical (raw) mode — its keys are meant for that program, and a
+    dialog drawn there would land on its screen."""
+    import termios
+
+    if os.tcgetpgrp(fd) != os.getpgrp():
+        return "its foreground process group is not ours"
+    leader = os.getpgrp()
+    if leader != os.getpid():
+        from wispsh.decide.session import SHELLS, WRAPPERS
+
+        names = process_names(leader)
+        if names is not None and not names & (SHELLS | WRAPPERS) and not any(n.startswith("python") for n in names):
+            return f"its foreground process group is led by {sorted(names)[0]} (pid {leader}), not a shell"
+    if not termios.tcgetattr(fd)[3] & termios.ICANON:
+        return "another program holds it in raw (non-canonical) mode"
     return None
 
 

@@ -70,7 +70,10 @@ class Watcher:
             if on_screen:
                 note = f" ({msg['note']})" if msg.get("note") else ""
                 by = f" by watcher {msg['by']}" if msg.get("by") else ""
-                self.term.write(f"\n  answered elsewhere{by}: {msg.get('choice')}{note}\n")
+                if not msg.get("by") and str(msg.get("note", "")).startswith("timed out"):
+                    self.term.write(f"\n  {msg['note']}: the asking wispsh gave up before the agent's own limit\n")
+                else:
+                    self.term.write(f"\n  answered elsewhere{by}: {msg.get('choice')}{note}\n")
         elif kind == "refused":
             self.term.write(f"\n  wisp watch: a question was not sent here: {msg.get('reason')}\n")
 

@@ -45,6 +45,9 @@ def plan_dict(plan: Plan) -> dict:
         "denied_by": None if plan.denied_by is None else {
             "pattern": plan.denied_by.pattern, "matched": plan.denied_by.matched},
         "notes": list(plan.notes),
+        # an agent's boilerplate recognised: `line` is its payload, judged alone; `written` the whole line
+        "template": plan.template,
+        "written": plan.written,
         "parts": parts,
     }
 
@@ -65,6 +68,8 @@ def render_text(plan: Plan) -> str:
            f"verdict:   {plan.verdict} ({_VERDICT_WORDS[plan.verdict]}; threshold {plan.threshold})",
            f"line level: {plan.line_verdict.level}"
            + (f" ({'; '.join(plan.line_verdict.reasons)})" if plan.line_verdict.reasons else "")]
+    if plan.template:
+        out.append(f"template:  {plan.template} (the agent's own plumbing around the line; only the line is judged)")
     if plan.covered_line:
         out.append("the whole line is asked once; its parts are covered by that answer")
     if plan.denied_by is not None:

@@ -92,11 +92,105 @@ def main(argv: list[str] | None = None) -> int:
         refuse(f"wispsh: not run: internal error ({type(exc).__name__}: {exc})")
 
 
+class _AllowedConfig:
+    """The config a line beneath an allowed one runs under: the one the allowing line was judged with, as
+    its token carries it (real shells; deny patterns are read from the wisp home only when it had some)."""
+
+    deny: tuple[str, ...] = ()
+
+    def __init__(self, path: str, shells: dict):
+        self.path, self.shells = path, shells
+
+    def shell_path(self, name: str) -> str | None:
+        return self.shells.get(name)
+
+
+def _deny_hit(text: str, config):
+    """The deny patterns alone, exactly as the full gate applies them (split, keys, policy/deny.py)."""
+    from wispsh import keys
+    from wispsh.model import Judged, Level, Verdict
+    from wispsh.parse import split
+    from wispsh.policy import deny
+
+    parsed = split.split_line(text)
+    judged = tuple(Judged(p, keys.key_for(p), Verdict(Level.SAFE, ())) for p in parsed.parts)
+    return deny.check(parsed, judged, config)
+
+
+def _beneath_allowed_line(argv: list[str]) -> None:
+    """A line beneath a line the gate allowed (decide/nested.py): the deny patterns only, a compact audit
+    event, then the real shell. Returns when the token does not hold (the line is then judged in full)."""
+    from wispsh.cli import shell
+    from wispsh.decide import nested
+    from wispsh.support import signing
+
+    try:
+        invocation = shell.parse(argv, stdin_is_tty=os.isatty(0))
+    except shell.UsageError:
+        return
+    if invocation.explain or invocation.yes or invocation.mode not in (shell.COMMAND, shell.SCRIPT, shell.STDIN):
+        return
+    env = os.environ
+    home = signing.wisp_home(env)
+    allowed = nested.allowing_ancestor(env, home)
+    if allowed is None:
+        return
+    config = _AllowedConfig(os.path.join(home, "config.json"), allowed.shells)
+    if allowed.deny:                                # the user's own deny patterns: the config module reads them
+        from pathlib import Path
+
+        from wispsh.config import ConfigError, load_config
+
+        try:
+            config = load_config(Path(home))
+        except ConfigError:
+            return
+    from wispsh import realshell
+
+    env = dict(env)
+    try:
+        real_shell = realshell.find_shell(invocation.shell_name, config, env, invocation.argv0)
+    except realshell.ShellNotFound:
+        return
+    grammar = shell.grammar_of(real_shell)
+    if grammar != invocation.grammar:
+        invocation = shell.parse(argv, stdin_is_tty=os.isatty(0), grammar=grammar)
+        if invocation.mode not in (shell.COMMAND, shell.SCRIPT, shell.STDIN):
+            return
+    depth = realshell.next_depth(env)
+    realshell.check_depth(depth)
+    data = None
+    if invocation.mode == shell.COMMAND:
+        text = invocation.line
+    elif invocation.mode == shell.SCRIPT:
+        data = read_script(invocation.script, env, real_shell)
+        if data is None:
+            return                                  # the full path says what the shell would say
+        text = data.decode("utf-8", "surrogateescape")
+    else:
+        data = _read_all(0)                         # read once: from here on this path decides
+        text = data.decode("utf-8", "surrogateescape")
+    if nested.needs_deny_check(text, bool(config.deny)):
+        hit = _deny_hit(text, config)
+        if hit is not None:
+            from wispsh.decide.audit import redact
+
+            matched = redact(" ".join(hit.matched.split())[:160])
+            realshell.refuse(f"wispsh: not run: {matched!r} matches the deny pattern {hit.pattern!r}; nothing ran")
+    nested.audit(home, text, allowed.pid, os.getcwd())
+    if invocation.mode == shell.COMMAND:
+        realshell.exec_shell(real_shell, invocation.command_argv(), env, depth, gated=True, mint=False)
+    realshell.exec_shell(real_shell, invocation.source_argv(realshell.hold_text(data)), env, depth, gated=True,
+                         mint=False)
+
+
 def _main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv if argv is None else argv)
+    if os.environ.get("WISP_ALLOWED"):            # decide.nested.VARIABLE: checked before any heavy import
+        _beneath_allowed_line(argv)
     from wispsh import realshell
     from wispsh.cli import shell
 
-    argv = list(sys.argv if argv is None else argv)
     try:
         invocation = shell.parse(argv, stdin_is_tty=os.isatty(0))
     except shell.UsageError as exc:
@@ -136,6 +230,10 @@ def _main(argv: list[str] | None = None) -> int:
 
     if mode in (shell.INTERACTIVE, shell.PASSTHROUGH):
         # Interactive: gating typed lines comes later. Passthrough: the shell only prints or refuses.
+        if mode == shell.INTERACTIVE:
+            from wispsh.decide.nested import VARIABLE
+
+            env.pop(VARIABLE, None)     # an interactive shell started without a line is never an allowed line
         realshell.exec_shell(real_shell, invocation.passthrough_argv(), env, depth)
     if mode == shell.COMMAND:
         text = invocation.line
@@ -164,8 +262,9 @@ def _main(argv: list[str] | None = None) -> int:
         flow.check(implicit, yes=yes, config=config)     # what the shell runs besides the text is checked too
 
     if mode == shell.COMMAND:
-        realshell.exec_shell(real_shell, invocation.command_argv(), env, depth, gated=True)
-    realshell.exec_shell(real_shell, invocation.source_argv(realshell.hold_text(data)), env, depth, gated=True)
+        realshell.exec_shell(real_shell, invocation.command_argv(), env, depth, gated=True, config=config)
+    realshell.exec_shell(real_shell, invocation.source_argv(realshell.hold_text(data)), env, depth, gated=True,
+                         config=config)
     return REFUSED_UNREACHABLE
 
 

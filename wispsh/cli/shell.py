@@ -10,7 +10,6 @@ Kept light: this runs on every `wispsh -c`.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 OWN_NAME = "wispsh"
 SHELL_NAMES = ("bash", "sh", "zsh", "dash", "ksh")
@@ -52,25 +51,39 @@ class UsageError(Exception):
     """wispsh's own usage error (exit 2)."""
 
 
-@dataclass(frozen=True)
 class Invocation:
-    argv: tuple[str, ...]           # as given, argv[0] first
-    argv0: str                      # what the real shell gets as argv[0] (a login dash kept)
-    called_as: str                  # the name wispsh was called as: "bash", "sh", ..., "wispsh"
-    shell_name: str | None          # the real shell that name picks; None: the configured default
-    mode: str
-    shell_words: tuple[str, ...]    # the sh part of argv (after wispsh's own options), unchanged
-    options: tuple[str, ...] = ()   # option words passed on: `c` (and for STDIN `s`) taken out,
-                                    # the terminating `-`/`--` dropped
-    line: str | None = None         # COMMAND: the line to gate and run
-    script: str | None = None       # SCRIPT: the file as named
-    args: tuple[str, ...] = ()      # COMMAND: $0 $1 ...; SCRIPT and STDIN: $1 ...
-    login: bool = False             # -l, --login, or argv[0] starting with "-"
-    interactive: bool = False       # -i
-    explain: bool = False
-    json: bool = False
-    yes: bool = False
-    grammar: str = BASH             # whose option grammar the argv was read by
+    """argv read as the real shell reads it. A plain class, not a dataclass: the nested-shell check reads
+    argv before any heavy import (dataclasses alone costs more than the whole check)."""
+
+    __slots__ = ("argv", "argv0", "called_as", "shell_name", "mode", "shell_words", "options", "line", "script",
+                 "args", "login", "interactive", "explain", "json", "yes", "grammar")
+
+    def __init__(self, *, argv, argv0, called_as, shell_name, mode, shell_words, options=(), line=None,
+                 script=None, args=(), login=False, interactive=False, explain=False, json=False, yes=False,
+                 grammar=BASH):
+        self.argv: tuple[str, ...] = argv               # as given, argv[0] first
+        self.argv0: str = argv0                         # what the real shell gets as argv[0] (a login dash kept)
+        self.called_as: str = called_as                 # the name wispsh was called as: "bash", "sh", ..., "wispsh"
+        self.shell_name: str | None = shell_name        # the real shell that name picks; None: the configured default
+        self.mode: str = mode
+        self.shell_words: tuple[str, ...] = shell_words  # the sh part of argv (after wispsh's own options)
+        # option words passed on: `c` (and for STDIN `s`) taken out, the terminating `-`/`--` dropped
+        self.options: tuple[str, ...] = options
+        self.line: str | None = line                    # COMMAND: the line to gate and run
+        self.script: str | None = script                # SCRIPT: the file as named
+        self.args: tuple[str, ...] = args               # COMMAND: $0 $1 ...; SCRIPT and STDIN: $1 ...
+        self.login: bool = login                        # -l, --login, or argv[0] starting with "-"
+        self.interactive: bool = interactive            # -i
+        self.explain: bool = explain
+        self.json: bool = json
+        self.yes: bool = yes
+        self.grammar: str = grammar                     # whose option grammar the argv was read by
+
+    def __repr__(self) -> str:
+        return "Invocation(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__) + ")"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Invocation) and all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
 
     def command_argv(self) -> tuple[str, ...]:
         """The exec argv that runs exactly `self.line`."""

@@ -208,7 +208,7 @@ def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, e
             outcome.append(Decision("denied-unasked"))
             continue
         if a.choice == "n":
-            outcome.append(Decision("denied-user"))
+            outcome.append(Decision("denied-timeout" if a.note.startswith("timed out") else "denied-user"))
             continue
         scope = SCOPE_OF_CHOICE[a.choice]
         kind = f"asked-{scope}"
@@ -268,6 +268,8 @@ def _events(plan: Plan, final, line_decision, answer_of, here, env, cwd, source)
         name = env.get("WISP_SESSION") or None
         sess, agent = (session.named_session_id(name) if name else None), session.agent_from_env(env)
     common = dict(line=plan.line, session=sess, source=agent, entry=source, cwd=cwd)
+    if plan.template:                          # the payload is the line; the agent's plumbing is named apart
+        common["template"] = plan.template
     question_of = {i: qi for qi, q in enumerate(plan.questions) for i in q.parts}
 
     def answered_by(qi):

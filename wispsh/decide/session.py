@@ -35,6 +35,8 @@ AGENT_PROCESS_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("cline", ("cline",)),
     ("openhands", ("openhands",)),
     ("swe-agent", ("sweagent", "swe-agent", "swerex-remote")),
+    ("qwen", ("qwen", "qwen-code")),
+    ("mini-swe-agent", ("mini", "mini-swe-agent", "minisweagent")),
 )
 
 # Environment markers the agents set for the commands they run (agents.md).
@@ -89,7 +91,8 @@ def agent_from_process(name: str, cmdline: list[str]) -> str | None:
     # node/python scripts: the package directory names the agent (…/@openai/codex/bin/codex.js)
     for w in cmdline[:3]:
         for piece in w.lower().split("/"):
-            if piece in ("claude-code", "codex", "gemini-cli", "opencode", "aider", "copilot", "cursor-agent"):
+            if piece in ("claude-code", "codex", "gemini-cli", "opencode", "aider", "copilot", "cursor-agent",
+                         "qwen-code", "minisweagent"):
                 words.add(piece)
     for agent, names in AGENT_PROCESS_WORDS:
         if words.intersection(names):
