@@ -44,6 +44,7 @@ EFFECTS: dict[str, tuple[Level, str]] = {
     "privilege": (D, "takes or grants privilege"),
     "persist": (D, "plants something that runs on its own later"),
     "leak": (D, "sends secrets off this machine"),
+    "backdoor": (D, "gives someone on the network a shell on this machine (reverse or bind shells)"),
     "run-fetched": (D, "runs code fetched from the network"),
     "install-foreign": (D, "installs from a foreign index, URL or repository: its build scripts run unreviewed"),
     "weaken": (D, "turns off a protection (firewall, security service, kernel hardening, isolation)"),

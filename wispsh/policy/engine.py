@@ -162,19 +162,19 @@ def _merge_facts(into: Facts, other: Facts) -> None:
 def _analyse_once(part, key, ctx, cwd, subst, command, written) -> Cmd:
     cmd = Cmd("", [], part, key, ctx, cwd, subst)
     if part.opaque:
-        cmd.at_least(H, "text the gate could not read as commands", "parse.opaque")
+        cmd.does("run-code", "parse.opaque", "text the gate could not read as commands")
     if part.redirects:
         _judge_redirects(cmd, part, subst)
     _judge_assignments(cmd, part, key, ctx, cwd)
     _judge_file_substitutions(cmd, part)
     if not command:
         if part.runtime_program:
-            cmd.at_least(H, "the program is chosen at run time", "program.runtime")
+            cmd.does("run-code", "program.runtime", "the program is chosen at run time")
         return cmd
     args = _resolve(command, written, subst)
     first = args[0]
     if part.runtime_program or command[0] is None and (UNKNOWN in first or not first):
-        cmd.at_least(H, "the program is chosen at run time", "program.runtime")
+        cmd.does("run-code", "program.runtime", "the program is chosen at run time")
         cmd.facts.runtime_code = True
         return cmd
     if key is not None and key.runs_nothing:
@@ -228,11 +228,11 @@ def _after(cmd: Cmd, part: Part, key: Key | None) -> None:
     if facts.net_fetch:
         facts.fetch_writes.extend(_redirect_writes(cmd, part))
     if facts.secret_source and facts.net_send and not cmd.via_xargs and facts.secret_source.startswith("reads"):
-        cmd.at_least(D, f"sends secrets to the network (it {facts.secret_source})", "flow.secret-to-network")
+        cmd.does("leak", "flow.secret-to-network", f"sends secrets to the network (it {facts.secret_source})")
     _secret_variables(cmd, part)
     _steering_content(cmd, part, key)
     if facts.interp and facts.net_dev:
-        cmd.at_least(D, "connects a shell or interpreter to a network socket (reverse shell)", "flow.reverse-shell")
+        cmd.does("backdoor", "flow.reverse-shell", "connects a shell or interpreter to a network socket (reverse shell)")
     _secret_to_file(cmd, part)
     _judge_wrapper_options(cmd, part, key)
     if cmd.via_xargs:
@@ -245,7 +245,7 @@ def _after(cmd: Cmd, part: Part, key: Key | None) -> None:
             if where.cls in places.SECRET_CLASSES:
                 facts.secret_source = facts.secret_source or f"is fed the name of {where.path} ({where.cls})"
                 if facts.net_send:
-                    cmd.at_least(D, f"sends {where.path} ({where.cls}) to the network", "flow.secret-to-network")
+                    cmd.does("leak", "flow.secret-to-network", f"sends {where.path} ({where.cls}) to the network")
 
 
 PRINTERS = frozenset({"echo", "printf", "print", "printenv"})
@@ -376,10 +376,10 @@ def _judge_wrapper_options(cmd: Cmd, part: Part, key: Key | None) -> None:
         elif what == "read":
             where = cmd.read(value)
             if where.cls in places.SECRET_CLASSES and (cmd.facts.net_send or cmd.facts.net_fetch):
-                cmd.at_least(D, f"feeds {where.path} ({where.cls}) to a command that reaches the network", "flow.secret-to-network")
+                cmd.does("leak", "flow.secret-to-network", f"feeds {where.path} ({where.cls}) to a command that reaches the network")
         elif what == "unset":
             if value.startswith("WISP_"):
-                cmd.at_least(D, f"removes {value}, which changes the gate itself", "env.wisp")
+                cmd.does("gate", "env.wisp", f"removes {value}, which changes the gate itself")
         elif what == "env":
             name, _, text = value.partition("=")
             found = judge_variable(name, text if UNKNOWN not in text else None, value)
@@ -418,7 +418,7 @@ def _dispatch(cmd: Cmd) -> None:
                              "systemctl", "terraform", "helm", "gh", "yarn", "pnpm", "podman", "aws")):
             return      # prints help or a version: runs nothing
         if name == "man" and any(MAN_PAGER.match(a) for a in cmd.args):
-            cmd.at_least(H, "man runs the pager or browser command it is given", "man.pager")
+            cmd.does("run-code", "man.pager", "man runs the pager or browser command it is given")
             return
         if name == "cd" or name == "pushd":
             target = next((a for a in cmd.args if not a.startswith("-") or a == "-"), "~")
@@ -441,20 +441,20 @@ def _dispatch(cmd: Cmd) -> None:
             if name in NOOP_PROGRAMS or (name == "echo" and not cmd.args):
                 cmd.facts.noop = True
         elif UNKNOWN in name:
-            cmd.at_least(H, "the program is chosen at run time", "program.runtime")
+            cmd.does("run-code", "program.runtime", "the program is chosen at run time")
         else:
-            cmd.at_least(M, f"{name} is not a program the gate knows", "program.unknown")
+            cmd.does("unknown", "program.unknown", f"{name} is not a program the gate knows")
         words = cmd.delegate_to
         if not words:
             return
         cmd.delegate_to = None
         if UNKNOWN in words[0]:
-            cmd.at_least(H, "runs a program known only at run time", "program.runtime")
+            cmd.does("run-code", "program.runtime", "runs a program known only at run time")
             return
         _judge_program_path(cmd, words[0])
         cmd.name, cmd.args = _program_name(words[0]), list(words[1:])
         cmd.delegated = True
-    cmd.at_least(H, "too many nested wrappers to follow", "program.too-deep")
+    cmd.does("run-code", "program.too-deep", "too many nested wrappers to follow")
 
 
 def _judge_program_path(cmd: Cmd, first: str) -> None:
@@ -467,20 +467,20 @@ def _judge_program_path(cmd: Cmd, first: str) -> None:
         return
     cmd.facts.runs.append(where.path)
     if where.cls in (places.PROJECT, places.PROJECT_ROOT):
-        cmd.at_least(M, "runs a program of the project", "program.project")
+        cmd.does("run-project", "program.project", "runs a program of the project")
     elif where.cls == places.DOTFILE and "/.local/bin/" in where.path + "/" or "/.cargo/bin/" in where.path or \
             "/node_modules/.bin/" in where.path or "/.venv/bin/" in where.path:
-        cmd.at_least(M, f"runs {where.path}", "program.user-tool")
+        cmd.does("run-project", "program.user-tool", f"runs {where.path}")
     else:
-        cmd.at_least(H, f"runs a program from {where.path} ({where.cls})", "program.odd-place")
+        cmd.does("run-code", "program.odd-place", f"runs a program from {where.path} ({where.cls})")
 
 
 def _judge_privilege(cmd: Cmd) -> None:
-    cmd.at_least(H, "runs as root (sudo)", "privilege.root")
+    cmd.does("root", "privilege.root", "runs as root (sudo)")
     if any(f.level >= H and ("PATH" in f.reason or "sets " in f.reason or "LD_" in f.reason) for f in cmd.found):
-        cmd.at_least(D, "runs as root with variables that change what runs", "privilege.root-env")
+        cmd.does("privilege", "privilege.root-env", "runs as root with variables that change what runs")
     if cmd.facts.interp and cmd.level() >= M or cmd.name in interpreters.SHELLS:
-        cmd.at_least(D, f"a root {cmd.name}: anything can run as root", "privilege.root-shell")
+        cmd.does("privilege", "privilege.root-shell", f"a root {cmd.name}: anything can run as root")
 
 
 WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
