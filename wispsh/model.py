@@ -124,6 +124,7 @@ class Finding:
     level: Level
     rule: str
     reason: str
+    kind: str = ""                      # the effect the policy rated ("publish", "run-code", "path:write", ...)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ EXIT_FOR_VERDICT = {"run": 0, "ask": 1, "deny": 3}
 
 
 def findings_list(verdict) -> list[dict]:
-    return [{"level": str(f.level), "rule": f.rule, "text": f.reason} for f in verdict.findings]
+    return [{"level": str(f.level), "rule": f.rule, "text": f.reason, **({"effect": f.kind} if f.kind else {})}
+            for f in verdict.findings]
 
 
 def plan_dict(plan: Plan) -> dict:

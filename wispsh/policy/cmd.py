@@ -170,7 +170,7 @@ class Cmd:
     def does(self, kind: str, rule: str, says: str) -> None:
         """An effect of this command: the policy (effects.py, and the user's overrides) gives its level."""
         self.fired.add(rule)
-        self.found.append(Finding(self.ctx.level_of(kind, rule), rule, says))
+        self.found.append(Finding(self.ctx.level_of(kind, rule), rule, says, kind))
 
     def level(self) -> Level:
         return max((f.level for f in self.found), default=Level.SAFE)
@@ -194,7 +194,7 @@ class Cmd:
         if tree_unknown_dangerous and where.whole_unknown:
             level = Level.DANGEROUS
         if level > Level.SAFE:
-            self.found.append(Finding(level, rule, f"{verb} {_describe(where, word)}"))
+            self.found.append(Finding(level, rule, f"{verb} {_describe(where, word)}", f"path:{action}"))
         return where
 
     def write(self, word: str, verb: str = "writes") -> places.Place:
