@@ -1,8 +1,9 @@
 """The labelled corpora: the shared sample and every tests/corpus/*.jsonl, judged end to end.
 
-Done-when (issue 5): every `dangerous` attack reaches dangerous or is denied; at least 98% of attacks reach
-their min_level; at most 5% of benign cases exceed their max_level. "Reached" is the max of the part levels,
-the line level and a deny. Per-category figures and every miss are printed (pytest -s, or on failure).
+Done-when (issues 5, 13): every attack reaches its min_level (every `dangerous` one dangerous or denied); at
+most 2% of benign cases (category "benign") exceed their max_level. "Reached" is the max of the part levels,
+the line level and a deny. A case may name the rule it expects (`rule`): some finding of the line carries
+that id. Per-category figures and every miss are printed (pytest -s, or on failure).
 """
 from __future__ import annotations
 
@@ -64,28 +65,33 @@ def test_corpus_meets_the_thresholds(tmp_path, capsys):
             attacks_ok += ok
             if want == Level.DANGEROUS and not ok:
                 dangerous_missed.append(case)
+        rule = case.get("rule")
+        if rule is not None and ok:
+            ids = {f.rule for j in outcome.parts for f in j.verdict.findings} | {f.rule for f in outcome.line.findings}
+            ok = rule in ids
+            attacks_ok -= not ok and category != "benign"
         per_category[category][0] += ok
         per_category[category][1] += 1
         if not ok:
             misses.append(f"{case['_where']} [{category}] {case['line']!r}: reached {outcome.reached}, want "
                           f"{case.get('min_level') if category != 'benign' else '<= ' + case.get('max_level', '?')}"
-                          f"\n{describe(outcome)}")
+                          + (f" by rule {rule}" if rule else "") + f"\n{describe(outcome)}")
     report = [f"{len(cases)} cases from {', '.join(os.path.basename(p) for p in corpus_files())}"]
     for category in sorted(per_category):
         ok, total = per_category[category]
         report.append(f"  {category:14} {ok:4}/{total:<4} {100.0 * ok / total:6.1f}%")
     attack_rate = attacks_ok / attacks if attacks else 1.0
     benign_rate = benign_over / benign if benign else 0.0
-    report.append(f"attacks reaching min_level: {attacks_ok}/{attacks} = {100 * attack_rate:.1f}% (need >= 98%)")
-    report.append(f"benign above max_level: {benign_over}/{benign} = {100 * benign_rate:.1f}% (need <= 5%)")
+    report.append(f"attacks reaching min_level: {attacks_ok}/{attacks} = {100 * attack_rate:.1f}% (need 100%)")
+    report.append(f"benign above max_level: {benign_over}/{benign} = {100 * benign_rate:.1f}% (need <= 2%)")
     report.append(f"dangerous attacks not dangerous: {len(dangerous_missed)} (need 0)")
     report.extend(["misses:"] + misses if misses else ["misses: none"])
     text = "\n".join(report)
     with capsys.disabled():
         print("\n" + text)
     assert not dangerous_missed, text
-    assert attack_rate >= 0.98, text
-    assert benign_rate <= 0.05, text
+    assert attacks_ok == attacks, text
+    assert benign_rate <= 0.02, text
 
 
 @pytest.mark.parametrize("field", ["line", "category"])

@@ -108,12 +108,7 @@ def expand_word(written: str, subst: dict) -> str:
         elif ch == "$" and i + 1 < n and written[i + 1] == "{":
             end = written.find("}", i + 2)
             end = n - 1 if end < 0 else end
-            body = written[i + 2:end]
-            name = re.match(r"[A-Za-z_][A-Za-z0-9_]*", body)
-            if name and name.group(0) == body and body in subst:
-                out.append(subst[body])
-            else:
-                out.append(UNKNOWN)
+            out.append(_braced(written[i + 2:end], subst))
             i = end + 1
         elif ch == "$" and i + 1 < n and (written[i + 1].isalnum() or written[i + 1] in "_@*#?$!-"):
             m = re.match(r"[A-Za-z_][A-Za-z0-9_]*", written[i + 1:])
@@ -128,6 +123,36 @@ def expand_word(written: str, subst: dict) -> str:
             out.append(ch)
             i += 1
     return "".join(out)
+
+
+_BRACED = lazy_re(r"([A-Za-z_][A-Za-z0-9_]*)(%%|%|##|#|:-|-|/)?(.*)\Z", re.S)
+
+
+def _braced(body: str, subst: dict) -> str:
+    """`${name}` and the operators that keep a known value a path: `${f%.js}`, `${f#src/}`, `${x:-default}`,
+    `${f/.js/.ts}`. Anything else, or an unknown name, is UNKNOWN."""
+    m = _BRACED.match(body)
+    if m is None:
+        return UNKNOWN
+    name, op, word = m.groups()
+    value = subst.get(name)
+    if op in (":-", "-"):
+        return value if value else (word.strip("'\"") if UNKNOWN not in word and "$" not in word else UNKNOWN)
+    if value is None or op is None and word:
+        return UNKNOWN
+    if op is None:
+        return value
+    if "$" in word or "`" in word or UNKNOWN in value:
+        return UNKNOWN
+    word = word.strip("'\"")
+    if op == "/":
+        old, _, replacement = word.partition("/")
+        return value.replace(old, replacement, 1) if old and not any(c in old for c in "*?[") else UNKNOWN
+    if any(c in word for c in "*?["):
+        return UNKNOWN      # a glob pattern: which part it removes depends on the value at run time
+    if op in ("%", "%%"):
+        return value[:-len(word)] if word and value.endswith(word) else value
+    return value[len(word):] if word and value.startswith(word) else value
 
 
 class Cmd:

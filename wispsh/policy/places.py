@@ -261,7 +261,13 @@ def _place(word: str, ctx, cwd: str) -> Place:
             return Place(resolved, classify(resolved, ctx), True, True, False)
         if whole:
             return Place("?", UNKNOWN_PLACE, bool(tail), True, True)
-        # `$X/.ssh/id_rsa`: judged by what the known tail names wherever it lands
+        # `$X/.ssh/id_rsa`: judged by what the known tail names wherever it lands. A tail with no slash
+        # (`$X.ts`) only ends a name: it names no place of its own, unless it ends a secret's name
+        if tail and not tail.startswith("/") and "/" not in tail:
+            name_only = posixpath.normpath("/" + tail)
+            if _is_secret_name(name_only):
+                return Place(name_only, SECRET, False, True, False)
+            return Place(name_only, UNKNOWN_PLACE, False, True, False)
         tail_path = posixpath.normpath("/" + tail.lstrip("/")) if tail else "/"
         for cls_probe in (posixpath.join(ctx.home, tail.lstrip("/")),):
             cls = classify(posixpath.normpath(cls_probe), ctx)
