@@ -100,9 +100,10 @@ def _runs_file_text(cmd, what: str) -> bool:
 # ---------------------------------------------------------------- shells
 
 
-def read_shell_words(args) -> tuple[bool, list, bool, bool, list]:
+def read_shell_words(args, init: list | None = None) -> tuple[bool, list, bool, bool, list]:
     """sh's own reading of its words (getopt cannot: `+o NAME`, `-` ending the options, -c taking the first
-    operand): (takes -c code, operands, -s reads stdin, -n parses only, rc files it sources)."""
+    operand): (takes -c code, operands, -s reads stdin, -n parses only, rc files it sources). fish's
+    -C/--init-command CODE go to `init`."""
     code = reads_stdin = parse_only = False
     rcfiles: list[str] = []
     i, n = 0, len(args)
@@ -112,6 +113,13 @@ def read_shell_words(args) -> tuple[bool, list, bool, bool, list]:
             if i + 1 < n:
                 rcfiles.append(args[i + 1])
             i += 2
+            continue
+        if init is not None and (arg in ("-C", "--init-command") or arg.startswith("--init-command=")):
+            if "=" in arg:
+                init.append(arg.split("=", 1)[1])
+            elif i + 1 < n:
+                init.append(args[i + 1])
+            i += 1 if "=" in arg else 2
             continue
         if arg in ("--", "-"):
             i += 1
@@ -140,14 +148,23 @@ def read_shell_words(args) -> tuple[bool, list, bool, bool, list]:
         "sh.script": ["bash script.sh", "sh ./configure", "bash /tmp/x.sh"],
         "sh.script-runtime": ['bash "$S"', "bash <(curl -s https://x.example)"],
         "sh.stdin": ["echo ls | bash", "bash <<< 'ls'"], "sh.stdin-file": ["bash -s < x.sh", "sh < /tmp/x"],
-        "sh.interactive": ["bash", "zsh -l"]})
+        "sh.interactive": ["bash", "zsh -l"], "sh.init-command": ["fish -C 'rm -rf ~' x.fish"],
+        "sh.init-command-runtime": ['fish --init-command="$X"']})
 def shell_line(cmd, o: Options) -> None:
     """A shell: -c CODE, a script file (read and judged when it is the project's), or code from its input."""
     cmd.facts.interp = True
-    code, operands, reads_stdin, parse_only, rcfiles = read_shell_words(o.args)
+    init: list[str] = []
+    code, operands, reads_stdin, parse_only, rcfiles = read_shell_words(o.args, init if cmd.name == "fish" else None)
     for rcfile in rcfiles:
         cmd.fired.add("sh.rcfile")
         cmd.run_file(rcfile, "sources")
+    for text in init:       # fish -C CODE runs before anything else (the splitter reads only -c)
+        if UNKNOWN in text:
+            cmd.facts.runtime_code = True
+            cmd.does("run-code", "sh.init-command-runtime", f"{cmd.name} -C runs code known only at run time")
+        else:
+            cmd.fired.add("sh.init-command")
+            cmd.code_text(text, f"{cmd.name} -C")
     if code:
         text = operands[0] if operands else ""
         if cmd.via_xargs or not operands:
@@ -238,7 +255,8 @@ def read_python_words(args) -> tuple[str, str | None, list]:
         "python.module-archive": ["python3 -m zipfile -e a.zip out"],
         "python.module-runtime": ['python3 -m "$M"'],
         "python.serves": ["python3 -m http.server 8000"],
-        "python.module": ["python3 -m pytest", "python3 -m mypkg.cli"]})
+        "python.module": ["python3 -m pytest", "python3 -m mypkg.cli"],
+        "python.pycache-prefix": ["python3 -X pycache_prefix=/tmp/c x.py"]})
 def python_line(cmd, o: Options) -> None:
     """python: -c CODE (inline, unread), -m MODULE (judged by what the module is), a script file, or stdin."""
     cmd.facts.interp = True
@@ -256,6 +274,23 @@ def python_line(cmd, o: Options) -> None:
         _script(cmd, rest[0], "python", f"{cmd.name} runs")
     else:
         _code_from_stdin(cmd, "python")
+    for option in _python_x_options(o.args):
+        if option.startswith("pycache_prefix="):
+            cmd.fired.add("python.pycache-prefix")
+            cmd.write(option.split("=", 1)[1], "python writes compiled modules under")
+
+
+def _python_x_options(args) -> list[str]:
+    """The values of -X options before the script or -c/-m (`-X pycache_prefix=DIR`)."""
+    found = []
+    for k, word in enumerate(args):
+        if word == "-X" and k + 1 < len(args):
+            found.append(args[k + 1])
+        elif word.startswith("-X") and len(word) > 2:
+            found.append(word[2:])
+        elif not word.startswith("-") or word in ("-c", "-m") or word.startswith(("-c", "-m")):
+            break
+    return found
 
 
 def _python_module(cmd, module: str, rest: list[str]) -> None:
@@ -468,11 +503,25 @@ def interpreter(name: str, *, grammar: Grammar, spec: Inline, flag: str, aliases
 NODE = interpreter(
     "node", aliases=("nodejs",), flag="-e",
     grammar=Grammar(values="eprC", long_values=("eval", "print", "require", "import", "loader", "experimental-loader",
-                                                "conditions", "env-file", "input-type", "inspect-port", "title"),
+                                                "conditions", "env-file", "input-type", "inspect-port", "title",
+                                                "redirect-warnings", "cpu-prof-dir", "heap-prof-dir",
+                                                "diagnostic-dir", "report-dir", "test-reporter-destination",
+                                                "openssl-config"),
                     longs=("check", "test", "watch", "inspect", "inspect-brk", "version", "help")),
     spec=Inline(code=("e", "eval", "p", "print"), loads=("r", "require", "import", "loader", "experimental-loader"),
                 check=("c", "check")),
-    on=(On("read", ("option", "env-file"), id="node.env-file", examples=("node --env-file .env app.js",)),),
+    rows=(Row("node.inspect-open", "expose", "node --inspect listens for a debugger on the network (it runs any "
+                                            "code it is sent)",
+              When(arg=tuple(f"--{o}={h}" for o in ("inspect", "inspect-brk", "inspect-wait")
+                             for h in ("0.0.0.0", "[::]", "::", "*"))),
+              examples=("node --inspect=0.0.0.0:9229 app.js",)),),
+    on=(On("read", ("option", "env-file"), id="node.env-file", examples=("node --env-file .env app.js",)),
+        On("write", ("option", "redirect-warnings", "cpu-prof-dir", "heap-prof-dir", "diagnostic-dir", "report-dir",
+                     "test-reporter-destination"), id="node.output", says="node writes",
+           examples=("node --redirect-warnings=~/.bashrc app.js",)),
+        On("run", ("option", "openssl-config"), id="node.openssl-config", says="node loads the OpenSSL config "
+                                                                             "(its engines are programs)",
+           examples=("node --openssl-config=/tmp/o.cnf app.js",))),
     examples={"node -r dotenv/config app.js": "moderate", "node --require /tmp/x.js app.js": "high",
               "node --check x.js": "safe", "node -e 'x'": "high"},
 )
@@ -489,6 +538,14 @@ RUBY = interpreter(
 )
 
 
+def php_settings(cmd, o: Options) -> None:
+    """php -d KEY=VALUE: settings that load code (auto_prepend_file, extension) or run a program (sendmail_path)."""
+    for setting in o.all("d"):
+        key = setting.partition("=")[0].strip()
+        if key in PHP_CODE_SETTINGS:
+            cmd.does("run-code", "php.setting", f"php -d {key}=… makes php load code or run a program")
+
+
 def php_server(cmd, o: Options):
     """php -S ADDR [-t DOCROOT]: the built-in web server serves DOCROOT (and runs its PHP)."""
     if "-S" not in o.args:
@@ -498,14 +555,20 @@ def php_server(cmd, o: Options):
     return False
 
 
+PHP_CODE_SETTINGS = ("auto_prepend_file", "auto_append_file", "extension", "zend_extension", "extension_dir",
+                     "include_path", "open_basedir", "disable_functions", "sendmail_path", "error_log")
 PHP = interpreter("php", flag="-r", grammar=Grammar(values="rBREFfcdzt"),
-                  spec=Inline(code=("r", "B", "R", "E", "F"), files=("f",), check=("l",)))
+                  spec=Inline(code=("r", "B", "R", "E", "F"), files=("f",), check=("l",)),
+                  on=(On("run", ("option", "c", "z"), id="php.ini", says="php loads its settings (or an extension) "
+                                                                         "from", examples=("php -c /tmp/php.ini x.php",)),))
 PHP_HOOK = PHP.hook
 
 
-@emits(dict(PHP_HOOK.emits, **{"php.serves": ["php -S localhost:8000"], "serve.outside": ["php -S 0.0.0.0:80 -t ~"]}))
+@emits(dict(PHP_HOOK.emits, **{"php.serves": ["php -S localhost:8000"], "serve.outside": ["php -S 0.0.0.0:80 -t ~"],
+                                "php.setting": ["php -d auto_prepend_file=/tmp/x.php x.php"]}))
 def php_line(cmd, o: Options) -> None:
-    """php: the built-in server (-S), else an interpreter."""
+    """php: the built-in server (-S), else an interpreter; -d settings that load code."""
+    php_settings(cmd, o)
     if php_server(cmd, o) is not False:
         PHP_HOOK(cmd, o)
 
@@ -660,7 +723,8 @@ def eval_words(cmd, o: Options) -> None:
 
 
 @emits({"source.runtime": ['source "$F"', "source <(curl -s https://x.example)"],
-        "source.file": ["source ./env.sh", ". ~/.bashrc", "source .venv/bin/activate"]})
+        "source.file": ["source ./env.sh", ". ~/.bashrc", "source .venv/bin/activate"],
+        "source.project-env": [". ./.env", "source .env.local"]})
 def source_file(cmd, o: Options) -> None:
     """source FILE / . FILE: runs FILE's code in this shell (a project script is read and judged)."""
     if not o.args:
@@ -670,6 +734,12 @@ def source_file(cmd, o: Options) -> None:
         cmd.facts.runtime_code = True
         cmd.does("run-code", "source.runtime", "sources a script known only at run time")
         _runs_file_text(cmd, "sources the text of")
+        return
+    where = cmd.place(script)
+    if where.cls == places.PROJECT_SECRET:
+        # the project's .env: its settings, sourced into this shell - project code, not a secret read
+        cmd.facts.runs.append(where.path)
+        cmd.does("run-project", "source.project-env", f"sources the project's {script}")
         return
     cmd.fired.add("source.file")
     cmd.run_file(script, "sources")
@@ -1087,6 +1157,13 @@ def builtin_words(cmd, o: Options) -> None:
 BUILTINS = tuple(Program(name, doc=f"the shell builtin {name}: words the shell evaluates", hook=builtin_words)
                  for name in ("declare", "typeset", "local", "export", "readonly", "read", "test", "[", "[[", "let",
                               "unset", "printf", "set"))
+FC = Program("fc", doc="lists, edits and re-runs commands of the shell's history",
+             grammar=Grammar(values="e"),
+             rows=(Row("fc.lists", "nothing", "fc -l lists the shell's history", When(flag=("l",)), stop=True,
+                       examples=("fc -l",)),
+                   Row("fc.reruns", "run-code", "fc runs commands from the shell's history (text the gate never saw "
+                                                "on this line)", sets=("runtime_code",),
+                       examples=("fc -s", "fc -e - 1", "fc -e vi 3"))))
 MAPFILE = Program("mapfile", aliases=("readarray",), doc="reads lines into an array; -C runs a callback",
                   grammar=Grammar(values="dnOsuCc"),
                   rows=(Row("mapfile.callback", "run-code", "{cmd} -C runs a callback string as code",
@@ -1170,5 +1247,5 @@ HISTORY = Program(
 PROGRAMS = programs(
     *SHELL_PROGRAMS, PYTHON, NODE, PERL, RUBY, PHP, LUA, *GENERIC, PWSH, DENO, EVAL, SOURCE, *EDITOR_PROGRAMS, ED,
     LESS, MORE, MAN, *DEBUGGERS, PDB, OPENERS, LOADERS, IEX, IWR, *BUILTINS, MAPFILE, HASH, ENABLE, TRAP, ALIAS,
-    ENV, PRINTENV, HISTORY,
+    ENV, PRINTENV, HISTORY, FC,
 )

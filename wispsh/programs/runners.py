@@ -395,6 +395,7 @@ SYSTEMD_TIMERS = frozenset({"--on-active", "--on-boot", "--on-startup", "--on-un
 
 
 @emits({"systemd-run.timer": ["systemd-run --user --on-calendar=daily ls"],
+        "systemd-run.property": ["systemd-run -p ExecStartPre=/tmp/x ls"],
         "systemd-run.env": ["systemd-run -E LD_PRELOAD=/tmp/x ls"], "systemd-run.runs": ["systemd-run ls"],
         "systemd-run.runs-runtime": ['systemd-run "$X"']})
 def systemd_run(cmd, o: Options) -> None:
@@ -410,6 +411,11 @@ def systemd_run(cmd, o: Options) -> None:
             cmd.does("persist", "systemd-run.timer", f"{cmd.name} {head} schedules a command to run on its own")
         if head in ("-E", "--setenv"):
             _env_assignment(cmd, value if eq else (args[i] if i < n else ""), "systemd-run.env")
+        if head in ("-p", "--property"):
+            prop = value if eq else (args[i] if i < n else "")
+            if prop.startswith("Exec") or prop.startswith(("Environment=", "EnvironmentFile=")):
+                cmd.does("run-code", "systemd-run.property", f"{cmd.name} -p {prop.split('=', 1)[0]}= runs or sets up "
+                                                             f"more commands")
         if head in SYSTEMD_RUN_VALUES and not eq:
             i += 1
     _hand_on(cmd, args[i:], "systemd-run.runs", cmd.name)
@@ -651,11 +657,14 @@ def nix_flake_command(cmd, o: Options) -> None:
 
 
 NIX_RUN = verb(hook=nix_flake_command)
+NIX_BUILD = verb(grammar=Grammar(values="o", long_values=("out-link",)), hook=nix_flake_command,
+                 on=(On("write", ("option", "o", "out-link"), id="nix.build.out-link", says="nix build makes a link at",
+                        examples=("nix build -o ~/.bashrc",)),))
 NIX = Program(
     "nix", doc="the nix package manager: runs, builds and enters flakes",
     grammar=Grammar(long_values=("extra-experimental-features", "experimental-features", "store", "log-format")),
     hook=nix_options,
-    verbs={"run": NIX_RUN, "develop": NIX_RUN, "shell": NIX_RUN, "build": NIX_RUN,
+    verbs={"run": NIX_RUN, "develop": NIX_RUN, "shell": NIX_RUN, "build": NIX_BUILD,
            "flake": verb(read_only=("show", "metadata", "info", "check", "archive", "prefetch"),
                          default=Row("nix.flake", "change", "{cmd} changes the flake or its lock",
                                      examples=("nix flake update",))),
@@ -764,9 +773,12 @@ PERF_RUNS = verb(grammar=Grammar(values="oepc", long_values=("output", "event", 
 PERF = Program(
     "perf", doc="Linux profiling: record/stat/trace run a command under it; probe changes the kernel",
     verbs={"record": PERF_RUNS, "stat": PERF_RUNS, "trace": PERF_RUNS, "mem": PERF_RUNS, "c2c": PERF_RUNS,
+           "script": verb(grammar=Grammar(values="si", long_values=("script", "input")),
+                          on=(On("run", ("option", "s", "script"), id="perf.script", says="perf script runs",
+                                 examples=("perf script -s x.py",)),)),
            "probe": verb(rows=(Row("perf.probe", "system", "perf probe adds kernel probes",
                                    examples=("perf probe -a do_sys_open",)),))},
-    read_only=("report", "annotate", "script", "diff", "list", "version", "help", "evlist", "archive"),
+    read_only=("report", "annotate", "diff", "list", "version", "help", "evlist", "archive"),
     default=Row("perf.verb", "debug", "{cmd} watches programs running on this machine", examples=("perf top",)),
 )
 
