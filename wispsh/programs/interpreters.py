@@ -14,7 +14,7 @@ import re
 
 from wispsh.policy import places
 from wispsh.policy.env import judge_variable
-from wispsh.policy.scripts import judge_script, judge_text, project_script
+from wispsh.policy.scripts import judge_script, project_script
 from wispsh.programs.grammar import UNKNOWN, Options
 from wispsh.programs.table import FIRST, OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re
