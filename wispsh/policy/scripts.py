@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import stat
 
-from wispsh.model import Level
+from wispsh.model import Finding, Level
 from wispsh.policy import places
 from wispsh.programs.grammar import UNKNOWN
 
@@ -95,4 +95,5 @@ def judge_text(cmd, text: str, what: str) -> None:
     verdict = cmd.ctx.judge_code(text, cmd.ctx, cmd.cwd)
     if verdict.level >= Level.DANGEROUS:
         finding = verdict.findings[0]
-        cmd.at_least(verdict.level, f"{what}: the script {finding.reason}", finding.rule)
+        cmd.found.append(Finding(verdict.level, finding.rule, f"{what}: {finding.reason} (in the script)",
+                                 finding.kind))

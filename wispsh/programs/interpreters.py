@@ -515,8 +515,7 @@ NODE = interpreter(
               When(arg=tuple(f"--{o}={h}" for o in ("inspect", "inspect-brk", "inspect-wait")
                              for h in ("0.0.0.0", "[::]", "::", "*"))),
               examples=("node --inspect=0.0.0.0:9229 app.js",)),),
-    on=(On("read", ("option", "env-file"), id="node.env-file", examples=("node --env-file .env app.js",)),
-        On("write", ("option", "redirect-warnings", "cpu-prof-dir", "heap-prof-dir", "diagnostic-dir", "report-dir",
+    on=(On("write", ("option", "redirect-warnings", "cpu-prof-dir", "heap-prof-dir", "diagnostic-dir", "report-dir",
                      "test-reporter-destination"), id="node.output", says="node writes",
            examples=("node --redirect-warnings=~/.bashrc app.js",)),
         On("run", ("option", "openssl-config"), id="node.openssl-config", says="node loads the OpenSSL config "

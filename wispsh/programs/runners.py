@@ -587,8 +587,7 @@ for _word in ("inject", "read", "document"):
                                   says="op writes secrets to", examples=(f"op {_word} -o ~/.config/x.env x",)),))
 
 PLAIN_RUNNERS = (
-    runner("dotenv", values=("-f", "-e", "-v", "-c"), doc="runs a command with a .env file's variables",
-           on=(On("read", ("option", "e", "f"), id="dotenv.reads", examples=("dotenv -e .env ls",)),)),
+    runner("dotenv", values=("-f", "-e", "-v", "-c"), doc="runs a command with a .env file's variables"),
     runner("envchain", doc="runs a command with secrets from the keychain",
            rows=(Row("envchain.set", "credentials", "envchain --set stores secrets", When(flag=("set", "s")),
                      stop=True, examples=("envchain --set aws AWS_SECRET_ACCESS_KEY",)),)),
