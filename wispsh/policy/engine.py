@@ -8,9 +8,9 @@ from __future__ import annotations
 
 
 from wispsh.model import Finding, Judged, Key, Level, Part, Verdict
-from wispsh.policy.families import containers, databases, gatekeeping, interpreters, network, packages, runners, system, verbs
+from wispsh.policy.families import containers, databases, network, packages, system, verbs
 from wispsh.policy import tables
-from wispsh.programs import files, git
+from wispsh.programs import files, gate, git, interpreters, runners
 from wispsh.policy import places, secrets
 from wispsh.parse.words import expand_braces
 from wispsh.policy.cmd import Cmd, Facts, expand_word
@@ -25,12 +25,12 @@ S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGERO
 
 REGISTRY: dict = {}
 FAMILY_OF: dict[str, str] = {}      # program -> the family whose rule judges it (the prefix of its rule ids)
-for _family in (verbs, network, interpreters, packages, system, containers, databases, gatekeeping, runners):
+for _family in (verbs, network, packages, system, containers, databases):
     REGISTRY.update(_family.RULES)
     FAMILY_OF.update(dict.fromkeys(_family.RULES, _family.__name__.rsplit(".", 1)[-1]))
 TABLES: dict = {}
 TABLE_SOURCES: dict[str, str] = {}      # program -> the file that describes it
-for _family in (files, git):
+for _family in (files, git, interpreters, runners, gate):
     for _name, _program in _family.PROGRAMS.items():
         if _name in TABLES:
             raise ValueError(f"program {_name!r} is described by two families")
@@ -46,14 +46,13 @@ SAFE_PROGRAMS = frozenset({
     "netstat", "dmesg", "journalctl", "jobs", "wait", "exit", "return", "shift", "break", "continue", "unalias",
     "shopt", "setopt", "unsetopt", "umask", "ulimit", "times", "getopts", "cd", "pushd", "popd", "dirs", "bg", "fg", "disown",
     "command", "builtin", "time", "printf", "logname", "users", "who", "w", "last", "tty", "cal", "bc",
-    "expr", "factor", "man", "info", "help", "apropos", "whatis", "tldr", "cowsay", "figlet", "lsusb", "lspci",
+    "expr", "factor", "info", "help", "apropos", "whatis", "tldr", "cowsay", "figlet", "lsusb", "lspci",
     "sw_vers", "system_profiler", "top", "htop", "btop", "watch", "env", "printenv", "nice", "ionice",
     "renice", "timeout", "nohup", "stdbuf", "exec", "caffeinate", "sync", "true", "wc", "sha256sum", "md5",
     "shasum", "pbpaste", "xclip", "xsel", "pbcopy", "wl-copy", "wl-paste", "notify-send", "say", "cmp", "diff3", "sdiff", "colordiff", "delta", "difft", "jless", "fx", "gron", "mlr", "csvlook",
     "xmllint", "tidy", "yamllint", "jsonlint", "column", "glow", "uuidgen", "mktemp", "ldd", "nm", "objdump",
     "readelf", "size", "otool", "file", "ulimit", "fc-list", "gh-status",
 })
-MAN_PAGER = lazy_re(r"^(-P|--pager|-H|--html)")
 VERSIONED = lazy_re(r"^(python|pip|pypy|perl|ruby|php|node|lua|luajit|gcc|g\+\+|clang|tclsh|wish|pwsh|ruby"
                        r"|idle|pydoc|easy_install|java)[0-9][0-9.]*$")
 SYSTEM_BIN_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/usr/local/sbin/",
@@ -417,9 +416,6 @@ def _dispatch(cmd: Cmd) -> None:
                 and name in ("git", "npm", "docker", "kubectl", "cargo", "go", "pip", "pip3", "uv", "apt",
                              "systemctl", "terraform", "helm", "gh", "yarn", "pnpm", "podman", "aws")):
             return      # prints help or a version: runs nothing
-        if name == "man" and any(MAN_PAGER.match(a) for a in cmd.args):
-            cmd.does("run-code", "man.pager", "man runs the pager or browser command it is given")
-            return
         if name == "cd" or name == "pushd":
             target = next((a for a in cmd.args if not a.startswith("-") or a == "-"), "~")
             if target == "-":

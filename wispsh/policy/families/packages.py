@@ -283,7 +283,7 @@ def _npx(c: Cmd, words: list[str], tool: str) -> None:
         c.at_least(H, f"{tool} --call runs a shell command line")
     if o.operands:
         program = o.operands[0]
-        from wispsh.policy.families.interpreters import SHELLS
+        from wispsh.programs.interpreters import SHELLS
         if program in SHELLS or program in ("node", "python", "python3", "perl", "ruby", "bash"):
             c.at_least(H, f"{tool} runs {program}, which runs anything")
         elif UNKNOWN in program:

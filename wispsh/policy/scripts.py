@@ -1,0 +1,99 @@
+"""Script files a command runs, read so that their text can be judged like code given on the line.
+
+`bash deploy.sh`, `source env.sh`, `ed -s f < edit.ed`: the gate did not see that code, but when the file sits
+in the project it can read it. The read is bounded and never blocks: a FIFO, a device or a file too big to
+judge is not read, and a link that leads out of the project is judged where it leads.
+
+How much the text counts: a project script is project code (moderate, like `make` or `pytest`), and real
+scripts are full of what a line alone would make high (`"$@"`, `eval "$(pyenv init -)"`, PATH changes). So only
+what is dangerous in plain text - `rm -rf ~`, `curl … | sh`, a write to ~/.bashrc, the gate's own files - raises
+the part that runs it: that is what an agent would hide in a file it wrote earlier and then ran.
+"""
+from __future__ import annotations
+
+import os
+import stat
+
+from wispsh.model import Finding, Level
+from wispsh.policy import places
+from wispsh.programs.grammar import UNKNOWN
+
+MAX_SCRIPT_BYTES = 64 * 1024
+
+OK = "ok"
+MISSING = "missing"         # no such file (yet: a line may write it before it runs it)
+UNREADABLE = "unreadable"   # there, but not a small regular text file the gate may read
+PROJECT = (places.PROJECT, places.PROJECT_ROOT)
+
+
+def read_script(path: str) -> tuple[str, str | None]:
+    """(status, text): (OK, text) for a small regular UTF-8 file, else (MISSING | UNREADABLE, None)."""
+    try:
+        # O_NONBLOCK: a FIFO planted as the script must not hang the gate
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return MISSING, None
+    except OSError:
+        return UNREADABLE, None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            return MISSING, None        # a directory runs nothing (the shell refuses it)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_SCRIPT_BYTES:
+            return UNREADABLE, None
+        data = os.read(fd, MAX_SCRIPT_BYTES + 1)
+    except OSError:
+        return UNREADABLE, None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_SCRIPT_BYTES or b"\x00" in data:
+        return UNREADABLE, None
+    try:
+        return OK, data.decode("utf-8")
+    except UnicodeDecodeError:
+        return UNREADABLE, None
+
+
+def project_script(cmd, word: str) -> tuple[str, str | None, str]:
+    """The text of the project file `word` names: (status, text, path). A word known only at run time, a
+    file outside the project, or a link that leads out of it: (UNREADABLE, None, path)."""
+    where = cmd.place(word)
+    if UNKNOWN in word or where.cls not in PROJECT:
+        return UNREADABLE, None, where.path
+    if where.glob:
+        return MISSING, None, where.path        # some file of the project: which one is known at run time
+    real = os.path.realpath(where.path)
+    if real != where.path and cmd.place(real).cls not in PROJECT:
+        return UNREADABLE, None, real
+    status, text = read_script(real)
+    return status, text, real
+
+
+def judge_script(cmd, word: str, what: str) -> str:
+    """A shell script of the project that `cmd` runs or sources: its text judged as code (what is dangerous in
+    it raises the part); one that exists but cannot be read is code the gate could not read. Returns the
+    status, so that the caller knows whether the text was judged."""
+    where = cmd.place(word)
+    if not word or UNKNOWN in word or where.cls not in PROJECT:
+        return UNREADABLE
+    status, text, path = project_script(cmd, word)
+    if status == MISSING:
+        return status
+    if status == UNREADABLE:
+        if path != where.path:
+            cmd.does("run-code", "script.link-out", f"{what} {word}, a link to {path} outside the project")
+        else:
+            cmd.does("run-code", "script.unreadable", f"{what} {word}, which the gate could not read "
+                                                     f"(not a small text file)")
+        return status
+    judge_text(cmd, text, f"{what} {word}")
+    return status
+
+
+def judge_text(cmd, text: str, what: str) -> None:
+    """Script text: its dangerous findings raise the part, named as the script's."""
+    verdict = cmd.ctx.judge_code(text, cmd.ctx, cmd.cwd)
+    if verdict.level >= Level.DANGEROUS:
+        finding = verdict.findings[0]
+        cmd.found.append(Finding(verdict.level, finding.rule, f"{what}: {finding.reason} (in the script)",
+                                 finding.kind))

