@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from wispsh.programs import network
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.table import FIRST, Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re
@@ -27,6 +28,10 @@ SQL_TRUNCATE = lazy_re(r"^\s*truncate\b", re.I)
 SQL_DELETE = lazy_re(r"^\s*(with\b.*\)\s*)?delete\s+from\b", re.I | re.S)
 SQL_UPDATE = lazy_re(r"^\s*(with\b.*\)\s*)?update\s+\S+.*\bset\b", re.I | re.S)
 SQL_WHERE = lazy_re(r"\bwhere\b", re.I)
+# A WHERE that every row passes: `WHERE 1=1`, `WHERE true`, `WHERE id=id`, `… OR 1=1` (string contents are
+# blanked first, so `'a'='a'` reads `''=''`).
+SQL_EVERY_ROW = lazy_re(r"\bwhere\s+(?:not\s+false|true|1|1\s*=\s*1|(\w+)\s*=\s*\1|''\s*=\s*'')\s*(?:$|;|\b(?:returning|"
+                        r"order|limit)\b)|\bor\s+(?:true|1\s*=\s*1|''\s*=\s*'')", re.I)
 SQL_PRIVILEGE = lazy_re(
     r"^\s*(create|alter)\s+(user|role)\b.*\b(superuser|createrole|bypassrls|replication|createdb)\b"
     r"|^\s*grant\s+all\b|^\s*grant\b.*\bto\s+public\b|\bwith\s+(grant|admin)\s+option\b"
@@ -101,7 +106,8 @@ def _code(statement: str) -> str:
 SQL_EXAMPLES = {"sql.runtime": ['psql -c "$Q"'],
         "sql.drop": ["psql -c 'DROP TABLE users'", "cqlsh -e 'DROP KEYSPACE app'"],
         "sql.truncate": ["psql -c 'TRUNCATE users CASCADE'"],
-        "sql.delete-all": ["psql -c 'DELETE FROM users'", "mysql -e 'delete from t;'"],
+        "sql.delete-all": ["psql -c 'DELETE FROM users'", "mysql -e 'delete from t;'", "psql -c 'DELETE FROM t WHERE 1=1'",
+                           "psql -c \"DELETE FROM t WHERE id=5 OR 'a'='a'\""],
         "sql.update-all": ["psql -c 'UPDATE users SET name=1'"],
         "sql.privilege": ["psql -c 'ALTER USER bob WITH SUPERUSER'", "mysql -e \"GRANT ALL ON *.* TO 'x'@'%'\"",
                           "psql -c \"UPDATE users SET role='admin' WHERE id=5\""],
@@ -167,13 +173,13 @@ def sql_statement(cmd, statement: str, client: str, *, readonly: bool = False, s
         cmd.does("destroy", "sql.drop", f"SQL drops a {drop.group(1).lower()}")
     elif SQL_TRUNCATE.match(code):
         cmd.does("destroy", "sql.truncate", "SQL empties a table (TRUNCATE)")
-    elif SQL_DELETE.match(code) and not SQL_WHERE.search(code):
+    elif SQL_DELETE.match(code) and (not SQL_WHERE.search(code) or SQL_EVERY_ROW.search(code)):
         cmd.does("destroy", "sql.delete-all", "SQL deletes every row of a table (DELETE without WHERE)")
     elif SQL_PRIVILEGE.search(code):
         cmd.does("privilege", "sql.privilege", "SQL grants superuser, every privilege or an admin role")
     elif SQL_CREDENTIALS.search(code):
         cmd.does("credentials", "sql.credentials", "SQL sets a password (it mints a credential)")
-    elif SQL_UPDATE.match(code) and not SQL_WHERE.search(code):
+    elif SQL_UPDATE.match(code) and (not SQL_WHERE.search(code) or SQL_EVERY_ROW.search(code)):
         cmd.does("discard", "sql.update-all", "SQL updates every row of a table (UPDATE without WHERE)")
     elif SQL_SYSTEM.match(code):
         cmd.does("system", "sql.system", "SQL changes the database server's settings or stops it")
@@ -511,10 +517,13 @@ REDIS_READ_ONLY_SUBS = {"config": ("get", "help"), "cluster": ("info", "nodes", 
         "redis.writes": ["redis-cli set x 1", "redis-cli del x"], "redis.reads": ["redis-cli get x", "redis-cli ping"],
         "redis.script-file": ["redis-cli --eval x.lua"], "redis.session": ["redis-cli"],
         "redis.piped": ["echo FLUSHALL | redis-cli", "redis-cli --pipe < data.txt"],
-        "redis.rdb": ["redis-cli --rdb /tmp/dump.rdb"]})
+        "redis.rdb": ["redis-cli --rdb /tmp/dump.rdb"], "redis.sends-input": ["redis-cli -x set k < v.txt"]})
 def redis_command(cmd, o) -> None:
     """A Redis command (the words after the options; each line of a here-document): what it erases, which
     settings it changes (the dump directory is a classic way to plant a file), what code it loads."""
+    if o.has("x"):
+        cmd.fired.add("redis.sends-input")
+        network.sends_input(cmd)     # -x: the last argument is read from the input and sent to the server
     for script in o.all("eval"):
         cmd.does("run-code", "redis.script-file", "runs a Redis Lua script")
         cmd.read(script)
