@@ -561,7 +561,7 @@ CURL_LONG_VALUES = (
     "tls-max", "ciphers", "tls13-ciphers", "max-redirs", "parallel-max", "pass", "rate", "request-target",
     "tlsuser", "tlspassword", "cert-type", "key-type", "delegation", "krb", "happy-eyeballs-timeout-ms",
     "dns-interface", "dns-ipv4-addr", "dns-ipv6-addr", "continue-at", "expect100-timeout", "ech", "ip-tos",
-    "vlan-priority", "haproxy-clientip", "form-escape", "variable")
+    "vlan-priority", "haproxy-clientip")
 CURL_SHORT_VALUES = "AbcCdDeEFhHKmoPQrtTuUwxXyYz"
 CURL_DATA = ("d", "data", "data-binary", "data-ascii", "json")     # `@F` sends F, `@-` the input
 CURL_SENT = ("d", "data", "data-binary", "data-raw", "data-ascii", "data-urlencode", "F", "form", "form-string",
@@ -975,7 +975,6 @@ OPENSSL_READS = frozenset({"in", "inkey", "key", "signkey", "CAfile", "CAkey", "
                            "rand", "config", "extfile", "sigfile", "sess_in", "reqin", "respin", "verify",
                            "prverify", "paramfile", "peerkey", "recip", "untrusted", "chain", "CRL", "issuer"})
 OPENSSL_LOADS = frozenset({"engine", "provider", "provider-path", "keygen_engine", "ssl_client_engine"})
-OPENSSL_NET = frozenset({"s_client", "s_server", "s_time", "ocsp"})
 
 
 @emits({"openssl.connects": ["openssl s_client -connect a.example:443"],
