@@ -108,7 +108,7 @@ def test_every_effect_kind_is_the_policys():
         if what == "row":
             assert item.does in effects.EFFECTS, f"{item.id}: unknown effect kind {item.does!r}"
         if what == "on":
-            assert item.action in ("list", "read", "write", "create", "delete", "mode", "run"), item.id
+            assert item.action in ("list", "read", "write", "create", "delete", "mode", "run", "send"), item.id
 
 
 def test_no_rule_id_is_used_twice():

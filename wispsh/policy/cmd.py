@@ -15,11 +15,11 @@ _VAR = lazy_re(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 FACT_NAMES = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "runtime_code",
               "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp", "deletes", "lists_big",
-              "found_under", "secret_copy", "links", "builds")
+              "found_under", "secret_copy", "links", "builds", "sends")
 # A part's facts kept for the line: one small immutable record, shared when there is nothing to say.
 FactsSummary = namedtuple("FactsSummary", FACT_NAMES)
 NO_FACTS = FactsSummary("", False, False, False, False, False, False, (), (), (), False, None, {}, False, False,
-                        "", (), False, (), ())
+                        "", (), False, (), (), ())
 
 
 class Facts:
@@ -27,7 +27,7 @@ class Facts:
 
     __slots__ = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp",
                  "runtime_code", "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp",
-                 "deletes", "lists_big", "found_under", "secret_copy", "links", "builds")
+                 "deletes", "lists_big", "found_under", "secret_copy", "links", "builds", "sends")
 
     def __init__(self) -> None:
         self.secret_source = ""         # why this part emits secrets ("" when it does not)
@@ -50,18 +50,20 @@ class Facts:
         self.secret_copy = False        # copies a secret somewhere a later push or upload can take it
         self.links: list[tuple[str, str]] = []  # symlinks it makes: (link path, the path it points at)
         self.builds: list[str] = []     # directories whose build files it runs (make, pip install ., npm test)
+        self.sends: list[str] = []      # what it sends off the machine: absolute paths of files, "-" its input
 
     def summary(self) -> FactsSummary:
         if not (self.secret_source or self.net_fetch or self.net_send or self.net_dev or self.decoder
                 or self.stdin_interp or self.runtime_code or self.writes or self.fetch_writes or self.runs
                 or self.noop or self.cd_to is not None or self.assigns or self.interp or self.deletes
-                or self.lists_big or self.found_under or self.secret_copy or self.links or self.builds):
+                or self.lists_big or self.found_under or self.secret_copy or self.links or self.builds
+                or self.sends):
             return NO_FACTS
         return FactsSummary(self.secret_source, self.net_fetch, self.net_send, self.net_dev, self.decoder,
                             self.stdin_interp, self.runtime_code, tuple(self.writes), tuple(self.fetch_writes),
                             tuple(self.runs), self.noop, self.cd_to, dict(self.assigns), self.interp,
                             self.deletes, self.lists_big, tuple(self.found_under), self.secret_copy,
-                            tuple(self.links), tuple(self.builds))
+                            tuple(self.links), tuple(self.builds), tuple(self.sends))
 
 
 def expand_word(written: str, subst: dict) -> str:
@@ -270,6 +272,29 @@ class Cmd:
             self.facts.net_dev = True
         return where
 
+    def send(self, word: str, verb: str = "sends") -> places.Place | None:
+        """A file whose contents this command sends off the machine (`curl -T F`, `scp F host:`), or `-`, its input.
+
+        The place decides the level (effects.SEND): a project file is high; a secret, your shell config, the
+        gate's files or a whole home is dangerous. Facts: net_send, and `sends` names what goes (a path, "-").
+        """
+        facts = self.facts
+        facts.net_send = True
+        if word in STDIN_WORDS:
+            facts.sends.append("-")
+            self.does("send", "path.send.input", f"{verb} its input off this machine")
+            return None
+        where = self.read(word, verb)
+        facts.sends.append(where.path)
+        rule = f"path.send.{places.CLASS_IDS[where.cls]}"
+        level = self.ctx.path_level("send", where.cls, rule)
+        if where.path.endswith(".pub") and not where.glob and where.cls in (places.SECRET, places.DOTFILE):
+            rule = "path.send.public-key"      # ~/.ssh/id_ed25519.pub is meant to be shared
+            level = min(level, self.ctx.level_of("send", rule))
+        if level > Level.SAFE:
+            self.found.append(Finding(level, rule, f"{verb} {_describe(where, word)} off this machine", "path:send"))
+        return where
+
     def delete(self, word: str, recursive: bool) -> places.Place:
         self.facts.deletes = True
         if recursive:
@@ -297,6 +322,9 @@ class Cmd:
         else:
             self.does("run-code", "path.run.outside", f"{what} code from {_describe(where, word)}")
         return where
+
+
+STDIN_WORDS = frozenset({"-", "", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 
 
 def _describe(where: places.Place, word: str) -> str:

@@ -20,6 +20,7 @@ EFFECTS: dict[str, tuple[Level, str]] = {
     "change": (M, "changes the project's files or repository"),
     "run-project": (M, "runs the project's own code (tests, builds, scripts)"),
     "fetch": (M, "reads the network"),
+    "data": (M, "changes data a service holds: rows or schema in a database, a resource behind an API (POST, PUT)"),
     "install": (M, "installs from the registry"),
     "session": (M, "starts a shell or session"),
     "serve": (M, "serves the project's files on a port (a development server)"),
@@ -60,32 +61,33 @@ UNLOWERABLE_PLACES = frozenset({P.WISP, P.WISP_KEY})
 
 # What each action on each class of place is worth. `list` names entries (ls, tree, stat); `read` reads
 # contents: what an agent reads goes into its context and on to a model provider, so secrets are high to read
-# and low to list.
-ACTIONS = ("list", "read", "write", "create", "delete", "delete-tree", "mode")
+# and low to list. `send` sends a file's contents off this machine (curl -T F, -d @F, scp F host:, mail -a F,
+# gh gist create F): any file is high, a secret, shell config, the gate's files or a whole tree dangerous.
+ACTIONS = ("list", "read", "write", "create", "delete", "delete-tree", "mode", "send")
 PATHS = {
-    #                          list read write create delete tree mode
-    P.HARMLESS:               (S,   S,   S,    S,     L,     L,   L),
-    P.NETDEV:                 (H,   H,   H,    H,     H,     H,   H),
-    P.WISP:                   (L,   L,   D,    D,     D,     D,   D),
-    P.WISP_KEY:               (L,   D,   D,    D,     D,     D,   D),
-    P.GIT_INTERNAL:           (S,   S,   D,    D,     D,     D,   D),
-    P.ROOT:                   (L,   L,   H,    L,     D,     D,   D),
-    P.HOME:                   (L,   L,   H,    L,     D,     D,   D),
-    P.ANCESTOR:               (L,   L,   H,    L,     D,     D,   D),
-    P.PROJECT_ROOT:           (S,   S,   M,    L,     H,     H,   M),
-    P.AGENT_CONTROL:          (S,   S,   D,    H,     H,     H,   H),
-    P.AGENT_INSTRUCTIONS:     (S,   S,   H,    M,     M,     H,   M),
-    P.PROJECT_CONFIG:         (S,   S,   H,    M,     M,     H,   M),
-    P.PROJECT:                (S,   S,   M,    L,     M,     H,   M),
-    P.PROJECT_SECRET:         (L,   H,   M,    L,     M,     H,   M),
-    P.SECRET:                 (L,   H,   D,    H,     D,     D,   H),
-    P.DOTFILE:                (L,   L,   D,    H,     D,     D,   H),
-    P.HOME_OTHER:             (L,   L,   H,    L,     H,     H,   H),
-    P.TEMP:                   (S,   S,   L,    L,     L,     H,   L),
-    P.DEVICE:                 (L,   H,   D,    H,     D,     D,   D),
-    P.SYSTEM:                 (L,   L,   D,    H,     D,     D,   D),
-    P.OUTSIDE:                (L,   L,   H,    M,     H,     H,   H),
-    P.UNKNOWN_PLACE:          (S,   S,   H,    M,     H,     H,   H),
+    #                          list read write create delete tree mode send
+    P.HARMLESS:               (S,   S,   S,    S,     L,     L,   L,   S),
+    P.NETDEV:                 (H,   H,   H,    H,     H,     H,   H,   H),
+    P.WISP:                   (L,   L,   D,    D,     D,     D,   D,   D),
+    P.WISP_KEY:               (L,   D,   D,    D,     D,     D,   D,   D),
+    P.GIT_INTERNAL:           (S,   S,   D,    D,     D,     D,   D,   H),
+    P.ROOT:                   (L,   L,   H,    L,     D,     D,   D,   D),
+    P.HOME:                   (L,   L,   H,    L,     D,     D,   D,   D),
+    P.ANCESTOR:               (L,   L,   H,    L,     D,     D,   D,   D),
+    P.PROJECT_ROOT:           (S,   S,   M,    L,     H,     H,   M,   H),
+    P.AGENT_CONTROL:          (S,   S,   D,    H,     H,     H,   H,   H),
+    P.AGENT_INSTRUCTIONS:     (S,   S,   H,    M,     M,     H,   M,   H),
+    P.PROJECT_CONFIG:         (S,   S,   H,    M,     M,     H,   M,   H),
+    P.PROJECT:                (S,   S,   M,    L,     M,     H,   M,   H),
+    P.PROJECT_SECRET:         (L,   H,   M,    L,     M,     H,   M,   D),
+    P.SECRET:                 (L,   H,   D,    H,     D,     D,   H,   D),
+    P.DOTFILE:                (L,   L,   D,    H,     D,     D,   H,   D),
+    P.HOME_OTHER:             (L,   L,   H,    L,     H,     H,   H,   H),
+    P.TEMP:                   (S,   S,   L,    L,     L,     H,   L,   H),
+    P.DEVICE:                 (L,   H,   D,    H,     D,     D,   D,   D),
+    P.SYSTEM:                 (L,   L,   D,    H,     D,     D,   D,   H),
+    P.OUTSIDE:                (L,   L,   H,    M,     H,     H,   H,   H),
+    P.UNKNOWN_PLACE:          (S,   S,   H,    M,     H,     H,   H,   H),
 }
 _COLUMN = {action: i for i, action in enumerate(ACTIONS)}
 

@@ -13,7 +13,7 @@ from wispsh.programs.table import DEST, FIRST, HERE, LAST, OPERANDS, REST, SOURC
 FACT_FLAGS = frozenset({"net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "interp", "runtime_code",
                         "deletes", "noop"})
 PATH_VERBS = {"read": "reads", "list": "lists", "write": "writes", "create": "creates", "delete": "deletes",
-              "mode": "changes the mode of", "run": "runs"}
+              "mode": "changes the mode of", "run": "runs", "send": "sends"}
 
 
 def run(cmd, node: Command, args, prefix: str) -> None:
@@ -129,6 +129,8 @@ def apply(cmd, effect: On, o: Options) -> None:
             cmd.mode(word, recursive, says)
         elif action == "run":
             cmd.run_file(word, says)
+        elif action == "send":
+            cmd.send(word, says)
         else:
             raise ValueError(f"{effect.id}: unknown action {action!r}")
 

@@ -152,13 +152,14 @@ HERE = "here"               # the directory the command runs in (`unzip a.zip` e
 
 
 class On:
-    """What the command does to the paths its words name: list, read, write, create, delete, mode, run.
+    """What the command does to the paths its words name: list, read, write, create, delete, mode, run, send.
 
     The place decides the level (policy/effects.py path tables): `rm -rf ~` and `rm -rf build` differ only
     there. `select` is one of OPERANDS/FIRST/REST/LAST/SOURCES/DEST, or ("option", names...) for the values of
     options (`sort -o F`), or ("nth", i) for the operand at index i. `recursive` (delete, mode) is a condition. `into`: a copy's destination that is a
     directory receives each source under its own name. A program run through xargs gets one more operand,
-    known only at run time (the words xargs appends), before its grammar reads its words.
+    known only at run time (the words xargs appends), before its grammar reads its words. `send`: the file's
+    contents leave the machine (`curl -T F`); `-` (or /dev/stdin) names the command's input.
     """
 
     __slots__ = ("action", "select", "recursive", "id", "says", "when", "into", "examples", "not_examples")
