@@ -247,21 +247,27 @@ def _write_then_run(judged, facts, found, ctx) -> None:
 MAX_WRITTEN_CODE = 20_000
 
 
-def _written_code_level(writer, ctx) -> tuple[Level, str]:
-    """What a file written with echo/printf/a heredoc would do when run: its text judged as a line."""
-    part, key = writer.part, writer.key
+def printed_text(part, key) -> str | None:
+    """What echo/printf print, or a heredoc-fed part passes on, when the gate can see it; else None."""
     program = key.program if key is not None else None
     if program in ("echo", "printf") and key.command:
         words = [w for w in key.command[1:] if w is not None]
+        if len(words) != len(key.command) - 1:
+            return None         # a word known only at run time
         while words and program == "echo" and words[0] in ("-e", "-n", "-E", "-ne", "-en"):
             words.pop(0)
         if program == "printf" and words:
-            text = _printf_text(words[0], words[1:])
-        else:
-            text = " ".join(words).replace("\\n", "\n")
-    elif part.stdin_code:
-        text = part.stdin_code
-    else:
+            return _printf_text(words[0], words[1:])
+        return " ".join(words).replace("\\n", "\n")
+    if part.stdin_code and program in ("cat", None):
+        return part.stdin_code
+    return None
+
+
+def _written_code_level(writer, ctx) -> tuple[Level, str]:
+    """What a file written with echo/printf/a heredoc would do when run: its text judged as a line."""
+    text = printed_text(writer.part, writer.key) or writer.part.stdin_code
+    if not text:
         return S, ""
     if not text.strip() or len(text) > MAX_WRITTEN_CODE:
         return S, ""

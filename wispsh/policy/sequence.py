@@ -8,9 +8,14 @@ between it and the part; otherwise the part keeps the worse of its two readings.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from wispsh.model import Finding, Judged, Verdict
 from wispsh.policy import engine
+from wispsh.policy.line import printed_text
 from wispsh.programs.grammar import UNKNOWN
+
+MAX_PIPED_TEXT = 20_000
 
 
 def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
@@ -18,18 +23,31 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
     cwd, line_vars = ctx.cwd, {}
     certain = True          # every cd and assignment so far ran for certain before what follows
     last_mover_end = 0
+    printed: dict = {}      # pipeline -> (stage, what that stage visibly prints)
     for index, part in enumerate(parts):
         key = key_for(part)
+        fed = printed.get(part.pipeline) if part.pipeline is not None else None
+        seen = part             # the part as the rules read it
+        if fed is not None and fed[0] == part.stage - 1 and part.stdin_code is None and part.parent is None:
+            # `echo 'DROP DATABASE prod;' | mysql`: what the stage before visibly prints is this part's input,
+            # as a heredoc would be (shells and interpreters are the line rules': pipe-to-interpreter)
+            seen = replace(part, stdin_code=fed[1], stdin_quoted=True, pipeline=None, stage=0)
         found_file = None
         if part.origin == "find -exec" and part.parent is not None and part.parent < index:
             starts = judged[part.parent].facts.found_under
             found_file = starts[0] if len(starts) == 1 else None
         moved = cwd != ctx.cwd or bool(line_vars) and "$" in part.text or found_file is not None
         alone = engine.judge(part, key, ctx)
+        if seen is not part:
+            read = engine.judge(seen, key, ctx)
+            if not read.facts.stdin_interp:
+                alone = Judged(part, key, read.verdict, read.facts)
+            else:
+                seen = part
         if not moved:
             item = alone
         else:
-            cmd = engine.analyse(part, key, ctx, cwd=cwd, line_vars=line_vars, found_file=found_file)
+            cmd = engine.analyse(seen, key, ctx, cwd=cwd, line_vars=line_vars, found_file=found_file)
             where = (f" (for every file find finds under {found_file.rsplit('/', 1)[0] or '/'})"
                      if found_file is not None
                      else f" (in {cwd})" if cwd != ctx.cwd else " (with the line's own variables)")
@@ -39,6 +57,10 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
             verdict = again if sure or again.level > alone.verdict.level else alone.verdict
             item = Judged(part, key, verdict, cmd.facts.summary())
         judged.append(item)
+        if part.pipeline is not None:
+            text = printed_text(part, key)
+            if text is not None and len(text) <= MAX_PIPED_TEXT:
+                printed[part.pipeline] = (part.stage, text)
         facts = item.facts
         changes = facts.cd_to is not None and facts.cd_to != UNKNOWN or bool(facts.assigns)
         if changes:
