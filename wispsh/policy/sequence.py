@@ -36,7 +36,7 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
         if part.origin == "find -exec" and part.parent is not None and part.parent < index:
             starts = judged[part.parent].facts.found_under
             found_file = starts[0] if len(starts) == 1 else None
-        moved = cwd != ctx.cwd or bool(line_vars) and "$" in part.text or found_file is not None
+        moved = cwd != ctx.cwd or bool(line_vars) and _uses_variables(part) or found_file is not None
         alone = engine.judge(part, key, ctx)
         if seen is not part:
             read = engine.judge(seen, key, ctx)
@@ -70,6 +70,12 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
             cwd = facts.cd_to
         line_vars.update(facts.assigns)
     return tuple(judged)
+
+
+def _uses_variables(part) -> bool:
+    """Whether any word of the part expands a variable (its redirects may sit outside its text)."""
+    return "$" in part.text or any("$" in r.target_text for r in part.redirects) or any(
+        "$" in w for w in part.words)
 
 
 def _for_certain(part, line: str) -> bool:
