@@ -51,13 +51,21 @@ def h(tmp_path):
     return Home(tmp_path)
 
 
+def added(h: Home, *args: str) -> str:
+    """`wisp approvals add ARGS --json`: the id it stored."""
+    return json.loads(h.wisp("approvals", "add", *args, "--json").stdout)["added"]["id"]
+
+
 def test_add_list_revoke_clear_round_trip(h):
     assert h.wisp("approvals").stdout.strip() == "no standing approvals"
-    always = h.wisp("approvals", "add", "git commit *", "--scope", "always", "--level", "high").stdout.strip()
-    project = h.wisp("approvals", "add", "make *", "--scope", "project").stdout.strip()
+    always = added(h, "git commit *", "--scope", "always", "--level", "high")
+    said = h.wisp("approvals", "add", "make *", "--scope", "project").stdout.strip()
+    project = said.split()[1].rstrip(":")
+    assert said == (f"added {project}: 'make *' (project {h.project.resolve()}, parts up to moderate, until "
+                    f"{json.loads(h.wisp('approvals', '--json').stdout)['approvals'][1]['expires']})")
     sub = h.project / "sub"
     sub.mkdir()
-    other = h.wisp("approvals", "add", "npm *", "--scope", "project", "--dir", str(sub)).stdout.strip()
+    other = added(h, "npm *", "--scope", "project", "--dir", str(sub))
     table = h.wisp("approvals", "list").stdout
     assert table.splitlines()[0].split() == ["ID", "SCOPE", "LEVEL", "EXPIRES", "PATTERN", "DIRECTORY"]
     assert always in table and "git commit *" in table and str(h.project.resolve()) in table
@@ -68,12 +76,12 @@ def test_add_list_revoke_clear_round_trip(h):
         (other, "npm *", "project", "moderate", str(h.project.resolve()))]     # --dir names its project
     assert all(a["source"] == "wisp approvals add" and a["expires"] for a in listed)
 
-    assert h.wisp("approvals", "revoke", project).stdout.strip() == f"revoked {project}"
+    assert h.wisp("approvals", "revoke", project).stdout.startswith(f"revoked {project}: 'make *'")
     missing = h.wisp("approvals", "revoke", project, ok=False)
-    assert missing.returncode == 1 and f"no approval {project}" in missing.stderr
-    assert "cleared 1 approval" in h.wisp("approvals", "clear", "--scope", "always").stdout
+    assert missing.returncode == 1 and f"no approval whose id starts with '{project}'" in missing.stderr
+    assert "cleared 1 approval" in h.wisp("approvals", "clear", "--scope", "always", "--yes").stdout
     assert [a["id"] for a in json.loads(h.wisp("approvals", "list", "--json").stdout)["approvals"]] == [other]
-    assert "cleared 1 approval" in h.wisp("approvals", "clear").stdout
+    assert "cleared 1 approval" in h.wisp("approvals", "clear", "--yes").stdout
     kinds = [e["event"] for e in audit.read(h.home)]
     assert kinds == ["approval.added"] * 3 + ["approval.revoked", "approval.cleared", "approval.cleared"]
 
@@ -90,7 +98,7 @@ def test_add_refuses_what_must_not_be_stored(h):
 
 
 def test_untrusted_store_is_reported_and_never_written(h):
-    made = h.wisp("approvals", "add", "make *", "--scope", "always").stdout.strip()
+    made = added(h, "make *", "--scope", "always")
     path = h.home / "approvals.json"
     path.chmod(0o666)
     before = path.read_text()
@@ -107,7 +115,7 @@ def test_session_grants_are_listed_and_cleared(h):
                        cwd=str(h.project), env=env)
     listed = json.loads(h.wisp("approvals", "list", "--json").stdout)["approvals"]
     assert [(a["id"], a["scope"]) for a in listed] == [(made.id, "session")]
-    assert "cleared 1 approval" in h.wisp("approvals", "clear", "--scope", "session").stdout
+    assert "cleared 1 approval" in h.wisp("approvals", "clear", "--scope", "session", "--yes").stdout
     assert json.loads(h.wisp("approvals", "--json").stdout)["approvals"] == []
 
 
@@ -149,7 +157,7 @@ def _decisions(plan: dict) -> list[str]:
 
 
 def test_cli_git_push_star_never_covers_force_push_and_legacy_git_star_covers_commit(h):
-    made = h.wisp("approvals", "add", "git push *", "--scope", "always", "--level", "high").stdout.strip()
+    made = added(h, "git push *", "--scope", "always", "--level", "high")
     force = _explain(h, "git push --force origin main")
     assert force["parts"][0]["pattern"] == "git push *" and force["parts"][0]["level"] == "dangerous"
     assert _decisions(force) == ["ask"] and force["verdict"] == "ask"

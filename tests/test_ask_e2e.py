@@ -50,14 +50,14 @@ def test_each_answer_on_a_persons_terminal(tmp_path):
         sh.run("mkdir build")
         assert runs_without_asking(sh)                        # the session answer covers the next run
 
-        sh.run("wisp approvals clear --scope session; mkdir build")
+        sh.run("wisp approvals clear --scope session --yes; mkdir build")
         assert ask_and_answer(sh, "p").endswith("rc=0")
         sh.run("mkdir build")
         assert runs_without_asking(sh)
         stored = json.loads((Path(env["WISP_HOME"]) / "approvals.json").read_text())["approvals"]
         assert [(a["pattern"], a["scope"]) for a in stored] == [("rm *", "project")]
 
-        sh.run("wisp approvals clear; mkdir build")
+        sh.run("wisp approvals clear --yes; mkdir build")
         assert ask_and_answer(sh, "a").endswith("rc=0")
         sh.run("mkdir build")
         assert runs_without_asking(sh)

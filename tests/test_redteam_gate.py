@@ -163,7 +163,7 @@ def test_a_lock_held_forever_is_an_error_not_a_hang(box, monkeypatch):
                                "time.sleep(60)", str(home / lock.LOCK_NAME)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
-        monkeypatch.setattr(lock, "LOCK_WAIT_SECONDS", 0.2)
+        monkeypatch.setattr(lock, "HOLDER_SECONDS", 0.2)
         with pytest.raises(OSError):
             audit.append(home, [audit.event("test")])
     finally:
