@@ -20,7 +20,7 @@ def ask_and_answer(sh: PersonShell, key: str) -> str:
     sh.child.sendline(LINE)
     sh.child.expect_exact("] no")
     screen = sh.child.before
-    sh.child.send(key)
+    sh.child.send(key + "\r")
     sh.child.expect(r"rc=(\d+)")
     said = screen + "|" + sh.child.before + "|rc=" + sh.child.match.group(1)
     sh.child.expect_exact("WISP> ")
@@ -87,7 +87,8 @@ def test_wisp_watch_answers_wispsh_run_by_an_agent_with_no_terminal(tmp_path):
     watcher = pexpect.spawn("script", ["-qfc", f"{REPO / '.venv' / 'bin' / 'wisp'} watch", "/dev/null"], env=env,
                             encoding="utf-8", dimensions=(40, 80), timeout=15)
     try:
-        watcher.expect_exact("waiting for questions")
+        watcher.expect(r"wisp watch \(pid (\d+)\): waiting for questions")
+        watcher.pid_of_watch = int(watcher.match.group(1))
         # the agent: runs its commands detached from any terminal (wispsh found on PATH, as SHELL would be)
         agent_code = ("import subprocess, sys; sys.exit(subprocess.run(['wispsh', '-c', 'rm -rf build'], "
                       "start_new_session=True, stdin=subprocess.DEVNULL).returncode)")
@@ -95,8 +96,11 @@ def test_wisp_watch_answers_wispsh_run_by_an_agent_with_no_terminal(tmp_path):
                                  stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         watcher.expect_exact("] no")
         assert "rm -rf build" in watcher.before and "rm *" in watcher.before
-        watcher.send("y")
-        assert agent.wait(timeout=15) == 0 and agent.stderr.read() == ""
+        watcher.send("y\r")
+        assert agent.wait(timeout=15) == 0
+        said = agent.stderr.read()                   # the agent's terminal says once that a question waits
+        assert said == (f"wispsh: waiting for a person in wisp watch (pid {watcher.pid_of_watch}) to approve "
+                        "rm -rf build; 120s left\n"), said
         assert not (tmp_path / "build").exists()
     finally:
         watcher.close(force=True)

@@ -326,9 +326,9 @@ def test_a_dialog_stopped_and_resumed_with_fg_still_takes_single_keys(tmp_path):
         assert shell.stty() == before                     # and its terminal is sane
         shell.child.sendline("fg")
         shell.child.expect_exact("[n] no")                # the dialog is in the foreground again (redrawn)
-        shell.child.send("y")
+        shell.child.send("y\r")
         shell.child.expect_exact("once: allowed")
-        shell.child.send("n")
+        shell.child.send("n\r")
         assert [a[1] for a in result(out)["answers"]] == ["y", "n"]
         shell.child.expect_exact(PROMPT)
         assert shell.stty() == before

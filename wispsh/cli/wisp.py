@@ -186,7 +186,8 @@ def approvals_list(as_json: bool) -> None:
 
 @approvals_group.command("add")
 @click.argument("pattern")
-@click.option("--scope", type=click.Choice(["project", "always"]), required=True)
+@click.option("--scope", type=click.Choice(["project", "always"]), default="project", show_default=True,
+              help="project: this project only (the git work tree, else the directory); always: anywhere.")
 @click.option("--dir", "directory", type=click.Path(exists=True, file_okay=False),
               help="The project (default: the current directory's project).")
 @click.option("--level", default="moderate", show_default=True,
