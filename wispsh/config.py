@@ -47,7 +47,7 @@ def wisp_home(env: dict[str, str] | None = None) -> Path:
     if home:
         expanded = os.path.expanduser(home)
         if not os.path.isabs(expanded):
-            raise ConfigError(f"WISP_HOME={home!r} is not an absolute path: set it to one (or unset it for "
+            raise ConfigError(f"WISP_HOME={home!r} is not an absolute path{FIX}set it to one (or unset it for "
                               "~/.wisp)")
         return Path(expanded)
     return Path(user_home()) / ".wisp"
@@ -56,6 +56,8 @@ def wisp_home(env: dict[str, str] | None = None) -> Path:
 # ---------------------------------------------------------------- the runtime dir
 
 RUNTIME_NAME = "wisp"
+RUN_USER_BASE = "/run/user"     # systemd's per-login runtime dirs
+FALLBACK_BASE = "/tmp"          # the XDG fallback: FALLBACK_BASE/runtime-UID, which we make private
 
 
 def runtime_dir(env: dict[str, str] | None = None) -> Path:
@@ -67,14 +69,18 @@ def runtime_dir(env: dict[str, str] | None = None) -> Path:
     if base and os.path.isabs(base):
         return Path(base) / RUNTIME_NAME
     uid = os.getuid()
-    run_user = f"/run/user/{uid}"
+    run_user = f"{RUN_USER_BASE}/{uid}"
     try:
         st = os.lstat(run_user)
         if stat.S_ISDIR(st.st_mode) and st.st_uid == uid:
             return Path(run_user) / RUNTIME_NAME
     except OSError:
         pass
-    return Path(f"/tmp/runtime-{uid}") / RUNTIME_NAME
+    return fallback_runtime_dir()
+
+
+def fallback_runtime_dir() -> Path:
+    return Path(FALLBACK_BASE) / f"runtime-{os.getuid()}" / RUNTIME_NAME
 
 
 def runtime_problem(path: Path) -> str | None:
@@ -100,9 +106,7 @@ def private_runtime_dir(env: dict[str, str] | None = None, *, create: bool) -> P
     """The runtime dir, made private (0700) when `create`; OSError naming the directory when it is not the
     user's own and private. The /tmp fallback's parent is checked the same way: /tmp is everyone's."""
     where = runtime_dir(env)
-    env = os.environ if env is None else env
-    fallback = not (env.get("XDG_RUNTIME_DIR") and os.path.isabs(env["XDG_RUNTIME_DIR"])) \
-        and str(where.parent).startswith("/tmp/runtime-")
+    fallback = where == fallback_runtime_dir()
     chain = (where.parent, where) if fallback else (where,)
     if create and not fallback:
         os.makedirs(where.parent, mode=0o700, exist_ok=True)
@@ -203,9 +207,14 @@ SECTIONS = ("approval", "shell", "audit", "run")
 def _unknown(path: Path, key: str) -> ConfigError:
     import difflib
 
-    near = difflib.get_close_matches(key, list(SCHEMA), n=1, cutoff=0.75)
-    hint = f" (did you mean {near[0]}?)" if near else f"; known keys: {', '.join(SCHEMA)}"
-    return ConfigError(f"{path}: unknown key {key}{hint}")
+    section = key.split(".", 1)[0] if "." in key else None
+    if section:
+        known = [k for k in SCHEMA if k.startswith(section + ".")]
+    else:
+        known = list(dict.fromkeys(k.split(".", 1)[0] for k in SCHEMA))
+    near = difflib.get_close_matches(key, known, n=1, cutoff=0.7)
+    hint = f" (did you mean {near[0]}?)" if near else f"; known: {', '.join(known)}"
+    return ConfigError(f"{path}: unknown key {key}{hint}{FIX}correct or remove it")
 
 
 def _wrong(path: Path, key: str, value) -> ConfigError:
@@ -284,12 +293,12 @@ def load_config(home: Path | None = None) -> Config:
     try:
         st = os.stat(home)
         if not stat.S_ISDIR(st.st_mode):
-            raise ConfigError(f"the wisp home {home} is not a directory: move it aside (mv {home} {home}.old); "
+            raise ConfigError(f"the wisp home {home} is not a directory{FIX}move it aside (mv {home} {home}.old); "
                               "wispsh makes a new one")
     except FileNotFoundError:
         pass
     except NotADirectoryError:
-        raise ConfigError(f"the wisp home {home} lies under a file, not a directory: set WISP_HOME to a "
+        raise ConfigError(f"the wisp home {home} lies under a file, not a directory{FIX}set WISP_HOME to a "
                           "directory of yours") from None
     path = home / CONFIG_NAME
     try:    # O_NONBLOCK: a FIFO planted as config.json must not hang every line
@@ -301,19 +310,20 @@ def load_config(home: Path | None = None) -> Config:
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):       # a directory or FIFO there: os.fdopen would fail or hang
         os.close(fd)
-        raise ConfigError(f"{path} is not a regular file: move it aside and write the config as a file")
+        raise ConfigError(f"{path} is not a regular file{FIX}move it aside (mv {path} {path}.bad)")
     with os.fdopen(fd, "rb") as fh:
         if st.st_size > MAX_CONFIG_BYTES:
             raise ConfigError(f"{path}: {st.st_size} bytes, over the limit of {MAX_CONFIG_BYTES}")
         for thing, st in ((home, None), (path, st)):
             reason = untrusted_reason(thing, st)
             if reason:
-                raise ConfigError(f"{path}: not trusted: {reason}")
+                raise ConfigError(f"{path} is not trusted: {reason}")
         raw = fh.read(MAX_CONFIG_BYTES + 1)
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"{path}: invalid JSON ({exc}): fix it or move it aside") from None
+        raise ConfigError(f"{path}: invalid JSON ({exc}){FIX}correct it, or move it aside (mv {path} {path}.bad)") \
+            from None
     return parse_config(data, path)
 
 

@@ -92,7 +92,9 @@ def install_checks(env):
         yield Check(OK, "config", f"{config.path} " + ("readable and trusted" if config.path.exists()
                                                        else "(none: defaults)"))
     except ConfigError as exc:
-        yield _problem(FAIL, "config", f"{exc}; wispsh refuses every line until then")
+        check = _problem(FAIL, "config", str(exc))
+        yield Check(FAIL, "config", f"{check.detail}: wispsh refuses every line until then",
+                    check.fix or "correct that key or value in the file named (`wisp doctor` checks again)")
     if config is not None:
         yield deny_check(config)
         for name in (realshell.DEFAULT_KEY, *shell.SHELL_NAMES):

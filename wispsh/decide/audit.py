@@ -130,6 +130,9 @@ def _encode(events) -> list[bytes]:
 class AuditError(OSError):
     """The audit could not be written; the message names the file and what to do."""
 
+    def __str__(self) -> str:
+        return self.strerror or super().__str__()
+
 
 def _advice(exc: OSError) -> str:
     import errno
@@ -164,11 +167,10 @@ def append_locked(home: Path, events, max_bytes: int = DEFAULT_MAX_BYTES) -> Non
             fd = _open_log(path)
             size = 0
         try:
-            for chunk in chunks:
-                if os.write(fd, chunk) != len(chunk):
-                    import errno
-
-                    raise OSError(errno.ENOSPC, "short write (the disk is full)", str(path))
+            for chunk in chunks:            # one write per event; a short one is finished or fails for real
+                view = memoryview(chunk)
+                while view:
+                    view = view[os.write(fd, view):]
         except OSError:
             try:
                 os.ftruncate(fd, size)      # never leave half an event for the next one to glue onto

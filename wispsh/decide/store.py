@@ -695,7 +695,7 @@ def trust_problems(home: Path, env=None) -> list[str]:
     """Why parts of the wisp home (or the runtime dir) are not trusted or cannot be read, each with its fix
     after config.FIX; empty when all are fine. The very checks the gate makes when it reads them (`wisp
     doctor` shows these)."""
-    from wispsh.config import runtime_problem
+    from wispsh.config import fallback_runtime_dir, runtime_problem
 
     problems = []
     for path in (home, home / CONFIG_NAME, home / "audit.jsonl", home / LOCK_NAME):
@@ -711,7 +711,7 @@ def trust_problems(home: Path, env=None) -> list[str]:
             problems.append(problem)
     rdir = runtime_dir(env)
     for path in (rdir.parent, rdir, rdir / GRANTS_DIR):
-        if path == rdir.parent and not str(path).startswith("/tmp/runtime-"):
+        if path == rdir.parent and rdir != fallback_runtime_dir():
             continue                    # $XDG_RUNTIME_DIR itself is the login's, not wisp's to judge
         reason = runtime_problem(path)
         if reason:
