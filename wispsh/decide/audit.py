@@ -10,7 +10,9 @@ Bounded: the judged line goes into the events of a line once. A line of up to LI
 every event's `line`; a longer one is stored once, up to LINE_STORED characters, in a `line` event with its
 sha256 (`line_sha256`, of the line's bytes), and every other event of that line carries an excerpt and the
 digest. A `command` longer than COMMAND_MAX is cut the same way (nested code holds the code around it: a
-100,000-deep `$(` would otherwise write the line 100,000 times).
+100,000-deep `$(` would otherwise write the line 100,000 times). A line of more than MAX_PART_EVENTS parts
+keeps the events of every part that needed a decision and counts the rest in one `classification.summary`
+event: the audit grows with what was decided, not with the size of the text.
 """
 from __future__ import annotations
 
@@ -31,7 +33,8 @@ DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 HIDDEN = "***"
 LINE_EXCERPT = 240          # a line up to this long is every event's `line`; longer ones are cut to it
 LINE_STORED = 64 * 1024     # the `line` event of a long line holds this much of it
-COMMAND_MAX = 2000          # a part's text beyond this is cut (with `command_sha256`)
+COMMAND_MAX = 1000          # a part's text beyond this is cut (with `command_sha256`)
+MAX_PART_EVENTS = 500       # past this many parts, those below the threshold are counted in one event
 REASON_MAX = 500
 
 _SECRET_NAME = r"[A-Za-z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|KEY|CREDENTIALS?|AUTH)[A-Za-z0-9_]*"

@@ -336,11 +336,29 @@ def _events(plan: Plan, final, line_decision, answer_of, here, env, cwd, source,
     events = []
     if whole is not None:                       # a long line: stored once, the other events carry its digest
         events.append(audit.event("line", session=sess, source=agent, entry=source, cwd=cwd, **whole))
-    for j in plan.judged:
+    logged = range(len(plan.judged))
+    if len(plan.judged) > audit.MAX_PART_EVENTS:
+        # a huge line (a generated script, deep nesting): every part that needed a decision keeps its events;
+        # the parts that ran below the threshold are counted in one event, so the audit grows with what was
+        # decided, not with the size of the text
+        def is_quiet(i: int) -> bool:
+            return (plan.judged[i].verdict.level < plan.threshold
+                    and final[i].kind in ("below-threshold", "denied-pattern"))
+
+        logged = [i for i in range(len(plan.judged)) if not is_quiet(i)]
+        quiet = [plan.judged[i] for i in range(len(plan.judged)) if is_quiet(i)]
+        levels: dict[str, int] = {}
+        for j in quiet:
+            levels[str(j.verdict.level)] = levels.get(str(j.verdict.level), 0) + 1
+        events.append(audit.event("classification.summary", count=len(quiet),
+                                  decision="denied-pattern" if plan.verdict == "deny" else "below-threshold",
+                                  levels=levels, patterns=sorted({j.key.pattern for j in quiet})[:20], **common))
+    for j in (plan.judged[i] for i in logged):
         events.append(audit.event("classification", pattern=audit.cut(j.key.pattern, audit.COMMAND_MAX), level=str(j.verdict.level),
                                   reasons=audit.reasons_field(j.verdict.reasons), rules=list(j.verdict.rules),
                                   **audit.command_fields(j.part.text), **common))
-    for i, (j, d) in enumerate(zip(plan.judged, final)):
+    for i in logged:
+        j, d = plan.judged[i], final[i]
         extra = {}
         if d.kind == "denied-pattern" and plan.denied_by:
             extra["deny_pattern"] = plan.denied_by.pattern
