@@ -167,7 +167,7 @@ def test_the_plan_comes_first_then_each_question_answered_with_enter(shell, tmp_
     out = start_driver(shell, RM, tmp_path, "a")
     shell.child.expect_exact("] no")
     screen = re.sub(r"\x1b\[[0-9;]*m", "", shell.child.before)
-    plan_at = screen.index("this line needs your approval (2 questions)")
+    plan_at = screen.index("2 questions before anything of this line runs")
     question_at = screen.index("approve this command? (1 of 2)")
     assert plan_at < question_at                                       # the whole plan, before any question
     plan = screen[plan_at:question_at]

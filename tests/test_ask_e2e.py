@@ -68,6 +68,41 @@ def test_each_answer_on_a_persons_terminal(tmp_path):
         sh.close()
 
 
+def test_nothing_ran_nothing_remembered_through_the_real_gate(tmp_path):
+    """`a` on the first part, `n` on the second: the line is refused and the first answer is not kept."""
+    project = tmp_path / "proj"
+    (project / "build").mkdir(parents=True)
+    (project / "a").write_text("a")
+    env = person_env(tmp_path)
+    sh = PersonShell(env, cwd=str(project))
+    try:
+        sh.child.sendline("wispsh -c 'rm -rf build; mv a b'; echo rc=$?")
+        sh.child.expect_exact("2 questions before anything of this line runs")
+        sh.child.expect_exact("] no")
+        sh.child.send("a\r")
+        sh.child.expect_exact("(kept only if the whole line runs)")
+        sh.child.expect_exact("] no")
+        sh.child.send("n\r")
+        sh.child.expect(r"rc=(\d+)")
+        assert sh.child.match.group(1) == "126" and "your earlier answers to this line are not kept" in sh.child.before
+        sh.child.expect_exact("WISP> ")
+        assert (project / "build").is_dir() and (project / "a").exists()            # nothing ran
+        listed = json.loads(sh.run("wisp approvals --json").split("\n", 1)[1])
+        assert listed["approvals"] == []                                              # nothing remembered
+        decided = [json.loads(r) for r in (Path(env["WISP_HOME"]) / "audit.jsonl").read_text().splitlines()]
+        rm = [e for e in decided if e["event"] == "approval.decided" and e["pattern"] == "rm *"][-1]
+        assert (rm["decision"], rm["approval_id"], rm["remembered"]) == ("asked-always", None, False)
+        # the same line again asks again, from the start
+        sh.child.sendline("wispsh -c 'rm -rf build; mv a b'; echo rc=$?")
+        sh.child.expect_exact("(1 of 2)")
+        sh.child.expect_exact("] no")
+        sh.child.send("\r")                                                          # empty: no
+        sh.child.expect(r"rc=(\d+)")
+        assert sh.child.match.group(1) == "126"
+    finally:
+        sh.close()
+
+
 def test_no_terminal_no_watcher_refuses_at_once(tmp_path):
     (tmp_path / "build").mkdir()
     done = subprocess.run(["setsid", "-w", WISPSH, "-c", "rm -rf build"], cwd=tmp_path, env=person_env(tmp_path),

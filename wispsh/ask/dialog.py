@@ -111,7 +111,7 @@ def tty_dialog(plan: Plan, fd: int, *, config: Config, env: Mapping[str, str], c
         for i, q in enumerate(plan.questions):
             req = question_request(plan, i, cwd=cwd, env=env, **who)
             if i == 0:
-                term.write("\n" + render_plan(req, colour=colour, width=width))
+                term.write("\n" + render_plan(req, colour=colour, width=width) + "\n")
             choice, note = ask_one(term, req, colour=colour, width=width, seconds=config.prompt_seconds)
             earlier = sum(1 for a in answers if a.choice != "n")
             term.write(echo_for(choice, note, q.pattern, count=len(plan.questions), earlier=earlier) + "\n")

@@ -299,8 +299,9 @@ def render_plan(req: dict, *, colour: bool, width: int = 80) -> str:
     plan = req.get("plan") or {}
     rows = plan.get("parts") or []
     count = plan.get("questions", req.get("count", 1))
-    asks = "the whole line" if plan.get("whole_line") else f"{count} question{'s' if count != 1 else ''}"
-    lines = [style(f"wispsh: this line needs your approval ({asks}); nothing runs until you answer", "1")]
+    asks = ("one question, for the whole line" if plan.get("whole_line")
+            else f"{count} question{'s' if count != 1 else ''}")
+    lines = [style(_short(f"wispsh: {asks} before anything of this line runs", width), "1")]
     text, _ = _marked_line(req["line"], None, room)
     lines.append(_field(style, "line", text))
     for n, row in enumerate(rows):

@@ -53,7 +53,7 @@ class Watcher:
         more = len(self.queue) - 1
         asker = f"  (asked by pid {head.conn.pid}" + (f"; {more} more waiting)" if more else ")")
         if head.request.get("index") == 0 and isinstance(head.request.get("plan"), dict):
-            self.term.write("\n" + render_plan(head.request, colour=self.colour, width=self.width))
+            self.term.write("\n" + render_plan(head.request, colour=self.colour, width=self.width) + "\n")
         body, prompt = render(head.request, colour=self.colour, width=self.width).rsplit("\n", 1)
         self.prompt = prompt
         self.term.write("\n" + body + "\n" + asker + "\n" + prompt)

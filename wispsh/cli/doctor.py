@@ -144,8 +144,10 @@ def file_checks(env):
         return
     problems = store.trust_problems(home, env)
     for problem in problems:
-        yield _problem(FAIL, "not trusted" if "trusted" in problem or "owned by" in problem
-                       or "writable by group" in problem else "unusable", problem)
+        kind = ("runtime dir" if problem.startswith("runtime dir") else
+                "not trusted" if "trusted" in problem or "owned by" in problem or "writable by group" in problem
+                else "unusable file")
+        yield _problem(FAIL, kind, problem)
     try:
         st = os.stat(home)
     except FileNotFoundError:
@@ -166,7 +168,7 @@ def file_checks(env):
         yield Check(OK, "wisp home", f"{home}{link} (700)")
     for name in PRIVATE_FILES:
         mode = _mode(home / name)
-        if mode is not None and mode & 0o077 and not os.path.islink(home / name):
+        if mode is not None and mode & 0o077 and os.path.isfile(home / name) and not os.path.islink(home / name):
             yield Check(WARN, f"mode of {name}", f"{home / name} is {mode:o}, readable by others",
                         f"chmod 600 {home / name}")
     yield audit_check(home, env)
