@@ -97,6 +97,7 @@ def install_checks(env):
                     check.fix or "correct that key or value in the file named (`wisp doctor` checks again)")
     if config is not None:
         yield deny_check(config)
+        yield rule_tables_check(config, env)
         for name in (realshell.DEFAULT_KEY, *shell.SHELL_NAMES):
             try:
                 path = realshell.find_shell(None if name == realshell.DEFAULT_KEY else name, config, dict(env), name)
@@ -129,6 +130,23 @@ def deny_check(config) -> Check:
                      "fix or remove that pattern (RE2 syntax: no lookarounds or backreferences)")
     return Check(OK, "deny patterns", f"{len(config.deny)} from config (linear-time RE2) and "
                                       f"{len(deny.DEFAULT_PATTERNS)} built in")
+
+
+def rule_tables_check(config, env) -> Check:
+    """The user's rule tables loaded and their examples checked as the gate does before judging a line (a
+    table that fails refuses every line). The only write: the gate's own marker of tables that passed."""
+    from wispsh import pipeline
+    from wispsh.config import ConfigError
+    from wispsh.policy import user
+
+    try:
+        pipeline.rules_context(os.getcwd(), env, config)
+        rules = user.load(config)
+    except ConfigError as exc:
+        return Check(FAIL, "rule tables", f"{exc}; wispsh refuses every line until then",
+                     "correct the table named (wisp rules check FILE says what is wrong)")
+    where = user.rules_dir(config)
+    return Check(OK, "rule tables", f"{len(rules.files)} in {where}" if rules.files else f"none in {where}")
 
 
 def file_checks(env):

@@ -451,7 +451,7 @@ def shims_remove(directory: str | None, only: tuple[str, ...]) -> None:
         click.echo(f"no wispsh shims in {where}")
 
 
-# ---------------------------------------------------------------- doctor
+# ---------------------------------------------------------------- rules
 
 
 @cli.group("rules")
@@ -464,13 +464,12 @@ def rules_group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def rules_check(path: str, as_json: bool) -> None:
     """Validate a rule table: its schema, then every example it carries."""
-    import json
-
     from wispsh.cli import rules
+    from wispsh.support.text import dumps
 
     result = rules.check(path)
     if as_json:
-        click.echo(json.dumps(result, ensure_ascii=False))
+        click.echo(dumps(result))
     elif result["ok"]:
         click.echo(f"ok: {path}: {len(result['programs'])} program(s), {len(result['levels'])} level(s); "
                    "every example holds")
@@ -485,10 +484,9 @@ def rules_check(path: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print what the gate knows as JSON.")
 def rules_show(program: str, as_json: bool) -> None:
     """What the gate knows of PROGRAM: its rows, their effects and levels, its verbs, and which file said so."""
-    import json
-
     from wispsh.cli import rules
     from wispsh.config import ConfigError, load_config
+    from wispsh.support.text import dumps
 
     try:
         config = load_config()
@@ -498,12 +496,15 @@ def rules_show(program: str, as_json: bool) -> None:
         raise SystemExit(1)
     if found is None:
         if as_json:
-            click.echo(json.dumps({"program": program, "known": False}))
+            click.echo(dumps({"program": program, "known": False}))
         else:
             click.echo(f"{program}: not a program the gate knows (any use of it is moderate: "
                        f"'{program} is not a program the gate knows'); teach it in ~/.wisp/rules/*.toml", err=True)
         raise SystemExit(1)
-    click.echo(json.dumps({"known": True, **found}, ensure_ascii=False) if as_json else rules.render_show(found))
+    click.echo(dumps({"known": True, **found}) if as_json else rules.render_show(found))
+
+
+# ---------------------------------------------------------------- doctor
 
 
 @cli.command("doctor")
