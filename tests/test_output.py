@@ -79,7 +79,7 @@ def test_a_sample_through_the_real_commands_is_valid_utf8(tmp_path):
 def test_the_audit_stays_one_event_a_line_and_wisp_audit_reads_it_back(tmp_path):
     home = tmp_path / "home"
     home.mkdir(mode=0o700)
-    odd = "echo a\u2028b\u2029c\rd\x85e \udcff\udc80 \x1b[2J"
+    odd = "echo a\u2028b\u2029c\rd\x85e \udcff\udc80 \x1b[2J\nrm x"
     audit.append(home, [audit.event("classification", command=odd, line=odd)])
     data = (home / "audit.jsonl").read_bytes()
     strict_utf8(data)

@@ -84,8 +84,8 @@ def cli() -> None:
 
 
 @cli.command()
-@click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON (the `--explain --json` schema in "
-                                                      "the README).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the plan as JSON (README: \"The plan as JSON\").")
 @click.argument("line")
 def explain(as_json: bool, line: str) -> None:
     """Show how LINE would be split, keyed, rated and decided; never asks, writes or runs.
@@ -314,7 +314,9 @@ def audit_command(count: int, follow: bool, as_json: bool) -> None:
         if as_json:
             click.echo(dumps(ev))
         else:
-            say(_audit_line(ev))
+            from wispsh.support.text import shown
+
+            click.echo(shown(_audit_line(ev)))          # one event, one row: newlines in it shown as \n
 
     home = _wisp_home()
     try:
