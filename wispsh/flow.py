@@ -34,6 +34,8 @@ def _plan(text: str, args: Sequence[str], config: Config | None, *, remember: bo
 
 def _warn(settlement) -> None:
     """What went wrong remembering or auditing, one line each on stderr (the line itself still runs)."""
+    if not settlement.warnings:
+        return
     from wispsh.support.text import shown
 
     for warning in settlement.warnings:

@@ -13,7 +13,6 @@ encoded as UTF-8, and a raw CR, ESC or bidi control on a terminal hides or rewri
 from __future__ import annotations
 
 import json
-import unicodedata
 
 from wispsh.support.lazyre import lazy_re
 
@@ -30,6 +29,8 @@ def show_char(ch: str) -> str:
     code = ord(ch)
     if 0xDC80 <= code <= 0xDCFF:                 # an undecodable byte (surrogateescape): show the byte
         return f"\\x{code - 0xDC00:02x}"
+    import unicodedata      # only for text that is not plain ASCII (not on the hot path's quiet lines)
+
     if unicodedata.category(ch) in _HIDDEN_CATEGORIES:
         return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
     return ch
