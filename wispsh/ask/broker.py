@@ -107,7 +107,6 @@ def ask_watchers(plan: Plan, *, config: Config, env: Mapping[str, str], cwd: str
 
     seconds = wait_seconds(config.wait_seconds, who.get("agent"))   # below the agent's own tool timeout
     answers: list[Answer] = []
-    seconds = config.wait_seconds
     _say_waiting(plan, good, seconds)
     try:
         for i, q in enumerate(plan.questions):
