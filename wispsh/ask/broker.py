@@ -105,7 +105,9 @@ def ask_watchers(plan: Plan, *, config: Config, env: Mapping[str, str], cwd: str
         return ()
     from wispsh.agents.timeouts import wait_seconds
 
-    seconds = wait_seconds(config.wait_seconds, who.get("agent"))   # below the agent's own tool timeout
+    agent = who.get("agent")
+    configured = config.wait_seconds_by_agent.get(agent or "", config.wait_seconds)   # waitSeconds: {agent: s}
+    seconds = wait_seconds(configured, agent)   # below the agent's own tool timeout
     answers: list[Answer] = []
     _say_waiting(plan, good, seconds)
     try:
