@@ -337,9 +337,10 @@ def audit_command(count: int, follow: bool, as_json: bool) -> None:
 def watch_command() -> None:
     """Answer approval questions from agents that have no terminal of yours.
 
-    Run it in your own terminal window; agents' wispsh sends each question here and waits for your key:
-    y once, s session, p project, a always, n no. q quits when nothing waits; Ctrl-C quits at any time
-    (a question on screen is then answered no).
+    Run it in your own terminal window; agents' wispsh sends each question here and waits for your answer,
+    a word confirmed with Enter: y once, s session, p project, a always, n no (an empty line is no; ? shows
+    why it asks). q quits when nothing waits; Ctrl-C quits at any time (a question on screen is then
+    answered no).
     """
     import os
 

@@ -196,7 +196,7 @@ def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, e
     Nothing ran, nothing remembered: the grants of a line's answers are written only when the whole line
     runs. The audit comes first (with the ids the grants will have), so that `audit.required` can still
     refuse a line whose audit failed before anything is remembered."""
-    from wispsh.decide import audit, session, store
+    from wispsh.decide import audit, session
 
     env = os.environ if env is None else env
     needs_session = bool(plan.questions) or any(d.kind not in SESSIONLESS for d in plan.decisions)
@@ -232,7 +232,9 @@ def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, e
             notes.append(f"{q.pattern}: remembered for this line only (what it runs is known only at run time)")
         elif q.level >= Level.DANGEROUS and scope in PERSISTED:    # dangerous is never persisted
             scope, kind = "session", "downgraded-session"
-        ident = store.new_id()
+        from wispsh.decide.store import new_id     # only when there is an answer to remember (not the hot path)
+
+        ident = new_id()
         wanted.append((qi, scope, ident))
         outcome.append(Decision(kind, ident))
 
