@@ -299,9 +299,9 @@ def render_plan(req: dict, *, colour: bool, width: int = 80) -> str:
     plan = req.get("plan") or {}
     rows = plan.get("parts") or []
     count = plan.get("questions", req.get("count", 1))
-    asks = ("one question, for the whole line" if plan.get("whole_line")
-            else f"{count} question{'s' if count != 1 else ''}")
-    lines = [style(_short(f"wispsh: {asks} before anything of this line runs", width), "1")]
+    title = ("wispsh: one question, about the whole line, before anything of it runs" if plan.get("whole_line")
+             else f"wispsh: {count} question{'s' if count != 1 else ''} before anything of this line runs")
+    lines = [style(_short(title, width), "1")]
     text, _ = _marked_line(req["line"], None, room)
     lines.append(_field(style, "line", text))
     for n, row in enumerate(rows):
