@@ -178,9 +178,9 @@ def test_the_plan_comes_first_then_each_question_answered_with_enter(shell, tmp_
         assert shown in screen
     assert "covers every `rm …` rated high or lower, with whatever it writes" in " ".join(screen.split())
     shell.child.send("s")
-    assert not settles(out) and "(2 of 2)" not in shell.child.read_nonblocking(4096, timeout=0.3)  # no Enter yet
+    assert not settles(out) and "this command? (2 of 2)" not in shell.child.read_nonblocking(4096, timeout=0.3)  # no Enter yet
     shell.child.send("\r")
-    shell.child.expect_exact("(2 of 2)")
+    shell.child.expect_exact("this command? (2 of 2)")
     shell.child.expect_exact("] no")
     shell.child.send("a\r")
     assert answers(out) == [(0, "s", "tty"), (1, "a", "tty")]
@@ -195,9 +195,9 @@ def test_anything_but_an_answer_asks_again(shell, tmp_path, typed):
     shell.child.send(typed + "\r")
     shell.child.expect_exact("not an answer: type y, s, p, a or n, then Enter")
     shell.child.expect_exact("] no")                                 # the same question, again
-    assert not settles(out) and "(2 of 2)" not in shell.child.before
+    assert not settles(out) and "this command? (2 of 2)" not in shell.child.before
     shell.child.send("YES\r")                                        # words and capitals count
-    shell.child.expect_exact("(2 of 2)")
+    shell.child.expect_exact("this command? (2 of 2)")
     shell.child.expect_exact("] no")
     shell.child.send("no\r")
     assert answers(out) == [(0, "y", "tty"), (1, "n", "tty")]
@@ -212,7 +212,7 @@ def test_an_empty_line_is_no_and_backspace_edits(shell, tmp_path):
     out = start_driver(shell, RM, tmp_path, "b")
     shell.child.expect_exact("] no")
     shell.child.send("x\x7fp\r")                                    # x, backspace, p
-    shell.child.expect_exact("(2 of 2)")
+    shell.child.expect_exact("this command? (2 of 2)")
     shell.child.expect_exact("] no")
     shell.child.send("nope\x15n\r")                                 # Ctrl-U clears what was typed
     assert answers(out) == [(0, "p", "tty"), (1, "n", "tty")]

@@ -94,7 +94,7 @@ def test_nothing_ran_nothing_remembered_through_the_real_gate(tmp_path):
         assert (rm["decision"], rm["approval_id"], rm["remembered"]) == ("asked-always", None, False)
         # the same line again asks again, from the start
         sh.child.sendline("wispsh -c 'rm -rf build; mv a b'; echo rc=$?")
-        sh.child.expect_exact("(1 of 2)")
+        sh.child.expect_exact("this command? (1 of 2)")
         sh.child.expect_exact("] no")
         sh.child.send("\r")                                                          # empty: no
         sh.child.expect(r"rc=(\d+)")

@@ -50,7 +50,7 @@ def test_watch_answers_an_agent_with_no_terminal(env, tmp_path):
                       "high:", "recursive delete", "rm *", "asked by pid"):
             assert shown in w.before
         w.send("p\r")
-        w.expect_exact("(2 of 2)")
+        w.expect_exact("this command? (2 of 2)")
         w.expect_exact("] no")
         w.send("n\r")
         assert agent.wait(timeout=15) == 0
@@ -111,13 +111,13 @@ def test_several_watchers_the_first_answer_wins(env, tmp_path):
     w1, w2 = spawn_watcher(env), spawn_watcher(env)
     try:
         agent, out = start_agent(env, RM, tmp_path)
-        w1.expect_exact("(1 of 2)")
-        w2.expect_exact("(1 of 2)")
+        w1.expect_exact("this command? (1 of 2)")
+        w2.expect_exact("this command? (1 of 2)")
         w1.expect_exact("] no")
         w1.send("y\r")
         w2.expect_exact(f"answered elsewhere by watcher {w1.watch_pid}: y")
-        w1.expect_exact("(2 of 2)")
-        w2.expect_exact("(2 of 2)")
+        w1.expect_exact("this command? (2 of 2)")
+        w2.expect_exact("this command? (2 of 2)")
         w2.expect_exact("] no")
         w2.send("s\r")
         w1.expect_exact(f"answered elsewhere by watcher {w2.watch_pid}: s")
@@ -216,7 +216,7 @@ def test_tmux_window_answers_a_shell_in_another_window(env, tmp_path):
                        env=env, check=True)
         wait_for("w:0", "] no")
         subprocess.run(tmux + ["send-keys", "-t", "w:0", "y", "Enter"], env=env, check=True)
-        wait_for("w:0", "(2 of 2)")
+        wait_for("w:0", "this command? (2 of 2)")
         subprocess.run(tmux + ["send-keys", "-t", "w:0", "a", "Enter"], env=env, check=True)
         assert [a[:3] for a in result(out)["answers"]] == [[0, "y", "watch"], [1, "a", "watch"]]
     finally:
