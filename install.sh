@@ -130,12 +130,33 @@ link wisp "$venv/bin/wisp"
 
 "$prefix/wispsh" --version >/dev/null || { echo "install.sh: the installed wispsh does not start" >&2; exit 1; }
 
+# The PATH line for the user's own shell, offered (never written) when $prefix is not on PATH.
+path_line() {
+    case "$prefix" in
+        "$HOME"/*) shown="\$HOME/${prefix#"$HOME"/}" ;;
+        *) shown="$prefix" ;;
+    esac
+    case "$(basename "${SHELL:-sh}")" in
+        bash) echo "echo 'export PATH=\"$shown:\$PATH\"' >> ~/.bashrc" ;;
+        zsh) echo "echo 'export PATH=\"$shown:\$PATH\"' >> ~/.zshrc" ;;
+        fish) echo "fish_add_path '$prefix'" ;;
+        *) echo "echo 'PATH=\"$shown:\$PATH\"; export PATH' >> ~/.profile" ;;
+    esac
+}
+case ":$PATH:" in
+    *":$prefix:"*) on_path="" ;;
+    *) on_path="
+$prefix is not on your PATH. For your shell ($(basename "${SHELL:-sh}")), add it with:
+  $(path_line)
+then open a new terminal (or use the full paths above)." ;;
+esac
+
 cat <<EOF
 wispsh $("$prefix/wispsh" --version | cut -d' ' -f2) installed.
-  commands:  $prefix/wispsh, $prefix/wisp   (is $prefix on your PATH?)
+  commands:  $prefix/wispsh, $prefix/wisp
   shims:     $shims/{$(echo $shim_names | tr ' ' ',')}
 Use it for an agent in one of two ways:
   SHELL=$shims/bash  <agent>              (agents that start \$SHELL)
   PATH=$shims:\$PATH  <agent>              (agents that look bash/sh up on PATH)
-Check with: wisp doctor     Remove with: $checkout/install.sh --uninstall
+Check with: wisp doctor     Remove with: $checkout/install.sh --uninstall$on_path
 EOF

@@ -36,8 +36,9 @@ class Home:
         self.env.update(WISP_HOME=str(self.home), XDG_RUNTIME_DIR=str(tmp_path / "run"), PYTHONPATH=str(REPO))
 
     def run(self, name: str, *args: str, ok: bool = True, cwd: Path | None = None) -> subprocess.CompletedProcess:
+        # a session of its own: no terminal of the person running the suite is ever asked
         out = subprocess.run(_tool(name) + list(args), env=self.env, cwd=cwd or self.project, capture_output=True,
-                             text=True, timeout=60, stdin=subprocess.DEVNULL)
+                             text=True, timeout=60, stdin=subprocess.DEVNULL, start_new_session=True)
         if ok:
             assert out.returncode == 0, out.stderr
         return out
@@ -51,13 +52,21 @@ def h(tmp_path):
     return Home(tmp_path)
 
 
+def added(h: Home, *args: str) -> str:
+    """`wisp approvals add ARGS --json`: the id it stored."""
+    return json.loads(h.wisp("approvals", "add", *args, "--json").stdout)["added"]["id"]
+
+
 def test_add_list_revoke_clear_round_trip(h):
     assert h.wisp("approvals").stdout.strip() == "no standing approvals"
-    always = h.wisp("approvals", "add", "git commit *", "--scope", "always", "--level", "high").stdout.strip()
-    project = h.wisp("approvals", "add", "make *", "--scope", "project").stdout.strip()
+    always = added(h, "git commit *", "--scope", "always", "--level", "high")
+    said = h.wisp("approvals", "add", "make *", "--scope", "project").stdout.strip()
+    project = said.split()[1].rstrip(":")
+    assert said == (f"added {project}: 'make *' (project {h.project.resolve()}, parts up to moderate, until "
+                    f"{json.loads(h.wisp('approvals', '--json').stdout)['approvals'][1]['expires']})")
     sub = h.project / "sub"
     sub.mkdir()
-    other = h.wisp("approvals", "add", "npm *", "--scope", "project", "--dir", str(sub)).stdout.strip()
+    other = added(h, "npm *", "--scope", "project", "--dir", str(sub))
     table = h.wisp("approvals", "list").stdout
     assert table.splitlines()[0].split() == ["ID", "SCOPE", "LEVEL", "EXPIRES", "PATTERN", "DIRECTORY"]
     assert always in table and "git commit *" in table and str(h.project.resolve()) in table
@@ -68,12 +77,12 @@ def test_add_list_revoke_clear_round_trip(h):
         (other, "npm *", "project", "moderate", str(h.project.resolve()))]     # --dir names its project
     assert all(a["source"] == "wisp approvals add" and a["expires"] for a in listed)
 
-    assert h.wisp("approvals", "revoke", project).stdout.strip() == f"revoked {project}"
+    assert h.wisp("approvals", "revoke", project).stdout.startswith(f"revoked {project}: 'make *'")
     missing = h.wisp("approvals", "revoke", project, ok=False)
-    assert missing.returncode == 1 and f"no approval {project}" in missing.stderr
-    assert "cleared 1 approval" in h.wisp("approvals", "clear", "--scope", "always").stdout
+    assert missing.returncode == 1 and f"no approval whose id starts with '{project}'" in missing.stderr
+    assert "cleared 1 approval" in h.wisp("approvals", "clear", "--scope", "always", "--yes").stdout
     assert [a["id"] for a in json.loads(h.wisp("approvals", "list", "--json").stdout)["approvals"]] == [other]
-    assert "cleared 1 approval" in h.wisp("approvals", "clear").stdout
+    assert "cleared 1 approval" in h.wisp("approvals", "clear", "--yes").stdout
     kinds = [e["event"] for e in audit.read(h.home)]
     assert kinds == ["approval.added"] * 3 + ["approval.revoked", "approval.cleared", "approval.cleared"]
 
@@ -81,16 +90,89 @@ def test_add_list_revoke_clear_round_trip(h):
 def test_add_refuses_what_must_not_be_stored(h):
     dangerous = h.wisp("approvals", "add", "rm *", "--scope", "always", "--level", "dangerous", ok=False)
     assert dangerous.returncode == 1 and "never persisted" in dangerous.stderr
-    no_scope = h.wisp("approvals", "add", "rm *", ok=False)
-    assert no_scope.returncode == 2
     session = h.wisp("approvals", "add", "rm *", "--scope", "session", ok=False)
     assert session.returncode == 2
     assert h.wisp("approvals", "add", "rm *", "--scope", "always", "--dir", str(h.project), ok=False).returncode == 1
     assert not (h.home / "approvals.json").exists()
+    # without --scope: this project, the narrowest lasting scope
+    made = json.loads(h.wisp("approvals", "add", "rm *", "--json").stdout)["added"]
+    assert (made["scope"], made["directory"], made["level"]) == ("project", str(h.project.resolve()), "moderate")
+
+
+def test_add_says_what_it_stored_refuses_duplicates_and_raises_a_lower_level(h):
+    first = added(h, "rm *", "--level", "moderate")
+    again = h.wisp("approvals", "add", "rm *", "--scope", "project", ok=False)
+    assert again.returncode == 1 and again.stderr.count("\n") == 1
+    assert f"'rm *' (project {h.project.resolve()}, parts up to moderate" in again.stderr
+    assert f"is already approved as {first}; nothing added" in again.stderr
+    lower = h.wisp("approvals", "add", "rm *", "--level", "low", ok=False)           # covered already
+    assert lower.returncode == 1 and "already approved" in lower.stderr
+    said = h.wisp("approvals", "add", "rm *", "--level", "high").stdout.splitlines()
+    assert said[0].startswith("added ") and "parts up to high" in said[0]
+    assert said[1] == f"replaced {first}, which covered parts up to moderate only"
+    listed = json.loads(h.wisp("approvals", "--json").stdout)["approvals"]
+    assert [(a["pattern"], a["level"]) for a in listed] == [("rm *", "high")]
+    assert added(h, "rm *", "--scope", "always") != first                           # another scope: no duplicate
+    dup = json.loads(h.wisp("approvals", "add", "rm *", "--scope", "always", "--json", ok=False).stdout)
+    assert dup["added"] is None and dup["duplicate"]["scope"] == "always"
+
+
+def test_the_refusals_advice_works_when_followed(h):
+    (h.project / "build").mkdir()
+    refused = h.run("wispsh", "-c", "rm -rf build", ok=False)
+    assert refused.returncode == 126 and len(refused.stderr.rstrip("\n")) <= 160
+    advice = refused.stderr.rstrip("\n").rstrip(".").rsplit(", or: ", 1)[1]
+    assert advice == "wisp approvals add 'rm *' --level high"
+    h.wisp("approvals", "add", "rm *")                                    # an earlier, too low approval...
+    assert h.run("wispsh", "-c", "rm -rf build", ok=False).returncode == 126
+    import shlex
+
+    h.run(shlex.split(advice)[0], *shlex.split(advice)[1:])               # ...and the advice, as written
+    assert h.run("wispsh", "-c", "rm -rf build").returncode == 0 and not (h.project / "build").exists()
+
+
+def test_revoke_takes_a_unique_prefix(h):
+    ids = [added(h, f"tool{i} *") for i in range(30)]
+    target = ids[0]
+    prefix = next(target[:n] for n in range(1, 13) if sum(i.startswith(target[:n]) for i in ids) == 1)
+    said = h.wisp("approvals", "revoke", prefix).stdout
+    assert said.startswith(f"revoked {target}: 'tool0 *'")
+    shared = next((a[:n] for a in ids[1:] for b in ids[1:] if a != b for n in (1,) if a[:1] == b[:1]), None)
+    if shared:
+        many = h.wisp("approvals", "revoke", shared, ok=False)
+        assert many.returncode == 1 and "give more of the id" in many.stderr
+    empty = h.wisp("approvals", "revoke", "", ok=False)
+    assert empty.returncode == 1 and "no approval" in empty.stderr
+    assert len(json.loads(h.wisp("approvals", "--json").stdout)["approvals"]) == 29
+    gone = json.loads(h.wisp("approvals", "revoke", ids[1], "--json").stdout)["revoked"]
+    assert gone["id"] == ids[1] and gone["pattern"] == "tool1 *"
+
+
+def test_clear_confirms_unless_yes(h):
+    added(h, "make *")
+    refused = h.wisp("approvals", "clear", ok=False)                      # no terminal to ask on
+    assert refused.returncode == 1 and "add --yes to confirm" in refused.stderr
+    assert len(json.loads(h.wisp("approvals", "--json").stdout)["approvals"]) == 1
+    import pexpect
+
+    child = pexpect.spawn(_tool("wisp")[0], ["approvals", "clear"], env=h.env, cwd=str(h.project),
+                          encoding="utf-8", timeout=30)
+    child.expect_exact("remove 1 approval? [y/N]")
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1 and len(json.loads(h.wisp("approvals", "--json").stdout)["approvals"]) == 1
+    child = pexpect.spawn(_tool("wisp")[0], ["approvals", "clear"], env=h.env, cwd=str(h.project),
+                          encoding="utf-8", timeout=30)
+    child.expect_exact("remove 1 approval? [y/N]")
+    child.sendline("y")
+    child.expect_exact("cleared 1 approval")
+    child.expect(pexpect.EOF)
+    assert json.loads(h.wisp("approvals", "clear", "--json").stdout) == {"version": 1, "cleared": 0, "scope": None}
 
 
 def test_untrusted_store_is_reported_and_never_written(h):
-    made = h.wisp("approvals", "add", "make *", "--scope", "always").stdout.strip()
+    made = added(h, "make *", "--scope", "always")
     path = h.home / "approvals.json"
     path.chmod(0o666)
     before = path.read_text()
@@ -107,7 +189,7 @@ def test_session_grants_are_listed_and_cleared(h):
                        cwd=str(h.project), env=env)
     listed = json.loads(h.wisp("approvals", "list", "--json").stdout)["approvals"]
     assert [(a["id"], a["scope"]) for a in listed] == [(made.id, "session")]
-    assert "cleared 1 approval" in h.wisp("approvals", "clear", "--scope", "session").stdout
+    assert "cleared 1 approval" in h.wisp("approvals", "clear", "--scope", "session", "--yes").stdout
     assert json.loads(h.wisp("approvals", "--json").stdout)["approvals"] == []
 
 
@@ -149,7 +231,7 @@ def _decisions(plan: dict) -> list[str]:
 
 
 def test_cli_git_push_star_never_covers_force_push_and_legacy_git_star_covers_commit(h):
-    made = h.wisp("approvals", "add", "git push *", "--scope", "always", "--level", "high").stdout.strip()
+    made = added(h, "git push *", "--scope", "always", "--level", "high")
     force = _explain(h, "git push --force origin main")
     assert force["parts"][0]["pattern"] == "git push *" and force["parts"][0]["level"] == "dangerous"
     assert _decisions(force) == ["ask"] and force["verdict"] == "ask"

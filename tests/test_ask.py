@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import pty
+import re
 import signal
 import subprocess
 from pathlib import Path
@@ -56,7 +57,8 @@ def test_no_controlling_terminal_refuses_at_once(tmp_path):
                    stdin=subprocess.DEVNULL, timeout=30, check=True)
     got = result(out)
     assert got["answers"] == []
-    assert got["refusal"].startswith("wispsh: not run: rm -rf build (high: recursive delete)")
+    assert got["refusal"].startswith("wispsh: not run: rm -rf build (high: recursive d")
+    assert len(got["refusal"]) <= 160 and "wisp approvals add 'rm *' --level high" in got["refusal"]
 
 
 def test_pty_held_by_a_python_process_gets_no_dialog(tmp_path):
@@ -116,60 +118,152 @@ def test_colour_only_when_the_terminal_has_it():
 def test_refusal_line_is_one_short_plain_line():
     plan = build_plan(RM)
     none = prompt.refusal_line(plan, ())
-    assert "\n" not in none and none.startswith("wispsh: not run: ")
-    for needed in ("rm -rf build (high", "git -C app push (moderate", "wisp watch",
-                   "wisp approvals add 'rm *' --scope project", "nothing ran"):
+    assert "\n" not in none and none.startswith("wispsh: not run: ") and len(none) <= 160
+    for needed in ("rm -rf build (high", "(+1 more)", "wisp watch", "wisp approvals add 'rm *' --level high"):
         assert needed in none
     said_no = prompt.refusal_line(plan, (Answer(0, "y", "tty"), Answer(1, "n", "watch", "the watcher went away")))
     assert said_no.startswith("wispsh: not run: git -C app push [moderate] was not approved")
-    assert "the watcher went away" in said_no
+    assert "the watcher went away" in said_no and said_no.endswith("nothing ran")
     danger = prompt.refusal_line(build_plan(DANGER), ())
     assert "wisp watch" in danger and "approvals add" not in danger   # dangerous is never stored
+
+
+@pytest.mark.parametrize("text, reason, pattern", [
+    ("rm -rf build", "recursive delete", "rm *"),
+    ("x" * 500, "y" * 300, "rm *"),
+    ("docker run --privileged -v /:/host " + "a" * 90, "mounts the host's root into a container", "docker run *"),
+    ("curl https://example.com/" + "p" * 70 + " -o f", "downloads a file", "curl *"),
+    ("é" * 200, "ü" * 200, "é *"),
+])
+@pytest.mark.parametrize("level", ["moderate", "high"])
+def test_refusal_fits_two_lines_of_80_columns_and_its_advice_is_whole(text, reason, pattern, level):
+    for questions in (1, 2):
+        spec = {"line": text + " && ls", "parts": [[text, [0, len(text)], level, [reason], pattern],
+                                                   ["ls -la", [0, 6], level, ["lists"], "ls *"]],
+                "questions": [[pattern, level, [reason], [0], False], ["ls *", level, ["lists"], [1], False]][:questions]}
+        line = prompt.refusal_line(build_plan(spec), ())
+        assert len(line) <= 160 and "\n" not in line, line
+        advice = f"wisp approvals add '{pattern}'" + ("" if level == "moderate" else f" --level {level}")
+        assert line.endswith(advice + "."), line      # whole, and last: a person copies it from the end
 
 
 # ------------------------------------------------------------------ the dialog on a person's terminal
 
 
-def test_dialog_shows_the_question_and_takes_each_answer(shell, tmp_path):
+def settles(out: Path, within: float = 0.6) -> bool:
+    """Whether the driver wrote its answers within `within` seconds (False: it still waits)."""
+    import time
+
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if out.exists():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_the_plan_comes_first_then_each_question_answered_with_enter(shell, tmp_path):
     before = shell.stty()
     out = start_driver(shell, RM, tmp_path, "a")
     shell.child.expect_exact("] no")
-    screen = shell.child.before
+    screen = re.sub(r"\x1b\[[0-9;]*m", "", shell.child.before)
+    plan_at = screen.index("2 questions before anything of this line runs")
+    question_at = screen.index("approve this command? (1 of 2)")
+    assert plan_at < question_at                                       # the whole plan, before any question
+    plan = screen[plan_at:question_at]
+    for shown in ("1.  rm -rf build", "[high] asked (1 of 2)", "2.  git -C app push", "[moderate] asked (2 of 2)"):
+        assert shown in plan, plan
     for shown in ("approve this command? (1 of 2)", "rm -rf build && git -C app push", "^^^^^^^^^^^^",
-                  "rm -rf build", "high:", "recursive delete", "rm *", "[y] once  [s] session  [p] project"):
+                  "high:", "recursive delete", "rm *", "[y] once  [s] session  [p] project  [a] always  [n"):
         assert shown in screen
+    assert "covers every `rm …` rated high or lower, with whatever it writes" in " ".join(screen.split())
     shell.child.send("s")
-    shell.child.expect_exact("(2 of 2)")
+    assert not settles(out) and "this command? (2 of 2)" not in shell.child.read_nonblocking(4096, timeout=0.3)  # no Enter yet
+    shell.child.send("\r")
+    shell.child.expect_exact("this command? (2 of 2)")
     shell.child.expect_exact("] no")
-    shell.child.send("a")
+    shell.child.send("a\r")
     assert answers(out) == [(0, "s", "tty"), (1, "a", "tty")]
     shell.child.expect_exact("WISP> ")
-    out = start_driver(shell, RM, tmp_path, "b")
-    shell.child.expect_exact("] no")
-    shell.child.send("xY")                     # other keys answer nothing; capitals count
-    shell.child.expect_exact("(2 of 2)")
-    shell.child.expect_exact("] no")
-    shell.child.send("p")
-    assert answers(out) == [(0, "y", "tty"), (1, "p", "tty")]
-    shell.child.expect_exact("WISP> ")
-    out = start_driver(shell, RM, tmp_path, "c")
-    shell.child.expect_exact("] no")
-    shell.child.send("n")                      # no stops at once: the second question is not asked
-    shell.child.expect_exact("nothing runs")
-    assert answers(out) == [(0, "n", "tty")]
-    shell.child.expect_exact("WISP> ")
-    assert "(2 of 2)" not in shell.child.before
     assert shell.stty() == before
 
 
-def test_dangerous_offers_no_standing_scope(shell, tmp_path):
+@pytest.mark.parametrize("typed", ["ls", "clear", "x", "yy", "always", "sudo", "q"])
+def test_anything_but_an_answer_asks_again(shell, tmp_path, typed):
+    out = start_driver(shell, RM, tmp_path)
+    shell.child.expect_exact("] no")
+    shell.child.send(typed + "\r")
+    shell.child.expect_exact("not an answer: type y, s, p, a or n, then Enter")
+    shell.child.expect_exact("] no")                                 # the same question, again
+    assert not settles(out) and "this command? (2 of 2)" not in shell.child.before
+    shell.child.send("YES\r")                                        # words and capitals count
+    shell.child.expect_exact("this command? (2 of 2)")
+    shell.child.expect_exact("] no")
+    shell.child.send("no\r")
+    assert answers(out) == [(0, "y", "tty"), (1, "n", "tty")]
+
+
+def test_an_empty_line_is_no_and_backspace_edits(shell, tmp_path):
+    out = start_driver(shell, RM, tmp_path, "a")
+    shell.child.expect_exact("] no")
+    shell.child.send("\r")
+    assert result(out)["answers"] == [[0, "n", "tty", "empty answer"]]
+    shell.child.expect_exact("WISP> ")
+    out = start_driver(shell, RM, tmp_path, "b")
+    shell.child.expect_exact("] no")
+    shell.child.send("x\x7fp\r")                                    # x, backspace, p
+    shell.child.expect_exact("this command? (2 of 2)")
+    shell.child.expect_exact("] no")
+    shell.child.send("nope\x15n\r")                                 # Ctrl-U clears what was typed
+    assert answers(out) == [(0, "p", "tty"), (1, "n", "tty")]
+
+
+def test_keys_typed_before_the_question_answer_nothing(shell, tmp_path):
+    out = start_driver(shell, RM, tmp_path, before="sleep 1; ")
+    shell.child.send("y\ry\r")                                      # typed ahead, into the wrong window
+    shell.child.expect_exact("] no")
+    assert not settles(out, 1.0)
+    shell.child.send("n\r")
+    assert answers(out) == [(0, "n", "tty")]
+
+
+def test_a_no_stops_at_once_and_says_the_earlier_answers_are_not_kept(shell, tmp_path):
+    out = start_driver(shell, RM, tmp_path)
+    shell.child.expect_exact("] no")
+    shell.child.send("a\r")
+    shell.child.expect_exact("always: rm * allowed everywhere (kept only if the whole line runs)")
+    shell.child.expect_exact("] no")
+    shell.child.send("n\r")
+    shell.child.expect_exact("no: nothing runs; your earlier answers to this line are not kept")
+    assert answers(out) == [(0, "a", "tty"), (1, "n", "tty")]
+
+
+def test_question_mark_shows_the_reasons_with_their_rule_ids(shell, tmp_path):
+    spec = {**RM, "parts": [["rm -rf build", [0, 12], "high", ["recursive delete", "deletes in the project"], "rm *"],
+                            RM["parts"][1]]}
+    out = start_driver(shell, spec, tmp_path)
+    shell.child.expect_exact("] no")
+    assert "test.rule" not in shell.child.before                      # the ids are the detail, on request
+    shell.child.send("?\r")
+    shell.child.expect_exact("test.rule: deletes in the project")
+    assert "why" in shell.child.before and "high  test.rule: recursive delete" in shell.child.before
+    shell.child.expect_exact("] no")                                  # and the question waits again
+    shell.child.send("n\r")
+    assert answers(out) == [(0, "n", "tty")]
+
+
+def test_dangerous_offers_and_accepts_only_once_or_no(shell, tmp_path):
     out = start_driver(shell, DANGER, tmp_path)
     shell.child.expect_exact("[y] once  [n] no")
-    assert "[s] session" not in shell.child.before and "dangerous is never stored" in shell.child.before
-    shell.child.send("a")
-    shell.child.expect_exact("downgraded to session")
-    got = result(out)["answers"]
-    assert [a[:3] for a in got] == [[0, "a", "tty"]] and "always downgraded to session" in got[0][3]
+    assert "[s] session" not in shell.child.before and "never remembered" in shell.child.before
+    for typed in ("a", "s", "p", "always"):
+        shell.child.send(typed + "\r")
+        shell.child.expect(r"only y \(once, this line\) or n|not an answer")
+        shell.child.expect_exact("[y] once  [n] no")
+    assert not settles(out)
+    shell.child.send("y\r")
+    shell.child.expect_exact("once: allowed for this line")
+    assert result(out)["answers"] == [[0, "y", "tty", ""]]
 
 
 @pytest.mark.parametrize("key, note", [("\x03", "interrupted"), ("\x04", "end of input")])
@@ -230,6 +324,7 @@ def test_a_program_chosen_at_run_time_is_offered_once_or_no_only():
     req = prompt.question_request(plan, 0, cwd="/p", env={})
     screen = prompt.render(req, colour=False, width=80)
     assert "[y] once  [n] no" in screen and "[a] always" not in screen and "this line only" in screen
-    assert prompt.choice_for_key("a", False, True)[0] == "a" and "this line only" in prompt.choice_for_key("a", False, True)[1]
+    assert prompt.read_answer("a", True)[0] is None and prompt.read_answer("y", True) == ("y", "")
+    assert prompt.valid_choice("a", True) is None and prompt.valid_choice("n", True) == "n"
     assert "wisp approvals add" not in prompt.refusal_line(plan, ())       # no lasting approval can cover it
     assert "wisp approvals add" in prompt.refusal_line(build_plan(spec), ())

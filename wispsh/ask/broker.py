@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from wispsh.config import Config
 from wispsh.model import Answer, Level, Plan
 from wispsh.ask import wire
-from wispsh.ask.prompt import choice_for_key, question_request
+from wispsh.ask.prompt import limited, question_request, valid_choice
 from wispsh.ask.terminal import TERMINAL_PROGRAMS, _controlling_tty_nr, process_names, terminal_is_persons
 
 
@@ -105,8 +105,11 @@ def ask_watchers(plan: Plan, *, config: Config, env: Mapping[str, str], cwd: str
         return ()
     from wispsh.agents.timeouts import wait_seconds
 
-    seconds = wait_seconds(config.wait_seconds, who.get("agent"))   # below the agent's own tool timeout
+    agent = who.get("agent")
+    configured = config.wait_seconds_by_agent.get(agent or "", config.wait_seconds)   # waitSeconds: {agent: s}
+    seconds = wait_seconds(configured, agent)   # below the agent's own tool timeout
     answers: list[Answer] = []
+    _say_waiting(plan, good, seconds)
     try:
         for i, q in enumerate(plan.questions):
             req = question_request(plan, i, cwd=cwd, env=env, **who)
@@ -118,6 +121,23 @@ def ask_watchers(plan: Plan, *, config: Config, env: Mapping[str, str], cwd: str
         for conn in good:
             conn.close()
     return tuple(answers)
+
+
+def _say_waiting(plan: Plan, conns, seconds: float) -> None:
+    """Once per line, on the asker's stderr (what its agent shows): a question waits in `wisp watch`."""
+    import sys
+
+    from wispsh.ask.prompt import _question_label
+
+    pids = ", ".join(str(c.pid) for c in conns[:3])
+    count = len(plan.questions)
+    what = _question_label(plan, plan.questions[0], 50) + (f" (+{count - 1} more)" if count > 1 else "")
+    try:
+        sys.stderr.write(f"wispsh: waiting for a person in wisp watch (pid {pids}) to approve {what}; "
+                         f"{seconds:g}s left\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
 
 
 def _ask_one(conns, req: dict, dangerous: bool, seconds: float) -> tuple[str, str]:
@@ -145,9 +165,8 @@ def _ask_one(conns, req: dict, dangerous: bool, seconds: float) -> tuple[str, st
                 continue
             for msg in messages:
                 if msg.get("type") == "answer" and msg.get("id") == qid and result is None:
-                    got = choice_for_key(str(msg.get("choice", "n"))[:1] or "n", dangerous,
-                                         bool(req.get("this_line_only")))
-                    result = got if got else ("n", "unreadable answer")
+                    choice = valid_choice(msg.get("choice"), limited(req))
+                    result = (choice, "") if choice else ("n", "an answer this question does not take")
                     winner = conn
     for conn in list(conns):
         if conn is not winner:

@@ -1,5 +1,10 @@
-"""What a question says: the request a dialog or a watcher is shown, its rendering, the choices a key
-means, and the refusal line. Shared by the terminal dialog and `wisp watch`; no I/O."""
+"""What a question says: the request a dialog or a watcher is shown, its rendering, what a typed answer
+means, and the refusal line. Shared by the terminal dialog and `wisp watch`; no I/O.
+
+An answer is a word confirmed with Enter, as sudo and gh take them: y/yes, s, p, a, n/no (any case); an
+empty line is no; `?` shows the reasons with their rule ids; anything else asks again. A dangerous part, and
+one whose program is known only at run time, offers and accepts only y and n.
+"""
 from __future__ import annotations
 
 import shlex
@@ -7,54 +12,98 @@ import unicodedata
 from collections.abc import Mapping
 
 from wispsh.model import Answer, Level, Plan
+from wispsh.support.text import show_char, shown
 
 CHOICES = "yspan"
 SCOPE_WORDS = {"y": "once", "s": "session", "p": "project", "a": "always", "n": "no"}
+ANSWERS = {"y": "y", "yes": "y", "s": "s", "p": "p", "a": "a", "n": "n", "no": "n", "": "n"}
 ALL_CHOICES_TEXT = "[y] once  [s] session  [p] project  [a] always  [n] no"
 DANGEROUS_CHOICES_TEXT = "[y] once  [n] no"
+DETAILS = "?"
 CTRL_C, CTRL_D, ESC = "\x03", "\x04", "\x1b"
+MAX_ANSWER = 32                 # typed characters kept for one answer
+PLAN_ROWS = 12                  # parts listed in the plan shown before the first question
+
+
+def read_answer(text: str, limited: bool) -> tuple[str | None, str]:
+    """What a typed answer means: (choice, note); ("?", "") for the details; (None, why) to ask again.
+
+    `limited`: a dangerous part, or one whose program is known only at run time: only y or n."""
+    word = text.strip().lower()
+    if word == DETAILS:
+        return DETAILS, ""
+    choice = ANSWERS.get(word)
+    if choice is None:
+        allowed = "y or n" if limited else "y, s, p, a or n"
+        return None, f"not an answer: type {allowed}, then Enter (? shows why it asks)"
+    if limited and choice in "spa":
+        return None, "only y (once, this line) or n: this answer is never remembered beyond the line"
+    return choice, "empty answer" if word == "" else ""
+
+
+REFUSAL_WIDTH = 160             # two lines of 80 columns
 
 
 def refusal_line(plan: Plan, answers: tuple[Answer, ...]) -> str:
-    """The one stderr line when the line will not run: what needs approval, at what level, what next."""
+    """The one stderr line when the line will not run: what needs approval, at what level, what next.
+
+    At most two lines of 80 columns. Its advice works when followed: the `wisp approvals add` it suggests
+    names the level the part needs (a standing approval covers parts up to the level it was granted at)."""
     last = answers[-1] if answers else None
     if last is not None and last.choice == "n":
         q = plan.questions[last.question]
         where = {"tty": "on the terminal", "watch": "in wisp watch"}.get(last.source, last.source)
         why = f"{last.note or 'answered no'} ({where})"
-        return (f"wispsh: not run: {_question_label(plan, q)} [{q.level}] was not approved: {why}; "
-                "nothing ran")
+        head = "wispsh: not run: "
+        tail = f" [{q.level}] was not approved: {_short(why, 60)}; nothing ran"
+        return head + _question_label(plan, q, REFUSAL_WIDTH - len(head) - len(tail)) + tail
     asked = {a.question for a in answers}
     pending = [q for i, q in enumerate(plan.questions) if i not in asked]
     if not pending:
         return "wispsh: not run: the line was not approved; nothing ran"
-    items = " and ".join(f"{_question_label(plan, q)} ({q.level}: {_first(q.reasons)})" for q in pending)
     lasting = [q for q in pending if q.level < Level.DANGEROUS and sanitize(q.pattern) == q.pattern
                and not this_line_only(plan, q)]
-    add = ""
+    head = "wispsh: not run: "
+    first = pending[0]
+    more = f" (+{len(pending) - 1} more)" if len(pending) > 1 else ""
+    tail = " needs approval; nobody to ask: run `wisp watch`, retry"
     if lasting:
-        add = ", or " + " and ".join(f"`wisp approvals add {shlex.quote(q.pattern)} --scope project`"
-                                    for q in lasting[:2])
-    need = "needs" if len(pending) == 1 else "need"
-    return (f"wispsh: not run: {items} {need} a person's approval and no one could be asked "
-            f"(no terminal of yours, no `wisp watch` that may answer); nothing ran. "
-            f"To approve: run `wisp watch` in your own terminal and retry{add}.")
+        q = first if first in lasting else lasting[0]       # the part named, when it can be kept
+        level = "" if q.level == Level.MODERATE else f" --level {q.level}"
+        advice = f", or: wisp approvals add {shlex.quote(q.pattern)}{level}"
+        least = 8 + len(f" ({first.level}: )") + 8      # the part and its reason, cut as far as they go
+        if len(head) + least + len(more) + len(tail) + len(advice) + 1 <= REFUSAL_WIDTH:
+            tail += advice
+    tail += "."
+    full_reason = sanitize(" ".join(_first(first.reasons).split()))
+    label_limit, reason_limit = 200, len(full_reason)
+    while True:                     # shorten the reason, then the part, to fit; never cut the advice
+        label = _question_label(plan, first, label_limit)
+        reason = _short(full_reason, reason_limit)
+        line = f"{head}{label} ({first.level}: {reason}){more}{tail}"
+        over = len(line) - REFUSAL_WIDTH
+        if over <= 0 or (label_limit <= 8 and reason_limit <= 8):
+            return line
+        if reason_limit > 8 and (len(reason) >= len(label) or label_limit <= 8):
+            reason_limit = max(8, min(len(reason), reason_limit) - over)
+        else:
+            label_limit = max(8, min(len(label), label_limit) - over)
 
 
 def _first(reasons) -> str:
     return reasons[0] if reasons else "at or above the threshold"
 
 
-def _question_label(plan: Plan, q) -> str:
+def _question_label(plan: Plan, q, limit: int = 60) -> str:
     if q.whole_line:
-        return "the whole line " + _short(plan.line)
+        return "the whole line " + _short(plan.line, max(8, limit - 15))
     texts = [plan.judged[i].part.text for i in q.parts if i < len(plan.judged)]
-    return _short(" / ".join(texts) or q.pattern)
+    return _short(" / ".join(texts) or q.pattern, limit)
 
 
 def _short(text: str, limit: int = 60) -> str:
-    shown = sanitize(" ".join(text.split()))
-    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+    flat = sanitize(" ".join(text.split()))
+    return flat if len(flat) <= limit else flat[: max(1, limit - 1)] + "…"
 
 
 def valid_request(req: object) -> bool:
@@ -91,6 +140,7 @@ def question_request(plan: Plan, index: int, *, cwd: str, env: Mapping[str, str]
         parts.append({
             "text": j.part.text, "span": list(j.part.span), "level": str(j.verdict.level),
             "reasons": list(j.verdict.reasons), "rules": list(j.verdict.rules), "pattern": j.key.pattern,
+            "findings": [{"level": str(f.level), "rule": f.rule, "text": f.reason} for f in j.verdict.findings],
             "context": j.part.context,
             "asked": i in q.parts,
         })
@@ -98,9 +148,38 @@ def question_request(plan: Plan, index: int, *, cwd: str, env: Mapping[str, str]
         "line": plan.line, "index": index, "count": len(plan.questions), "pattern": q.pattern,
         "exact": q.exact, "level": str(q.level), "reasons": list(q.reasons),
         "rules": [f.rule for f in q.findings], "whole_line": q.whole_line,
+        "findings": [{"level": str(f.level), "rule": f.rule, "text": f.reason} for f in q.findings],
         "parts": parts, "cwd": cwd, "agent": agent, "session": session,
         "this_line_only": this_line_only(plan, q),
+        "plan": plan_rows(plan),
     }
+
+
+def plan_rows(plan: Plan) -> dict:
+    """The whole plan, shown before the first question: each part, its level, and whether it is asked
+    (which question) or runs as it is. Bounded: the asked parts first, then the highest others."""
+    asks = {i: qi for qi, q in enumerate(plan.questions) for i in q.parts}
+    whole = bool(plan.questions) and plan.questions[0].whole_line
+    rows = []
+    for i, j in enumerate(plan.judged):
+        decision = plan.decisions[i].kind if i < len(plan.decisions) else ("ask" if i in asks else "")
+        if whole:
+            state = "in the line's question" if decision == "covered-line" else _RUNS.get(decision, decision)
+        elif i in asks:
+            state = f"asked ({asks[i] + 1} of {len(plan.questions)})"
+        else:
+            state = _RUNS.get(decision, decision or "runs")
+        rows.append({"index": i, "text": j.part.text, "level": str(j.verdict.level), "state": state,
+                     "asked": i in asks})
+    order = sorted(rows, key=lambda r: (not r["asked"], -Level.parse(r["level"]), r["index"]))
+    shown_rows = sorted(order[:PLAN_ROWS], key=lambda r: r["index"])
+    return {"parts": shown_rows, "total": len(rows), "questions": len(plan.questions),
+            "whole_line": whole, "line_level": str(plan.line_verdict.level) if plan.line_verdict.findings else None}
+
+
+_RUNS = {"below-threshold": "runs (below the threshold)", "cached-once": "runs (approved for this line)",
+         "cached-session": "runs (approved this session)", "cached-project": "runs (approved in this project)",
+         "cached-always": "runs (approved always)", "cached-legacy": "runs (approved)", "ask": "asked"}
 
 
 def this_line_only(plan: Plan, q) -> bool:
@@ -111,19 +190,12 @@ def this_line_only(plan: Plan, q) -> bool:
 
 
 def sanitize(text: str) -> str:
-    """Text made safe to print: control, format (bidi) and separator characters shown as escapes."""
-    return "".join(_show_char(ch) for ch in text)
+    """Text made safe to print: control, format (bidi) and separator characters shown as escapes, an
+    undecodable byte as \\xNN."""
+    return shown(text)
 
 
-def _show_char(ch: str) -> str:
-    if ch == "\n":
-        return "\\n"
-    if ch == "\t":
-        return "\\t"
-    if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-        code = ord(ch)
-        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-    return ch
+_show_char = show_char
 
 
 def _cells(text: str) -> int:
@@ -170,32 +242,112 @@ def use_colour(env: Mapping[str, str]) -> bool:
 LEVEL_STYLE = {"dangerous": "1;31", "high": "31", "moderate": "33", "low": "32", "safe": "32"}
 
 
-def render(req: dict, *, colour: bool, width: int = 80) -> str:
-    """The dialog for one question: at most `width` columns, readable without colour."""
-    width = max(40, min(width, 160))
-    label_w = 10
-    room = width - 2 - label_w
-
+def _styler(colour: bool):
     def style(text: str, code: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if colour else text
+    return style
 
-    def field(label: str, value: str) -> str:
-        return "  " + style(label.ljust(label_w), "1") + value
 
-    def wrap(label: str, value: str) -> list[str]:
-        value = sanitize(value)
-        out, rest = [], value
-        while True:
-            cut = rest[:room]
-            if len(rest) > room and " " in cut[room // 2:]:
-                cut = cut[:cut.rindex(" ")]
-            out.append(field(label if not out else "", cut))
-            rest = rest[len(cut):].lstrip()
-            if not rest or len(out) >= 4:
-                if rest:
-                    out[-1] = out[-1][:-1] + "…"
-                return out
+LABEL_W = 10
 
+
+def _field(style, label: str, value: str) -> str:
+    return "  " + style(label.ljust(LABEL_W), "1") + value
+
+
+def _wrap(style, label: str, value: str, room: int, rows: int = 4) -> list[str]:
+    value = sanitize(value)
+    out, rest = [], value
+    while True:
+        cut = rest[:room]
+        if len(rest) > room and " " in cut[room // 2:]:
+            cut = cut[:cut.rindex(" ")]
+        out.append(_field(style, label if not out else "", cut))
+        rest = rest[len(cut):].lstrip()
+        if not rest or len(out) >= rows:
+            if rest:
+                out[-1] = out[-1][:-1] + "…"
+            return out
+
+
+def _room(width: int) -> tuple[int, int]:
+    width = max(40, min(width, 160))
+    return width, width - 2 - LABEL_W
+
+
+def remember_text(req: dict) -> str:
+    """What an answer beyond `once` would remember, and what that pattern then covers."""
+    pattern = req["pattern"]
+    if req.get("this_line_only"):
+        return "this line only (what it runs is known only at run time)"
+    if req.get("level") == "dangerous":
+        return f"{pattern}  (this line only: a dangerous part is never remembered)"
+    if req.get("exact") or req.get("whole_line"):
+        return f"this exact text, rated {req['level']} or lower"
+    if pattern.endswith(" *"):
+        what = f"every `{pattern[:-2]} …`"
+    else:
+        what = f"`{pattern}`"
+    return (f"{pattern}  covers {what} rated {req['level']} or lower, with whatever it writes through "
+            "redirections (> file)")
+
+
+def render_plan(req: dict, *, colour: bool, width: int = 80) -> str:
+    """The whole plan before the first question: each part, its level, and which ones will be asked."""
+    style = _styler(colour)
+    width, room = _room(width)
+    plan = req.get("plan") or {}
+    rows = plan.get("parts") or []
+    count = plan.get("questions", req.get("count", 1))
+    title = ("wispsh: one question, about the whole line, before anything of it runs" if plan.get("whole_line")
+             else f"wispsh: {count} question{'s' if count != 1 else ''} before anything of this line runs")
+    lines = [style(_short(title, width), "1")]
+    text, _ = _marked_line(req["line"], None, room)
+    lines.append(_field(style, "line", text))
+    for n, row in enumerate(rows):
+        level = row["level"]
+        tag = f"  [{level}] {row['state']}"
+        item = _short(row["text"], max(8, room - len(tag) - 4))
+        number = f"{row['index'] + 1}."
+        lines.append(_field(style, "plan" if n == 0 else "", f"{number:<4}{item}" +
+                            style(tag, LEVEL_STYLE.get(level, "1") if row.get("asked") else "2")))
+    hidden = plan.get("total", len(rows)) - len(rows)
+    if hidden > 0:
+        lines.append(_field(style, "", f"… and {hidden} more part{'s' if hidden != 1 else ''}, none asked"))
+    if plan.get("line_level"):
+        lines.append(_field(style, "", f"the whole line: {plan['line_level']}"))
+    return "\n".join(lines)
+
+
+def render_details(req: dict, *, colour: bool, width: int = 80) -> str:
+    """`?`: every reason behind the question, with its level and rule id."""
+    style = _styler(colour)
+    width, room = _room(width)
+    lines = []
+    asked = [p for p in req["parts"] if p.get("asked")] or req["parts"]
+    for part in (asked if not req.get("whole_line") else []):
+        lines += _wrap(style, "why" if not lines else "", f"{part['text']}", room, rows=2)
+        for f in part.get("findings") or [{"level": part["level"], "rule": r, "text": t}
+                                          for r, t in zip(part.get("rules", []), part.get("reasons", []))]:
+            lines += _wrap(style, "", f"  {f['level']}  {f['rule']}: {f['text']}", room)
+    if req.get("whole_line"):
+        for f in req.get("findings") or []:
+            lines += _wrap(style, "why" if not lines else "", f"{f['level']}  {f['rule']}: {f['text']}", room)
+    if not lines:
+        lines.append(_field(style, "why", "at or above the threshold (no rule named a reason)"))
+    return "\n".join(lines)
+
+
+def choices_text(req: dict) -> str:
+    limited = req.get("level") == "dangerous" or bool(req.get("this_line_only"))
+    return (DANGEROUS_CHOICES_TEXT if limited else ALL_CHOICES_TEXT) + "  [?] why"
+
+
+def render(req: dict, *, colour: bool, width: int = 80) -> str:
+    """The dialog for one question: at most `width` columns, readable without colour. The last line is the
+    prompt the answer is typed after."""
+    style = _styler(colour)
+    width, room = _room(width)
     level = req["level"]
     dangerous = level == "dangerous"
     line_only = bool(req.get("this_line_only"))
@@ -205,69 +357,62 @@ def render(req: dict, *, colour: bool, width: int = 80) -> str:
     asked = [p for p in req["parts"] if p.get("asked")]
     span = tuple(asked[0]["span"]) if asked and not req.get("whole_line") else None
     text, carets = _marked_line(req["line"], span, room)
-    lines.append(field("line", text))
+    lines.append(_field(style, "line", text))
     if span:
-        lines.append(field("", style(carets, "1;35")))
+        lines.append(_field(style, "", style(carets, "1;35")))
     if req.get("whole_line"):
         for n, part in enumerate(req["parts"]):
             extra = f"  ({part['context']})" if part.get("context") else ""
             item = _short(part["text"] + extra, room - 12)
-            lines.append(field("parts" if n == 0 else "", f"{item}  [{part['level']}]"))
+            lines.append(_field(style, "parts" if n == 0 else "", f"{item}  [{part['level']}]"))
     else:
         for part in asked:
             extra = f"  # {part['context']}" if part.get("context") else ""
-            lines += wrap("runs", part["text"] + extra)
-    level_rows = wrap("level", f"{level}: " + ("; ".join(req["reasons"]) or "at or above the threshold"))
+            lines += _wrap(style, "runs", part["text"] + extra, room)
+    level_rows = _wrap(style, "level", f"{level}: " + ("; ".join(req["reasons"]) or "at or above the threshold"),
+                       room)
     level_rows[0] = level_rows[0].replace(f"{level}:", style(f"{level}:", LEVEL_STYLE.get(level, "1")), 1)
     lines += level_rows
-    remember = req["pattern"]
-    if req.get("exact"):
-        remember = f"this exact text: {req['pattern']}"
-    if line_only:
-        remember = "this line only (what it runs is known only at run time)"
-    elif dangerous:
-        remember += "  (for this session at most: dangerous is never stored)"
-    lines += wrap("remember", remember)
+    lines += _wrap(style, "remember", remember_text(req), room)
     where = " ".join(filter(None, [req.get("cwd"), f"(agent {req['agent']})" if req.get("agent") else ""]))
     if where:
-        lines += wrap("where", where)
+        lines += _wrap(style, "where", where, room)
     if line_only:
-        lines.append(field("", "answer once or no (s, p, a count as this line only)"))
+        lines.append(_field(style, "", "answer y (once) or n: s, p and a are not offered"))
     elif dangerous:
-        lines.append(field("", "dangerous: answer once or no (s, p, a count as this session only)"))
-    limited = dangerous or line_only
-    lines.append("  " + style(DANGEROUS_CHOICES_TEXT if limited else ALL_CHOICES_TEXT, "1") + "  > ")
+        lines.append(_field(style, "", "dangerous: answer y (once) or n: s, p and a are not offered"))
+    lines.append("  " + style(choices_text(req), "1") + "  > ")
     return "\n".join(lines)
 
 
-def choice_for_key(ch: str, dangerous: bool, line_only: bool = False) -> tuple[str, str] | None:
-    """The answer a key gives (choice, note), or None for a key that answers nothing."""
-    if ch in (CTRL_C,):
-        return "n", "interrupted"
-    if ch == CTRL_D:
-        return "n", "end of input"
-    c = ch.lower()
-    if c not in CHOICES:
-        return None
-    if line_only and c in "spa":         # as typed; the gate makes it once (its program is chosen at run time)
-        return c, f"{SCOPE_WORDS[c]} counts as this line only: what it runs is known only at run time"
-    if dangerous and c in "pa":          # the answer stays what was typed; the gate downgrades and audits it
-        return c, f"{SCOPE_WORDS[c]} downgraded to session: dangerous is never remembered"
-    return c, ""
-
-
-def echo_for(choice: str, note: str, pattern: str) -> str:
-    """What the screen says after a key, on its own line."""
+def echo_for(choice: str, note: str, pattern: str, *, count: int = 1, earlier: int = 0) -> str:
+    """What the screen says once an answer is taken, on its own line. Honest about when it is kept: the
+    grants of a line's answers are written only if the whole line runs."""
     pattern = _short(pattern, 40)
     said = {
-        "y": "once: allowed this one time",
-        "s": f"session: allowed while this agent session lives ({pattern})",
-        "p": f"project: allowed in this project ({pattern})",
-        "a": f"always: allowed everywhere ({pattern})",
+        "y": "once: allowed for this line",
+        "s": f"session: {pattern} allowed while this agent session lives",
+        "p": f"project: {pattern} allowed in this project",
+        "a": f"always: {pattern} allowed everywhere",
         "n": "no: nothing runs",
     }[choice]
-    if "this line only" in note:
-        said = "once: allowed this one time"
-    elif "downgraded" in note:
-        said = f"session: allowed while this agent session lives ({pattern})"
-    return "\n  " + said + (f"\n  ({note})" if note else "")
+    if choice in "spa" and count > 1:
+        said += " (kept only if the whole line runs)"
+    if choice == "n" and earlier:
+        said += "; your earlier answers to this line are not kept"
+    return "\n  " + said + (f"\n  ({note})" if note and note != "empty answer" else "")
+
+
+def valid_choice(choice: object, limited: bool) -> str | None:
+    """A choice as a watcher sends it ("y", "s", "p", "a", "n"), or None when it is not one this question
+    accepts (the asker checks again what the watcher should have refused)."""
+    if not isinstance(choice, str) or len(choice) != 1 or choice not in CHOICES:
+        return None
+    if limited and choice in "spa":
+        return None
+    return choice
+
+
+def limited(req: dict) -> bool:
+    """Only y or n: a dangerous part, or one whose program is known only at run time."""
+    return req.get("level") == "dangerous" or bool(req.get("this_line_only"))

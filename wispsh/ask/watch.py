@@ -15,7 +15,8 @@ import subprocess
 from dataclasses import dataclass, field
 
 from wispsh.ask import terminal
-from wispsh.ask.prompt import CTRL_C, CTRL_D, choice_for_key, echo_for, render, use_colour, valid_request
+from wispsh.ask.prompt import (CTRL_C, CTRL_D, DETAILS, MAX_ANSWER, echo_for, limited, read_answer, render,
+                               render_details, render_plan, use_colour, valid_request)
 from wispsh.ask.wire import Conn, clean_stale, listen, runtime_dir, socket_dir
 
 
@@ -39,6 +40,8 @@ class Watcher:
     queue: list[Pending] = field(default_factory=list)
     shown: str | None = None
     notifier: list = field(default_factory=list)
+    typed: str = ""                 # the answer being typed to the question on screen
+    prompt: str = ""                # the prompt row of the question on screen (shown again on a re-ask)
 
     def show_head(self) -> None:
 
@@ -46,9 +49,13 @@ class Watcher:
             return
         head = self.queue[0]
         self.shown = head.id
+        self.typed = ""
         more = len(self.queue) - 1
         asker = f"  (asked by pid {head.conn.pid}" + (f"; {more} more waiting)" if more else ")")
+        if head.request.get("index") == 0 and isinstance(head.request.get("plan"), dict):
+            self.term.write("\n" + render_plan(head.request, colour=self.colour, width=self.width) + "\n")
         body, prompt = render(head.request, colour=self.colour, width=self.width).rsplit("\n", 1)
+        self.prompt = prompt
         self.term.write("\n" + body + "\n" + asker + "\n" + prompt)
 
     def drop(self, keep) -> None:
@@ -84,20 +91,39 @@ class Watcher:
             self.term.write("\n  withdrawn: the asking wispsh went away (it was killed or gave up)\n")
 
     def on_key(self, ch: str) -> bool:
-        """Handle one key; False to quit."""
+        """Handle one typed character; False to quit. An answer is a word confirmed with Enter."""
 
         if ch in (CTRL_C, CTRL_D) or (ch in "qQ" and not self.queue):
             return False
         if not self.queue:
             return True
         head = self.queue[0]
-        got = choice_for_key(ch, head.request.get("level") == "dangerous",
-                             bool(head.request.get("this_line_only")))
-        if got is None:
+        if ch in ("\x7f", "\x08"):
+            if self.typed:
+                self.typed = self.typed[:-1]
+                self.term.write("\b \b")
             return True
-        choice, note = got
+        if ch == "\x15":
+            self.term.write("\b \b" * len(self.typed))
+            self.typed = ""
+            return True
+        if ch not in "\r\n":
+            if " " <= ch <= "~" and len(self.typed) < MAX_ANSWER:
+                self.typed += ch
+                self.term.write(ch)
+            return True
+        typed, self.typed = self.typed, ""
+        choice, note = read_answer(typed, limited(head.request))
+        if choice == DETAILS:
+            self.term.write("\n" + render_details(head.request, colour=self.colour, width=self.width) + "\n"
+                            + self.prompt)
+            return True
+        if choice is None:
+            self.term.write(f"\n  {note}\n" + self.prompt)
+            return True
         head.conn.send({"type": "answer", "id": head.id, "choice": choice})
-        self.term.write(echo_for(choice, note, str(head.request.get("pattern"))) + "\n")
+        self.term.write(echo_for(choice, note, str(head.request.get("pattern")),
+                                 count=int(head.request.get("count") or 1)) + "\n")
         self.queue.pop(0)
         self.shown = None
         return True
@@ -187,8 +213,8 @@ def _loop(term, listener: socket.socket, colour: bool, width: int) -> None:
                 if not data:
                     return
                 text = data.decode("latin-1")
-                if text.startswith("\x1b"):
-                    continue
+                if "\x1b" in text:              # arrow keys and other sequences answer nothing
+                    text = text[:text.index("\x1b")]
                 before = len(watcher.queue)
                 for ch in text:
                     if not watcher.on_key(ch):

@@ -30,26 +30,26 @@ SEND_TIMEOUT = 2.0
 
 
 def runtime_dir() -> Path:
-    import warnings
+    from wispsh.config import runtime_dir as where
 
-    import platformdirs
-
-    with warnings.catch_warnings():          # the /tmp fallback warns on stderr; we check the dir ourselves
-        warnings.simplefilter("ignore")
-        return Path(platformdirs.user_runtime_dir("wisp"))
+    return where()
 
 
 def socket_dir(*, create: bool) -> Path | None:
     """<runtime>/watch when it is ours and private (created 0700 if asked); None otherwise."""
-    where = runtime_dir() / "watch"
+    from wispsh.config import private_runtime_dir
+
+    try:
+        where = private_runtime_dir(create=create) / "watch"
+    except OSError:
+        return None
     if create:
-        for d in (where.parent.parent, where.parent, where):
-            try:
-                os.mkdir(d, 0o700)
-            except FileExistsError:
-                pass
-            except OSError:
-                return None
+        try:
+            os.mkdir(where, 0o700)
+        except FileExistsError:
+            pass
+        except OSError:
+            return None
     try:
         st = os.lstat(where)
     except OSError:

@@ -1,8 +1,11 @@
-"""`wisp doctor`: each check one line, ok / warn / fail, with what to do. Reads only; changes nothing.
+"""`wisp doctor`: each check ok / warn / fail, with what to do. Reads only; changes nothing.
 
-Checks: config, real shells, Resources, the gate's own files and their modes, the shims and PATH order,
-the agents it can see configured (environment and their config files) and whether they reach wispsh,
-and whether `wisp watch` is needed (an agent that detaches its commands from any terminal).
+Checks: the wisp home and config (the same code the gate reads them with: a state the gate refuses on is a
+FAIL here), the deny patterns, the real shells, Resources, the gate's own files and their modes, whether the
+audit can be written, the runtime dir, the shims and PATH order, the agents it can see configured
+(environment and their config files) and whether they reach wispsh, and whether `wisp watch` is needed (an
+agent that detaches its commands from any terminal). A check that cannot be made is a FAIL saying why,
+never a traceback.
 """
 from __future__ import annotations
 
@@ -26,6 +29,17 @@ class Check:
     what: str
     detail: str
     fix: str = ""
+
+    def to_json(self) -> dict:
+        return {"status": self.status, "what": self.what, "detail": self.detail, "fix": self.fix or None}
+
+
+def _problem(status: str, what: str, text: str) -> Check:
+    """A Check from a problem worded as config.FIX joins them: "what is wrong; fix: what to do"."""
+    from wispsh.config import FIX
+
+    detail, _, fix = text.partition(FIX)
+    return Check(status, what, detail, fix)
 
 
 # ---------------------------------------------------------------- helpers
@@ -78,9 +92,12 @@ def install_checks(env):
         yield Check(OK, "config", f"{config.path} " + ("readable and trusted" if config.path.exists()
                                                        else "(none: defaults)"))
     except ConfigError as exc:
-        yield Check(FAIL, "config", str(exc), "fix the file or its mode (chmod 600, your own); wispsh refuses "
-                                              "every line until then")
+        check = _problem(FAIL, "config", str(exc))
+        yield Check(FAIL, "config", f"{check.detail}: wispsh refuses every line until then",
+                    check.fix or "correct that key or value in the file named (`wisp doctor` checks again)")
     if config is not None:
+        yield deny_check(config)
+        yield rule_tables_check(config, env)
         for name in (realshell.DEFAULT_KEY, *shell.SHELL_NAMES):
             try:
                 path = realshell.find_shell(None if name == realshell.DEFAULT_KEY else name, config, dict(env), name)
@@ -101,39 +118,99 @@ def install_checks(env):
         yield Check(FAIL, "Resources", str(exc), "reinstall wispsh")
 
 
-def file_checks(env):
-    """The gate's own files: trusted (store.trust_problems) and private (modes)."""
-    from wispsh.decide import store
-    from wispsh.config import wisp_home
+def deny_check(config) -> Check:
+    """The deny patterns compiled as the gate compiles them: one that does not refuses every line."""
+    from wispsh.config import ConfigError
+    from wispsh.policy import deny
 
-    home = wisp_home(env)
+    try:
+        deny.compile_patterns(config)
+    except ConfigError as exc:
+        return Check(FAIL, "deny patterns", f"{config.path}: {exc}; wispsh refuses every line until then",
+                     "fix or remove that pattern (RE2 syntax: no lookarounds or backreferences)")
+    return Check(OK, "deny patterns", f"{len(config.deny)} from config (linear-time RE2) and "
+                                      f"{len(deny.DEFAULT_PATTERNS)} built in")
+
+
+def rule_tables_check(config, env) -> Check:
+    """The user's rule tables loaded and their examples checked as the gate does before judging a line (a
+    table that fails refuses every line). The only write: the gate's own marker of tables that passed."""
+    from wispsh import pipeline
+    from wispsh.config import ConfigError
+    from wispsh.policy import user
+
+    try:
+        pipeline.rules_context(os.getcwd(), env, config)
+        rules = user.load(config)
+    except ConfigError as exc:
+        return Check(FAIL, "rule tables", f"{exc}; wispsh refuses every line until then",
+                     "correct the table named (wisp rules check FILE says what is wrong)")
+    where = user.rules_dir(config)
+    return Check(OK, "rule tables", f"{len(rules.files)} in {where}" if rules.files else f"none in {where}")
+
+
+def file_checks(env):
+    """The gate's own files: trusted and readable (store.trust_problems, the gate's own checks), private
+    (modes), the audit writable, the runtime dir private."""
+    from wispsh.config import ConfigError, load_config, wisp_home
+    from wispsh.decide import audit, store
+
+    try:
+        home = wisp_home(env)
+    except ConfigError as exc:
+        yield _problem(FAIL, "wisp home", str(exc))
+        return
     problems = store.trust_problems(home, env)
     for problem in problems:
-        yield Check(FAIL, "not trusted", problem, "wispsh ignores it (fails closed): chmod go-w, or chown to you")
-    mode = _mode(home)
-    if mode is None:
+        kind = ("runtime dir" if problem.startswith("runtime dir") else
+                "not trusted" if "trusted" in problem or "owned by" in problem or "writable by group" in problem
+                else "unusable file")
+        yield _problem(FAIL, kind, problem)
+    try:
+        st = os.stat(home)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        yield Check(FAIL, "wisp home", f"{home}: {exc.strerror}", "set WISP_HOME to a directory of yours")
+        return
+    link = f" (a link to {os.path.realpath(home)})" if os.path.islink(home) else ""
+    if st is None:
         yield Check(OK, "wisp home", f"{home} (not made yet; made 0700 on the first approval)")
-    elif mode != 0o700:
-        yield Check(WARN, "wisp home", f"{home} is mode {mode:o}, not 700", f"chmod 700 {home}")
+    elif not stat.S_ISDIR(st.st_mode):
+        return                          # said above (config and trust): nothing below can be read
+    elif stat.S_IMODE(st.st_mode) & 0o077:
+        real = os.path.realpath(home)
+        yield Check(WARN, "wisp home", f"{home}{link} is mode {stat.S_IMODE(st.st_mode):o}, not 700",
+                    f"chmod 700 {real}")
     else:
-        yield Check(OK, "wisp home", f"{home} (700)")
+        yield Check(OK, "wisp home", f"{home}{link} (700)")
     for name in PRIVATE_FILES:
         mode = _mode(home / name)
-        if mode is not None and mode & 0o077:
+        if mode is not None and mode & 0o077 and os.path.isfile(home / name) and not os.path.islink(home / name):
             yield Check(WARN, f"mode of {name}", f"{home / name} is {mode:o}, readable by others",
                         f"chmod 600 {home / name}")
-    try:
-        rdir = store.runtime_dir(env)
-    except OSError as exc:
-        yield Check(WARN, "runtime dir", f"cannot be found: {exc}", "set XDG_RUNTIME_DIR")
-        return
+    yield audit_check(home, env)
+    rdir = store.runtime_dir(env)
     mode = _mode(rdir)
-    if mode is None:
-        yield Check(OK, "runtime dir", f"{rdir} (not made yet)")
-    elif mode & 0o077:
-        yield Check(WARN, "runtime dir", f"{rdir} is mode {mode:o}, not 700", f"chmod 700 {rdir}")
-    else:
-        yield Check(OK, "runtime dir", f"{rdir} ({mode:o})")
+    if not any(p.startswith("runtime dir") for p in problems):
+        yield Check(OK, "runtime dir", f"{rdir} " + (f"({mode:o})" if mode is not None else "(not made yet)"))
+
+
+def audit_check(home, env) -> Check:
+    from wispsh.config import ConfigError, load_config
+    from wispsh.decide import audit
+
+    problem = audit.writable_problem(home)
+    if problem is None:
+        return Check(OK, "audit", f"{home / audit.AUDIT_NAME} can be written")
+    try:
+        required = load_config(home).audit_required
+    except ConfigError:
+        required = False
+    check = _problem(FAIL, "audit", problem)
+    effect = ("lines at or above the threshold are refused (audit.required)" if required else
+              "lines run unaudited, with a warning on stderr")
+    return Check(FAIL, "audit", f"{check.detail}: {effect}", check.fix)
 
 
 # ---------------------------------------------------------------- shims and PATH
@@ -354,11 +431,35 @@ def running_watchers() -> list[int]:
 
 
 def checks(env=None):
-    """Every check, in the order printed."""
+    """Every check, in the order printed. A check that fails to run is a FAIL saying so, never a crash."""
     env = dict(os.environ if env is None else env)
-    yield from install_checks(env)
-    yield from file_checks(env)
-    yield from shim_checks(env)
     seen: list[str] = []
-    yield from agent_checks(env, seen)
-    yield watch_check(env, seen)
+    groups = (("install", lambda: install_checks(env)), ("files", lambda: file_checks(env)),
+              ("shims", lambda: shim_checks(env)), ("agents", lambda: agent_checks(env, seen)),
+              ("wisp watch", lambda: [watch_check(env, seen)]))
+    for name, group in groups:
+        try:
+            yield from group()
+        except Exception as exc:        # doctor must say what it could not check, never crash
+            yield Check(FAIL, f"doctor ({name})", f"could not check: {type(exc).__name__}: {exc}",
+                        "report this; the other checks still ran")
+
+
+def render(found, width: int = 80) -> list[str]:
+    """Each check as lines of at most `width` columns: "ok   what: detail", then "fix: ..." indented."""
+    import textwrap
+
+    from wispsh.support.text import shown
+
+    out = []
+    for check in found:
+        head = f"{DOCTOR_MARKS[check.status]} {shown(check.what)}: {shown(check.detail)}"
+        out += textwrap.wrap(head, width, subsequent_indent="       ", break_on_hyphens=False,
+                             break_long_words=False) or [head]
+        if check.fix:
+            out += textwrap.wrap(f"fix: {shown(check.fix)}", width, initial_indent="     ",
+                                 subsequent_indent="          ", break_on_hyphens=False, break_long_words=False)
+    return out
+
+
+DOCTOR_MARKS = {"ok": "ok  ", "warn": "warn", "fail": "FAIL"}

@@ -1,9 +1,8 @@
 """Printing a Plan: the `--explain --json` schema of contracts.md, and a readable text form."""
 from __future__ import annotations
 
-import json
-
 from wispsh.model import Plan
+from wispsh.support.text import dumps, shown
 
 SCHEMA_VERSION = 2      # 2: each reason is {level, rule, text}; the rule is a stable id
 
@@ -54,7 +53,9 @@ def plan_dict(plan: Plan) -> dict:
 
 
 def render_json(plan: Plan) -> str:
-    return json.dumps(plan_dict(plan), ensure_ascii=False)
+    """One JSON object in strict UTF-8: an undecodable byte of the line is the escape \\udcNN (the byte NN,
+    one character, so spans stay true), and U+2028/U+2029 and C1 controls are escaped too."""
+    return dumps(plan_dict(plan))
 
 
 _VERDICT_WORDS = {
@@ -65,32 +66,40 @@ _VERDICT_WORDS = {
 
 
 def render_text(plan: Plan) -> str:
-    out = [f"line:      {plan.line}",
-           f"verdict:   {plan.verdict} ({_VERDICT_WORDS[plan.verdict]}; threshold {plan.threshold})",
-           f"line level: {plan.line_verdict.level}"
-           + (f" ({'; '.join(plan.line_verdict.reasons)})" if plan.line_verdict.reasons else "")]
+    """The plan for a person. Control characters, CR/LF and undecodable bytes are shown escaped."""
+    parts_level = max((j.verdict.level for j in plan.judged), default=None)
+    out = [f"line:      {shown(plan.line)}",
+           f"verdict:   {plan.verdict} ({_VERDICT_WORDS[plan.verdict]}; threshold {plan.threshold})"]
+    if parts_level is not None:
+        out.append(f"level:     {parts_level} (the highest of its {len(plan.judged)} "
+                   f"part{'s' if len(plan.judged) != 1 else ''})")
+    if plan.line_verdict.findings:          # a whole-line finding: only when there is one
+        out.append(f"whole line: {plan.line_verdict.level}")
+        for finding in plan.line_verdict.findings:
+            out.append(f"     - {shown(finding.reason)} [{finding.rule}]")
     if plan.template:
-        out.append(f"template:  {plan.template} (the agent's own plumbing around the line; only the line is judged)")
+        out.append(f"template:  {shown(plan.template)} (the agent's own plumbing around the line; only the line "
+                   "is judged)")
     if plan.covered_line:
         out.append("the whole line is asked once; its parts are covered by that answer")
     if plan.denied_by is not None:
-        out.append(f"denied by: {plan.denied_by.pattern!r} (matched {plan.denied_by.matched!r})")
+        out.append(f"denied by: {shown(repr(plan.denied_by.pattern))} (matched {shown(repr(plan.denied_by.matched))})")
     if not plan.split.ok:
         out.append("parse:     not ok")
     for note in plan.split.notes + plan.notes:
-        out.append(f"note:      {note}")
+        out.append(f"note:      {shown(note)}")
     for number, (judged, decision) in enumerate(zip(plan.judged, plan.decisions), 1):
         part, key, verdict = judged.part, judged.key, judged.verdict
-        out.append(f"{number:>3}. {part.text}")
-        key_text = f"{key.pattern!r}" + (" (exact text)" if key.exact else "")
+        out.append(f"{number:>3}. {shown(part.text)}")
+        key_text = shown(repr(key.pattern)) + (" (exact text)" if key.exact else "")
         detail = [f"level {verdict.level}", f"key {key_text}", f"decision {decision.kind}"]
         if decision.approval_id:
             detail.append(f"approval {decision.approval_id}")
         if part.origin != "top":
             detail.append(f"from {part.origin}")
         if part.context:
-            detail.append(f"# {part.context}")
+            detail.append(f"# {shown(part.context)}")
         out.append("     " + ", ".join(detail))
         for finding in verdict.findings:
-            out.append(f"     - {finding.reason} [{finding.rule}]")
+            out.append(f"     - {shown(finding.reason)} [{finding.rule}]")
     return "\n".join(out)

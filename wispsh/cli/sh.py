@@ -17,14 +17,44 @@ import sys
 
 USAGE = 2
 
+HELP = """\
+usage: wispsh [--yes] [sh options] -c LINE [NAME [ARG...]]
+       wispsh [--yes] [sh options] SCRIPT [ARG...]
+       wispsh --explain [--json] -c LINE | SCRIPT     (or a script on stdin)
 
-def _read_all(fd: int) -> bytes:
-    chunks = []
-    while True:
-        chunk = os.read(fd, 1 << 16)
+wispsh stands in for sh: it splits the line (or script) into every command it
+runs, rates each from safe to dangerous, asks a person about those at or above
+the threshold, then runs exactly that text with the real shell. A refused line
+exits 126 with one line on stderr.
+
+wispsh's own options (first, before any shell option):
+  --explain   print the plan (parts, levels, what would be asked); never asks,
+              writes or runs. Exit 0 would run, 1 would ask, 3 would refuse.
+  --json      with --explain: the plan as JSON (the schema in the README)
+  --yes       answer every question "once" (deny patterns still refuse; ignored
+              beneath a line wispsh already checked)
+  --version   print the version
+  --help      this text
+
+Every other option is the real shell's (bash where present, else sh; config
+shell.default), passed on unchanged: see `bash --help`. Approvals, the audit
+and `wisp watch`: see `wisp --help`.
+"""
+
+# The most bytes read from a script or stdin: one more than wispsh judges (flow.MAX_TEXT), so that a bigger
+# text is refused without being read whole.
+READ_LIMIT = 4 * 1024 * 1024 + 1
+
+
+def _read_all(fd: int, limit: int = READ_LIMIT) -> bytes:
+    chunks, size = [], 0
+    while size < limit:
+        chunk = os.read(fd, min(1 << 16, limit - size))
         if not chunk:
-            return b"".join(chunks)
+            break
         chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 # A script named without a slash and missing from the current directory is looked up on PATH by bash
@@ -196,6 +226,9 @@ def _main(argv: list[str] | None = None) -> int:
     except shell.UsageError as exc:
         sys.stderr.write(f"wispsh: {exc}\n")
         return USAGE
+    if invocation.mode == shell.HELP:
+        sys.stdout.write(HELP)
+        return 0
     if invocation.mode == shell.VERSION:
         from wispsh import __version__
 
@@ -246,6 +279,12 @@ def _main(argv: list[str] | None = None) -> int:
                 sys.stderr.write(f"wispsh: cannot read {invocation.script}\n")
                 return USAGE
             realshell.refuse_unreadable_script(real_shell, invocation.argv0, invocation.script, error)
+        if len(data) >= READ_LIMIT:      # not read whole: refused before any parsing, never run in part
+            what = f"{READ_LIMIT - 1:,} bytes"
+            if invocation.explain:
+                sys.stderr.write(f"wispsh: would refuse: the script is over {what}, the most wispsh checks\n")
+                return 3
+            realshell.refuse(f"wispsh: not run: the script is over {what}, the most wispsh checks; nothing ran")
         text = data.decode("utf-8", "surrogateescape")
 
     from wispsh import flow

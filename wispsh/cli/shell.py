@@ -14,8 +14,9 @@ import os
 OWN_NAME = "wispsh"
 SHELL_NAMES = ("bash", "sh", "zsh", "dash", "ksh")
 
-# wispsh's own options: only when called as wispsh, and only before the sh options.
-OWN_OPTIONS = ("--explain", "--json", "--yes", "--version")
+# wispsh's own options: only when called as wispsh, and only before the sh options. A shim named bash or sh
+# takes none of them: `bash --help` and `bash --version` are the real shell's.
+OWN_OPTIONS = ("--explain", "--json", "--yes", "--version", "--help")
 
 # bash's long options (bash also takes them with one dash, and only before any short option);
 # "emulate" is zsh's. Those in LONG_WITH_ARGUMENT take the next word.
@@ -44,6 +45,7 @@ SCRIPT = "script"            # SCRIPT [ARGS]
 STDIN = "stdin"              # no line, stdin not a terminal: the script comes from stdin
 INTERACTIVE = "interactive"  # no line, stdin a terminal: the real shell as it was asked for
 VERSION = "version"          # wispsh --version
+HELP = "help"                # wispsh --help
 PASSTHROUGH = "passthrough"  # the shell will only print or refuse (bash --version, `-c` without a line)
 
 
@@ -150,6 +152,8 @@ def parse(argv: list[str] | tuple[str, ...], *, stdin_is_tty: bool, grammar: str
     common = dict(argv=tuple(argv), argv0=argv0, called_as=called_as, shell_name=shell_name,
                   shell_words=tuple(words), explain=own["--explain"], json=own["--json"], yes=own["--yes"],
                   grammar=grammar)
+    if own["--help"]:
+        return Invocation(mode=HELP, **common)
     if own["--version"]:
         return Invocation(mode=VERSION, **common)
     if own["--json"] and not own["--explain"]:

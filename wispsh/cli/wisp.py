@@ -6,18 +6,86 @@ import click
 from wispsh import __version__
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class WispError(click.ClickException):
+    """One line on stderr, `wisp: ...`, naming what is wrong and what to do; exit 1."""
+
+    def show(self, file=None) -> None:
+        from wispsh.support.text import shown
+
+        click.echo(f"wisp: {shown(' '.join(self.format_message().split()))}", err=True)
+
+
+class Wisp(click.Group):
+    """The command group; turns every error a command meets into one line (no traceback, ever)."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort,
+                KeyboardInterrupt, SystemExit):
+            raise
+        except BrokenPipeError:          # `wisp audit | head`: the reader left; nothing more to say
+            import os
+            import sys
+
+            try:
+                sys.stdout = open(os.devnull, "w")
+            except OSError:
+                pass
+            raise SystemExit(141) from None
+        except OSError as exc:
+            raise WispError(_os_message(exc)) from None
+        except Exception as exc:
+            raise WispError(f"internal error ({type(exc).__name__}: {exc}); please report it") from None
+
+
+def _os_message(exc: OSError) -> str:
+    import errno
+
+    where = f"{exc.filename}: " if exc.filename else ""
+    why = exc.strerror or str(exc)
+    fix = {errno.ENOSPC: "free space on that filesystem and retry",
+           errno.EDQUOT: "free space on that filesystem and retry",
+           errno.EROFS: "that filesystem is read-only: remount it read-write or set WISP_HOME elsewhere",
+           errno.EACCES: "check who owns it and its mode (`wisp doctor`)",
+           errno.ENOTDIR: "a directory in that path is a file: see `wisp doctor`",
+           errno.EISDIR: "a file in that path is a directory: move it aside (`wisp doctor`)"}.get(
+        exc.errno, "see `wisp doctor`")
+    return f"{where}{why}; {fix}"
+
+
+def say(text: str = "") -> None:
+    """A line for a person: control characters and undecodable bytes shown escaped."""
+    from wispsh.support.text import shown
+
+    click.echo("\n".join(shown(row) for row in str(text).split("\n")))
+
+
+def say_json(value) -> None:
+    """JSON for a tool: strict UTF-8, one document."""
+    from wispsh.support.text import dumps
+
+    click.echo(dumps(value, indent=2))
+
+
+def warn(text: str) -> None:
+    from wispsh.support.text import shown
+
+    click.echo(f"wisp: {shown(' '.join(str(text).split()))}", err=True)
+
+
+@click.group(cls=Wisp, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="wisp", message="%(prog)s %(version)s")
 def cli() -> None:
     """Manage wispsh: approvals, explain, watch, audit, shims, doctor."""
 
 
 # Each subcommand lives in the module of its room and is registered here.
-# (approvals/audit: issue 6; watch: issue 7; explain: issue 3; shims/doctor: issues 2 and 8)
 
 
 @cli.command()
-@click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON (contracts.md schema).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the plan as JSON (README: \"The plan as JSON\").")
 @click.argument("line")
 def explain(as_json: bool, line: str) -> None:
     """Show how LINE would be split, keyed, rated and decided; never asks, writes or runs.
@@ -29,22 +97,25 @@ def explain(as_json: bool, line: str) -> None:
     raise SystemExit(explain_line(line, as_json=as_json))
 
 
-# ---------------------------------------------------------------- approvals and audit (issue 6)
+# ---------------------------------------------------------------- approvals and audit
 
 
 def _wisp_home():
-    from wispsh.config import wisp_home
+    from wispsh.config import ConfigError, wisp_home
 
-    return wisp_home()
+    try:
+        return wisp_home()
+    except ConfigError as exc:
+        raise WispError(str(exc)) from None
 
 
-def _persist_days(home) -> float:
+def _config(home):
     from wispsh.config import ConfigError, load_config
 
     try:
-        return load_config(home).persist_days
+        return load_config(home)
     except ConfigError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise WispError(str(exc)) from None
 
 
 def _audit_cli(kind: str, **fields) -> None:
@@ -55,33 +126,49 @@ def _audit_cli(kind: str, **fields) -> None:
     try:
         audit.append(_wisp_home(), [audit.event(kind, source="wisp", cwd=os.getcwd(), **fields)])
     except OSError as exc:
-        click.echo(f"wisp: audit not written: {exc}", err=True)
+        warn(f"warning: audit not written: {exc}")
+
+
+def _store_error(exc) -> WispError:
+    return WispError(str(exc))
+
+
+def _row(a) -> dict:
+    return a.to_json()
+
+
+def _described(a) -> str:
+    """'rm *' (project /p, up to high, until 2026-12-01T10:00:00Z)"""
+    where = f"project {a.directory}" if a.scope == "project" else a.scope
+    until = f", until {__import__('wispsh.decide.store', fromlist=['iso']).iso(a.expires)}" if a.expires else ""
+    return f"{a.pattern!r} ({where}, parts up to {a.level}{until})"
 
 
 def _show_approvals(as_json: bool) -> None:
-    import json
-
     from wispsh.decide import store
 
     found = store.all_approvals(_wisp_home())
     for problem in found.notes:
-        click.echo(f"wisp: {problem}", err=True)
-    rows = [a.to_json() for a in found.approvals]
+        warn(problem)
+    rows = [_row(a) for a in found.approvals]
     if as_json:
-        click.echo(json.dumps({"version": 1, "approvals": rows, "problems": list(found.notes)}, indent=2))
+        say_json({"version": 1, "approvals": rows, "problems": list(found.notes)})
         return
     if not rows:
-        click.echo("no standing approvals")
+        say("no standing approvals")
         return
     header = ("ID", "SCOPE", "LEVEL", "EXPIRES", "PATTERN", "DIRECTORY")
     table = [header] + [(r["id"], r["scope"], r["level"], r["expires"] or "-",
                          r.get("pattern") or r.get("command") or "", r["directory"] or "-") for r in rows]
+    from wispsh.support.text import shown
+
+    table = [tuple(shown(c) for c in row) for row in table]
     widths = [max(len(row[i]) for row in table) for i in range(len(header) - 1)]
     for row in table:
-        click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1])
+        say("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1])
 
 
-@cli.group("approvals", invoke_without_command=True)
+@cli.group("approvals", invoke_without_command=True, cls=Wisp)
 @click.option("--json", "as_json", is_flag=True, help="Print the approvals as JSON.")
 @click.pass_context
 def approvals_group(ctx: click.Context, as_json: bool) -> None:
@@ -99,63 +186,111 @@ def approvals_list(as_json: bool) -> None:
 
 @approvals_group.command("add")
 @click.argument("pattern")
-@click.option("--scope", type=click.Choice(["project", "always"]), required=True)
+@click.option("--scope", type=click.Choice(["project", "always"]), default="project", show_default=True,
+              help="project: this project only (the git work tree, else the directory); always: anywhere.")
 @click.option("--dir", "directory", type=click.Path(exists=True, file_okay=False),
               help="The project (default: the current directory's project).")
 @click.option("--level", default="moderate", show_default=True,
               type=click.Choice(["safe", "low", "moderate", "high", "dangerous"]),
-              help="The highest level the approval covers.")
-def approvals_add(pattern: str, scope: str, directory: str | None, level: str) -> None:
-    """Approve PATTERN ("git commit *", "head *", or an exact line) by hand. Dangerous parts still ask."""
+              help="The highest level the approval covers: a part rated higher still asks. The refusal line "
+                   "says which level a part needs.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was stored as JSON.")
+def approvals_add(pattern: str, scope: str, directory: str | None, level: str, as_json: bool) -> None:
+    """Approve PATTERN ("git commit *", "head *", or an exact line) by hand. Dangerous parts still ask.
+
+    Refuses a duplicate (the same pattern, scope and project already approved at this level or higher); an
+    approval of the same pattern at a lower level is replaced."""
     import os
 
-    from wispsh.decide import store
+    from wispsh.decide import session, store
     from wispsh.model import Level
 
     if level == "dangerous":
-        raise click.ClickException("a dangerous verdict is never persisted; it always asks")
+        raise WispError("a dangerous verdict is never persisted; it always asks")
     if directory and scope != "project":
-        raise click.ClickException("--dir goes with --scope project")
+        raise WispError("--dir goes with --scope project")
     home = _wisp_home()
+    root = session.project_root(os.path.abspath(directory or os.getcwd())) if scope == "project" else None
     try:
-        made = store.grant(home, pattern=pattern, scope=scope, level=Level.parse(level), source="wisp approvals add",
-                           cwd=os.path.abspath(directory or os.getcwd()), persist_days=_persist_days(home))
+        made, replaced = store.add(home, pattern=pattern, scope=scope, level=Level.parse(level), directory=root,
+                                   source="wisp approvals add", persist_days=_config(home).persist_days)
+    except store.Duplicate as exc:
+        if as_json:
+            say_json({"version": 1, "added": None, "duplicate": _row(exc.existing)})
+            raise SystemExit(1)
+        raise WispError(f"{_described(exc.existing)} is already approved as {exc.existing.id}; nothing added "
+                        f"(revoke it first to change it)") from None
     except store.StoreError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _store_error(exc) from None
     _audit_cli("approval.added", command=pattern, pattern=pattern, level=level, approval_id=made.id,
-               scope=scope, decision="added-by-hand", directory=made.directory)
-    click.echo(made.id)
+               scope=scope, decision="added-by-hand", directory=made.directory,
+               replaced=replaced.id if replaced else None)
+    if as_json:
+        say_json({"version": 1, "added": _row(made), "replaced": _row(replaced) if replaced else None})
+        return
+    say(f"added {made.id}: {_described(made)}")
+    if replaced:
+        say(f"replaced {replaced.id}, which covered parts up to {replaced.level} only")
 
 
 @approvals_group.command("revoke")
 @click.argument("approval_id")
-def approvals_revoke(approval_id: str) -> None:
-    """Remove the approval APPROVAL_ID."""
+@click.option("--json", "as_json", is_flag=True, help="Print what was revoked as JSON.")
+def approvals_revoke(approval_id: str, as_json: bool) -> None:
+    """Remove the approval APPROVAL_ID (or the one whose id starts with it)."""
     from wispsh.decide import store
 
+    home = _wisp_home()
+    matches = store.find(home, approval_id)
+    if not matches:
+        raise WispError(f"no approval whose id starts with {approval_id!r} (see `wisp approvals list`)")
+    if len(matches) > 1:
+        shown = ", ".join(a.id for a in matches[:5]) + (", …" if len(matches) > 5 else "")
+        raise WispError(f"{approval_id!r} starts {len(matches)} ids ({shown}): give more of the id")
+    target = matches[0]
     try:
-        found = store.revoke(_wisp_home(), approval_id)
+        found = store.revoke(home, target.id)
     except store.StoreError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _store_error(exc) from None
     if not found:
-        raise click.ClickException(f"no approval {approval_id}")
-    _audit_cli("approval.revoked", approval_id=approval_id, decision="revoked")
-    click.echo(f"revoked {approval_id}")
+        raise WispError(f"approval {target.id} is already gone (revoked meanwhile)")
+    _audit_cli("approval.revoked", approval_id=target.id, pattern=target.pattern, scope=target.scope,
+               decision="revoked")
+    if as_json:
+        say_json({"version": 1, "revoked": _row(target)})
+        return
+    say(f"revoked {target.id}: {_described(target)}")
 
 
 @approvals_group.command("clear")
 @click.option("--scope", type=click.Choice(["session", "project", "always"]),
               help="Only this scope (session also clears once grants). Default: all.")
-def approvals_clear(scope: str | None) -> None:
-    """Remove every standing approval (of one scope)."""
+@click.option("--yes", "-y", "assume_yes", is_flag=True, help="Do not ask for confirmation.")
+@click.option("--json", "as_json", is_flag=True, help="Print how many were removed as JSON.")
+def approvals_clear(scope: str | None, assume_yes: bool, as_json: bool) -> None:
+    """Remove every standing approval (of one scope). Asks first unless --yes."""
+    import sys
+
     from wispsh.decide import store
 
+    home = _wisp_home()
+    listed = [a for a in store.all_approvals(home).approvals
+              if scope is None or a.scope == scope or (scope == "session" and a.scope == "once")]
+    what = f"{len(listed)} {scope + ' ' if scope else ''}approval{'s' if len(listed) != 1 else ''}"
+    if listed and not assume_yes:
+        if not sys.stdin.isatty():
+            raise WispError(f"this removes {what}: add --yes to confirm (no terminal to ask on)")
+        if not click.confirm(f"remove {what}?", default=False):
+            raise WispError("nothing cleared")
     try:
-        count = store.clear(_wisp_home(), scope=scope)
+        count = store.clear(home, scope=scope)
     except store.StoreError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _store_error(exc) from None
     _audit_cli("approval.cleared", scope=scope, decision="cleared", count=count)
-    click.echo(f"cleared {count} approval{'s' if count != 1 else ''}")
+    if as_json:
+        say_json({"version": 1, "cleared": count, "scope": scope})
+        return
+    say(f"cleared {count} approval{'s' if count != 1 else ''}")
 
 
 def _audit_line(ev: dict) -> str:
@@ -163,7 +298,7 @@ def _audit_line(ev: dict) -> str:
         return f"(unreadable) {ev['unreadable']}"
     cells = (ev.get("ts") or "-", ev.get("event") or "-", ev.get("decision") or "-", ev.get("level") or "-")
     what = ev.get("command") or ev.get("pattern") or ev.get("approval_id") or ""
-    return "  ".join(str(c) for c in cells) + "  " + " ".join(str(what).split())
+    return "  ".join(str(c) for c in cells) + "  " + " ".join(str(what).split(" "))
 
 
 @cli.command("audit")
@@ -172,15 +307,23 @@ def _audit_line(ev: dict) -> str:
 @click.option("--json", "as_json", is_flag=True, help="One JSON event a line, as stored.")
 def audit_command(count: int, follow: bool, as_json: bool) -> None:
     """Show the audit log: every classification and approval decision."""
-    import json
-
     from wispsh.decide import audit
+    from wispsh.support.text import dumps
 
     def show(ev: dict) -> None:
-        click.echo(json.dumps(ev, ensure_ascii=False) if as_json else _audit_line(ev))
+        if as_json:
+            click.echo(dumps(ev))
+        else:
+            from wispsh.support.text import shown
+
+            click.echo(shown(_audit_line(ev)))          # one event, one row: newlines in it shown as \n
 
     home = _wisp_home()
-    for ev in audit.read(home, count):
+    try:
+        events = audit.read(home, count)
+    except IsADirectoryError:
+        raise WispError(f"{home / audit.AUDIT_NAME} is a directory: move it aside (see `wisp doctor`)") from None
+    for ev in events:
         show(ev)
     if follow:
         try:
@@ -194,9 +337,10 @@ def audit_command(count: int, follow: bool, as_json: bool) -> None:
 def watch_command() -> None:
     """Answer approval questions from agents that have no terminal of yours.
 
-    Run it in your own terminal window; agents' wispsh sends each question here and waits for your key:
-    y once, s session, p project, a always, n no. q quits when nothing waits; Ctrl-C quits at any time
-    (a question on screen is then answered no).
+    Run it in your own terminal window; agents' wispsh sends each question here and waits for your answer,
+    a word confirmed with Enter: y once, s session, p project, a always, n no (an empty line is no; ? shows
+    why it asks). q quits when nothing waits; Ctrl-C quits at any time (a question on screen is then
+    answered no).
     """
     import os
 
@@ -206,7 +350,7 @@ def watch_command() -> None:
     try:
         config = load_config()
     except ConfigError as exc:
-        raise click.ClickException(f"config error: {exc}")
+        raise WispError(f"config error: {exc}") from None
     raise SystemExit(serve(config, os.environ))
 
 
@@ -245,7 +389,7 @@ def shims_install(directory: str | None, programs: tuple[str, ...], shells: tupl
     try:
         done = shims.install(where, shells=shells or shims.SHELL_SHIMS, programs=programs)
     except (shimfile.ShimError, OSError) as exc:
-        raise click.ClickException(str(exc)) from None
+        raise WispError(str(exc)) from None
     env = dict(os.environ)
     for path, action in done:
         if not quiet:
@@ -260,7 +404,8 @@ def shims_install(directory: str | None, programs: tuple[str, ...], shells: tupl
 
 @shims_group.command("list")
 @click.argument("directory", required=False)
-def shims_list(directory: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the shims as JSON.")
+def shims_list(directory: str | None, as_json: bool) -> None:
     """What is laid where, and whether PATH finds the shims before the real shells and programs."""
     import os
 
@@ -268,18 +413,27 @@ def shims_list(directory: str | None) -> None:
 
     env = dict(os.environ)
     dirs = shims.dirs_with_shims(env, extra=[directory] if directory else [])
-    if not dirs:
-        click.echo(f"no shims (looked in {shims.default_dir(env)} and on PATH); lay them: wisp shims install")
-        return
+    listed = []
     for where in dirs:
-        click.echo(f"{where}:")
         order = {name: (found, ours) for name, found, ours in shims.path_order(where, env)}
         for shim in shimfile.shims_in(where):
             found, ours = order.get(shim.path.name, (None, False))
-            on_path = ("PATH finds this shim" if ours else
-                       f"PATH finds {found} first" if found else "not found on PATH")
-            stale = f"  STALE: {shim.python} is gone" if shim.stale else ""
-            click.echo(f"  {shim.path.name:10} {shim.kind:8} {on_path}{stale}")
+            listed.append({"directory": str(where), "name": shim.path.name, "kind": shim.kind,
+                           "path_finds": str(found) if found else None, "first_on_path": bool(ours),
+                           "python": str(shim.python), "stale": bool(shim.stale)})
+    if as_json:
+        say_json({"version": 1, "shims": listed})
+        return
+    if not dirs:
+        say(f"no shims (looked in {shims.default_dir(env)} and on PATH); lay them: wisp shims install")
+        return
+    for where in dirs:
+        say(f"{where}:")
+        for row in (r for r in listed if r["directory"] == str(where)):
+            on_path = ("PATH finds this shim" if row["first_on_path"] else
+                       f"PATH finds {row['path_finds']} first" if row["path_finds"] else "not found on PATH")
+            stale = f"  STALE: {row['python']} is gone" if row["stale"] else ""
+            say(f"  {row['name']:10} {row['kind']:8} {on_path}{stale}")
 
 
 @shims_group.command("remove")
@@ -293,16 +447,14 @@ def shims_remove(directory: str | None, only: tuple[str, ...]) -> None:
     try:
         removed = shims.remove(where, only)
     except OSError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise WispError(str(exc)) from None
     for path in removed:
         click.echo(f"removed   {path}")
     if not removed:
         click.echo(f"no wispsh shims in {where}")
 
 
-# ---------------------------------------------------------------- doctor (issues 2 and 8)
-
-DOCTOR_MARKS = {"ok": "ok  ", "warn": "warn", "fail": "FAIL"}
+# ---------------------------------------------------------------- rules
 
 
 @cli.group("rules")
@@ -315,13 +467,12 @@ def rules_group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def rules_check(path: str, as_json: bool) -> None:
     """Validate a rule table: its schema, then every example it carries."""
-    import json
-
     from wispsh.cli import rules
+    from wispsh.support.text import dumps
 
     result = rules.check(path)
     if as_json:
-        click.echo(json.dumps(result, ensure_ascii=False))
+        click.echo(dumps(result))
     elif result["ok"]:
         click.echo(f"ok: {path}: {len(result['programs'])} program(s), {len(result['levels'])} level(s); "
                    "every example holds")
@@ -336,10 +487,9 @@ def rules_check(path: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print what the gate knows as JSON.")
 def rules_show(program: str, as_json: bool) -> None:
     """What the gate knows of PROGRAM: its rows, their effects and levels, its verbs, and which file said so."""
-    import json
-
     from wispsh.cli import rules
     from wispsh.config import ConfigError, load_config
+    from wispsh.support.text import dumps
 
     try:
         config = load_config()
@@ -349,24 +499,34 @@ def rules_show(program: str, as_json: bool) -> None:
         raise SystemExit(1)
     if found is None:
         if as_json:
-            click.echo(json.dumps({"program": program, "known": False}))
+            click.echo(dumps({"program": program, "known": False}))
         else:
             click.echo(f"{program}: not a program the gate knows (any use of it is moderate: "
                        f"'{program} is not a program the gate knows'); teach it in ~/.wisp/rules/*.toml", err=True)
         raise SystemExit(1)
-    click.echo(json.dumps({"known": True, **found}, ensure_ascii=False) if as_json else rules.render_show(found))
+    click.echo(dumps({"known": True, **found}) if as_json else rules.render_show(found))
+
+
+# ---------------------------------------------------------------- doctor
 
 
 @cli.command("doctor")
-def doctor_command() -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON.")
+def doctor_command(as_json: bool) -> None:
     """Check the install, the gate's files, the shims and the agents. Exit 1 when a check fails.
 
-    Each line: ok / warn / FAIL, what, and what to do.
+    Each check: ok / warn / FAIL, what, and on the line below what to do.
     """
-    from wispsh.cli.doctor import FAIL, checks
+    import shutil
 
-    failed = False
-    for check in checks():
-        failed = failed or check.status == FAIL
-        click.echo(f"{DOCTOR_MARKS[check.status]} {check.what}: {check.detail}" + (f" -- {check.fix}" if check.fix else ""))
+    from wispsh.cli.doctor import FAIL, checks, render
+
+    found = list(checks())
+    failed = any(check.status == FAIL for check in found)
+    if as_json:
+        say_json({"version": 1, "ok": not failed, "checks": [check.to_json() for check in found]})
+    else:
+        width = min(max(shutil.get_terminal_size((80, 24)).columns, 60), 120)
+        for row in render(found, width):
+            click.echo(row)
     raise SystemExit(1 if failed else 0)

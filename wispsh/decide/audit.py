@@ -1,7 +1,18 @@
 """The audit log: `$WISP_HOME/audit.jsonl`, one JSON event a line, secrets redacted before writing.
 
-Events are appended with one write under the wisp home's lock, and the file is rotated to
-`audit.jsonl.1` once it would grow past `audit.maxBytes`.
+Each event is one line, written with one `write` under the wisp home's lock; a batch (the events of one
+line) is all or nothing: when a write fails or comes up short (a full disk), the file is cut back to where
+the batch began, so no torn or glued event is ever left. The file is rotated to `audit.jsonl.1` once it
+would grow past `audit.maxBytes`. Every event is valid JSON in strict UTF-8 on one line, whatever the text
+holds (support/text.dumps).
+
+Bounded: the judged line goes into the events of a line once. A line of up to LINE_EXCERPT characters is
+every event's `line`; a longer one is stored once, up to LINE_STORED characters, in a `line` event with its
+sha256 (`line_sha256`, of the line's bytes), and every other event of that line carries an excerpt and the
+digest. A `command` longer than COMMAND_MAX is cut the same way (nested code holds the code around it: a
+100,000-deep `$(` would otherwise write the line 100,000 times). A line of more than MAX_PART_EVENTS parts
+keeps the events of every part that needed a decision and counts the rest in one `classification.summary`
+event: the audit grows with what was decided, not with the size of the text.
 """
 from __future__ import annotations
 
@@ -13,12 +24,18 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 from wispsh.support.lazyre import lazy_re
+from wispsh.support.text import dumps
 
 AUDIT_NAME = "audit.jsonl"
 FIELDS = ("ts", "event", "command", "pattern", "line", "level", "reasons", "decision", "approval_id", "scope",
           "session", "source", "cwd")
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 HIDDEN = "***"
+LINE_EXCERPT = 240          # a line up to this long is every event's `line`; longer ones are cut to it
+LINE_STORED = 64 * 1024     # the `line` event of a long line holds this much of it
+COMMAND_MAX = 1000          # a part's text beyond this is cut (with `command_sha256`)
+MAX_PART_EVENTS = 500       # past this many parts, those below the threshold are counted in one event
+REASON_MAX = 500
 
 _SECRET_NAME = r"[A-Za-z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|KEY|CREDENTIALS?|AUTH)[A-Za-z0-9_]*"
 _VALUE = r"""(?:"(?:[^"\\]|\\.)*"?|'[^']*'?|[^\s;&|)'"]+)"""
@@ -76,53 +93,133 @@ def event(kind: str, **fields) -> dict:
     return data
 
 
-def _encode(events) -> bytes:
-    lines = [json.dumps(_redacted(e), ensure_ascii=False, default=str) for e in events]
-    return ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape") if lines else b""
+def digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def line_fields(line: str) -> tuple[dict, dict | None]:
+    """(the fields every event of this line carries, the one `line` event a long line needs or None).
+
+    Redacted before it is cut, so that a cut never leaves half a secret behind its name."""
+    if len(line) <= LINE_EXCERPT:
+        return {"line": line}, None
+    shown = redact(line[:LINE_STORED + 4096])
+    common = {"line": cut(shown, LINE_EXCERPT), "line_sha256": digest(line)}
+    whole = {"line": cut(shown, LINE_STORED), "line_sha256": common["line_sha256"], "line_chars": len(line),
+             "line_truncated": len(line) > LINE_STORED}
+    return common, whole
+
+
+def command_fields(text: str) -> dict:
+    if len(text) <= COMMAND_MAX:
+        return {"command": text}
+    return {"command": cut(redact(text[:COMMAND_MAX + 4096]), COMMAND_MAX), "command_sha256": digest(text)}
+
+
+def reasons_field(reasons) -> list[str]:
+    return [cut(r, REASON_MAX) for r in reasons]
+
+
+def _encode(events) -> list[bytes]:
+    return [(dumps(_redacted(e), default=str) + "\n").encode("utf-8") for e in events]
+
+
+class AuditError(OSError):
+    """The audit could not be written; the message names the file and what to do."""
+
+    def __str__(self) -> str:
+        return self.strerror or super().__str__()
+
+
+def _advice(exc: OSError) -> str:
+    import errno
+
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "free space on its filesystem"
+    if exc.errno == errno.EROFS:
+        return "its filesystem is read-only: remount it or set WISP_HOME elsewhere"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "make it writable by you (chmod u+w)"
+    if exc.errno == errno.EFBIG:
+        return "the file is at the size limit of this process or filesystem"
+    return "check the wisp home with `wisp doctor`"
 
 
 def append_locked(home: Path, events, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
-    """Append `events` with one write. The caller holds the lock."""
-    data = _encode(events)
-    if not data:
+    """Append `events`, each one line in one write, all or none. The caller holds the lock.
+
+    Raises AuditError (an OSError) naming the file when they could not all be written."""
+    chunks = _encode(events)
+    if not chunks:
         return
     path = home / AUDIT_NAME
-    fd = _open_log(path)
+    fd = -1
     try:
+        fd = _open_log(path)
         size = os.fstat(fd).st_size
-        if size and size + len(data) > max_bytes:
+        if size and size + sum(map(len, chunks)) > max_bytes:
             os.close(fd)
             fd = -1
             os.replace(path, home / (AUDIT_NAME + ".1"))
             fd = _open_log(path)
-        os.write(fd, data)
+            size = 0
+        try:
+            for chunk in chunks:            # one write per event; a short one is finished or fails for real
+                view = memoryview(chunk)
+                while view:
+                    view = view[os.write(fd, view):]
+        except OSError:
+            try:
+                os.ftruncate(fd, size)      # never leave half an event for the next one to glue onto
+            except OSError:
+                pass
+            raise
+    except AuditError:
+        raise
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise AuditError(exc.errno or 0, f"cannot write {path}: {why} ({_advice(exc)})") from None
     finally:
         if fd >= 0:
             os.close(fd)
 
 
 def _open_log(path: Path) -> int:
-    """The log opened for appending; OSError when it is not a regular file (a FIFO there must not hang us)."""
+    """The log opened for appending; AuditError when it is not a regular file (a FIFO there must not hang us)."""
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise OSError(f"{path} is not a regular file")
+        raise AuditError(0, f"cannot write {path}: not a regular file (move it aside)")
     os.set_blocking(fd, True)
     return fd
 
 
 def append(home: Path, events, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    """Append under the lock; AuditError (an OSError) when the events could not be written."""
     from wispsh.decide.lock import locked
 
-    with locked(home):
-        append_locked(home, events, max_bytes)
+    try:
+        with locked(home):
+            append_locked(home, events, max_bytes)
+    except AuditError:
+        raise
+    except OSError as exc:              # the lock itself (a full disk, a read-only home, home not a directory)
+        raise AuditError(exc.errno or 0, f"cannot write {home / AUDIT_NAME}: {exc.strerror or exc} "
+                                         f"({_advice(exc)})") from None
 
 
 def read(home: Path, n: int | None = None) -> list[dict]:
     """The last `n` events (all when None); a line that is not JSON is returned as {"unreadable": text}."""
     try:
         with open(home / AUDIT_NAME, "rb") as fh:
-            lines = fh.read().decode("utf-8", "replace").splitlines()
+            # split at newlines only: U+2028 and friends are inside events (str.splitlines would cut there)
+            lines = [row for row in fh.read().decode("utf-8", "surrogateescape").split("\n") if row.strip()]
     except FileNotFoundError:
         return []
     if n is not None:
@@ -165,6 +262,40 @@ def follow(home: Path, poll: float = 0.25):
             *complete, pending = pending.split(b"\n")
             for line in complete:
                 if line.strip():
-                    yield _parse(line.decode("utf-8", "replace"))
+                    yield _parse(line.decode("utf-8", "surrogateescape"))
         else:
             time.sleep(poll)
+
+
+def writable_problem(home: Path) -> str | None:
+    """Why an event could not be appended to the audit now (with the fix after config.FIX), or None.
+
+    Reads only: the kind of file, write permission, a read-only or full filesystem (`wisp doctor`)."""
+    from wispsh.config import FIX
+
+    path = home / AUDIT_NAME
+    where = home
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return f"{path} is not a regular file{FIX}move it aside (mv {path} {path}.bad)"
+        if not os.access(path, os.W_OK):
+            return f"{path} is not writable by you{FIX}chmod u+w {path}"
+        where = path
+    except FileNotFoundError:
+        if not os.path.isdir(home):
+            return None                 # made with the wisp home on the first write
+        if not os.access(home, os.W_OK | os.X_OK):
+            return f"{home} is not writable by you, so {AUDIT_NAME} cannot be made{FIX}chmod u+rwx {home}"
+    except OSError as exc:
+        return f"{path}: {exc.strerror}{FIX}see the wisp home's directory"
+    try:
+        fs = os.statvfs(where)
+    except OSError:
+        return None
+    if fs.f_flag & os.ST_RDONLY:
+        return f"{path} is on a read-only filesystem{FIX}remount it read-write, or set WISP_HOME elsewhere"
+    if fs.f_bavail * fs.f_frsize < 64 * 1024:
+        return (f"{path}: its filesystem is full ({fs.f_bavail * fs.f_frsize} bytes free){FIX}free space "
+                "there; until then lines run unaudited (audit.required: true refuses them)")
+    return None

@@ -147,48 +147,62 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
 class Settlement:
     run: bool                               # every part may run
     decisions: tuple[Decision, ...]         # per part, in the audit's words ("asked-session", "denied-user", ...)
-    refusal: str | None = None              # the stderr line for a deny-pattern hit (else ask.refusal_line)
+    refusal: str | None = None              # the stderr line for a deny-pattern hit or an audit that is required
+                                            # and failed (else ask.refusal_line words the refusal)
     line_decision: Decision | None = None   # covered line: what the line's own answer decided
     grants: tuple = ()                      # store.Approval made from the answers
-    notes: tuple[str, ...] = ()             # what went wrong remembering or auditing (nothing that blocks)
+    notes: tuple[str, ...] = ()             # what the answers became (e.g. "remembered for this line only")
+    warnings: tuple[str, ...] = ()          # what went wrong auditing or remembering: said on stderr
+    audit_error: str | None = None          # why the audit could not be written (None: it was)
 
 
 def _deny_refusal(plan: Plan) -> str:
     """The stderr line for a deny-pattern hit (question refusals are ask.refusal_line's)."""
     from wispsh.decide.audit import redact
+    from wispsh.support.text import shown
 
     hit = plan.denied_by
-    matched = redact(" ".join(hit.matched.split())[:160])
-    return f"wispsh: not run: {matched!r} matches the deny pattern {hit.pattern!r}; nothing ran"
+    matched = shown(redact(" ".join(hit.matched.split())[:80]))
+    return f"wispsh: not run: {matched!r} matches the deny pattern {shown(hit.pattern)!r}; nothing ran"
 
 
-def _remember(config: Config, question: Question, scope: str, *, source: str, cwd: str, env, here):
+def _remember(config: Config, question: Question, scope: str, *, source: str, cwd: str, env, here, ident: str):
     """One grant for one answer; a persisted scope the store refuses falls back to the session."""
     from wispsh.decide import store
 
     home = config.path.parent
     try:
         return store.grant(home, pattern=question.pattern, scope=scope, level=question.level, source=source,
-                           cwd=cwd, env=env, persist_days=config.persist_days, here=here), None
+                           cwd=cwd, env=env, persist_days=config.persist_days, here=here, ident=ident), None
     except (store.StoreError, OSError) as exc:
-        if scope not in PERSISTED:
-            return None, f"not remembered: {exc}"
+        if scope not in PERSISTED or here is None:
+            return None, f"not remembered ({exc}): it counted for this line only"
         try:
             made = store.grant(home, pattern=question.pattern, scope="session", level=question.level,
-                               source=source, cwd=cwd, env=env, here=here)
+                               source=source, cwd=cwd, env=env, here=here, ident=ident)
             return made, f"{exc}; remembered for this session only"
         except (store.StoreError, OSError) as exc2:
-            return None, f"not remembered: {exc}; {exc2}"
+            return None, f"not remembered ({exc}; {exc2}): it counted for this line only"
+
+
+def _risky(plan: Plan) -> bool:
+    """A line some part (or the whole) of which is at or above the threshold: audit.required guards these."""
+    return plan.line_verdict.level >= plan.threshold or any(j.verdict.level >= plan.threshold for j in plan.judged)
 
 
 def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, env, source: str) -> Settlement:
-    """Apply the answers to the plan: grants written, audit events appended, the final decision per part."""
+    """Apply the answers to the plan: the final decision per part, the audit, then the grants.
+
+    Nothing ran, nothing remembered: the grants of a line's answers are written only when the whole line
+    runs. The audit comes first (with the ids the grants will have), so that `audit.required` can still
+    refuse a line whose audit failed before anything is remembered."""
     from wispsh.decide import audit, session
 
     env = os.environ if env is None else env
     needs_session = bool(plan.questions) or any(d.kind not in SESSIONLESS for d in plan.decisions)
     here = None
     notes: list[str] = []
+    warnings: list[str] = []
     if needs_session:
         try:
             here = session.here(env)
@@ -201,7 +215,7 @@ def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, e
             answer_of.setdefault(a.question, a)
 
     outcome: list[Decision] = []         # per question
-    grants = []
+    wanted: list[tuple[int, str, str]] = []     # (question, scope, id) to remember if the line runs
     for qi, q in enumerate(plan.questions):
         a = answer_of.get(qi)
         if a is None or a.source == "none" or (a.choice not in SCOPE_OF_CHOICE and a.choice != "n"):
@@ -218,20 +232,13 @@ def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, e
             notes.append(f"{q.pattern}: remembered for this line only (what it runs is known only at run time)")
         elif q.level >= Level.DANGEROUS and scope in PERSISTED:    # dangerous is never persisted
             scope, kind = "session", "downgraded-session"
-        if here is None and scope not in PERSISTED:
-            made, problem = None, "session unknown"
-        else:
-            made, problem = _remember(config, q, scope, source=source, cwd=cwd, env=env, here=here)
-        if problem:
-            notes.append(f"{q.pattern}: {problem}")
-        if made is not None:
-            grants.append(made)
-        outcome.append(Decision(kind, made.id if made else None))
+        from wispsh.decide.store import new_id     # only when there is an answer to remember (not the hot path)
+
+        ident = new_id()
+        wanted.append((qi, scope, ident))
+        outcome.append(Decision(kind, ident))
 
     question_of = {i: qi for qi, q in enumerate(plan.questions) for i in q.parts}
-    line_decision = None
-    if plan.covered_line and plan.questions:
-        line_decision = outcome[0]
     final: list[Decision] = []
     for i, d in enumerate(plan.decisions):
         if plan.verdict == "deny":
@@ -244,22 +251,73 @@ def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, e
         else:
             final.append(d)
     run = plan.verdict != "deny" and all(_allowed(d) for d in outcome) and all(_allowed(d) for d in final)
+    if not run:                          # nothing ran, nothing remembered: the answers' ids name no grant
+        wanted = []
+        outcome = [Decision(d.kind) for d in outcome]
+        final = [Decision(d.kind) if d.kind.startswith(("asked-", "downgraded-", "covered-line")) else d
+                 for d in final]
+    line_decision = outcome[0] if plan.covered_line and plan.questions else None
 
     refusal = _deny_refusal(plan) if plan.verdict == "deny" else None
+    audit_error = None
     try:
-        audit.append(config.path.parent, _events(plan, final, line_decision, answer_of, here, env, cwd, source),
-                     config.audit_max_bytes)
-    except OSError as exc:              # accepted: an unwritable log does not stop a decided line
-        notes.append(f"audit not written: {exc}")
+        audit.append(config.path.parent, _events(plan, final, line_decision, answer_of, here, env, cwd, source,
+                                                 ran=run), config.audit_max_bytes)
+    except OSError as exc:
+        audit_error = str(exc)
+        if run and config.audit_required and _risky(plan):
+            run, wanted = False, []
+            refusal = (f"wispsh: not run: the audit could not be written and audit.required is set: {exc}; "
+                       "nothing ran")
+        else:
+            warnings.append(f"audit not written: {exc}" + ("; the line runs unaudited" if run else ""))
+
+    grants = []
+    for qi, scope, ident in wanted:
+        q = plan.questions[qi]
+        if here is None and scope not in PERSISTED:
+            made, problem = None, "not remembered (the session is unknown): it counted for this line only"
+        else:
+            made, problem = _remember(config, q, scope, source=source, cwd=cwd, env=env, here=here, ident=ident)
+        if made is not None:
+            grants.append(made)
+        if problem:
+            said = SCOPE_WORDS_OF.get(answer_of[qi].choice, scope) if qi in answer_of else scope
+            (warnings if made is None or made.scope != scope else notes).append(
+                f"your answer {said!r} for {_shown_pattern(q.pattern)}: {problem}")
+    if warnings and any(w.startswith("your answer") for w in warnings) and audit_error is None:
+        _audit_not_stored(config, plan, [w for w in warnings if w.startswith("your answer")], here, env, cwd)
     return Settlement(run=run, decisions=tuple(final), refusal=refusal, line_decision=line_decision,
-                      grants=tuple(grants), notes=tuple(notes))
+                      grants=tuple(grants), notes=tuple(notes), warnings=tuple(warnings), audit_error=audit_error)
+
+
+SCOPE_WORDS_OF = {"y": "once", "s": "session", "p": "project", "a": "always"}
+
+
+def _shown_pattern(pattern: str) -> str:
+    from wispsh.support.text import shown
+
+    text = shown(pattern)
+    return repr(text if len(text) <= 60 else text[:59] + "…")
+
+
+def _audit_not_stored(config: Config, plan: Plan, problems, here, env, cwd) -> None:
+    from wispsh.decide import audit
+
+    try:
+        fields, _ = audit.line_fields(plan.line)
+        audit.append(config.path.parent, [audit.event("approval.not-stored", reasons=list(problems), cwd=cwd,
+                                                      session=here.session.id if here else None, **fields)],
+                     config.audit_max_bytes)
+    except OSError:
+        pass                            # already said on stderr
 
 
 def _allowed(d: Decision) -> bool:
     return not d.kind.startswith("denied")
 
 
-def _events(plan: Plan, final, line_decision, answer_of, here, env, cwd, source) -> list[dict]:
+def _events(plan: Plan, final, line_decision, answer_of, here, env, cwd, source, *, ran: bool) -> list[dict]:
     from wispsh.decide import audit, session
 
     if here is not None:
@@ -267,7 +325,8 @@ def _events(plan: Plan, final, line_decision, answer_of, here, env, cwd, source)
     else:                                       # below the threshold: no process walk (hot path)
         name = env.get("WISP_SESSION") or None
         sess, agent = (session.named_session_id(name) if name else None), session.agent_from_env(env)
-    common = dict(line=plan.line, session=sess, source=agent, entry=source, cwd=cwd)
+    line_common, whole = audit.line_fields(plan.line)
+    common = dict(session=sess, source=agent, entry=source, cwd=cwd, **line_common)
     if plan.template:                          # the payload is the line; the agent's plumbing is named apart
         common["template"] = plan.template
     question_of = {i: qi for qi, q in enumerate(plan.questions) for i in q.parts}
@@ -277,27 +336,51 @@ def _events(plan: Plan, final, line_decision, answer_of, here, env, cwd, source)
         return a.source if a else None
 
     events = []
-    for i, (j, d) in enumerate(zip(plan.judged, final)):
-        events.append(audit.event("classification", command=j.part.text, pattern=j.key.pattern,
-                                  level=str(j.verdict.level), reasons=list(j.verdict.reasons),
-                                  rules=list(j.verdict.rules), **common))
-    for i, (j, d) in enumerate(zip(plan.judged, final)):
+    if whole is not None:                       # a long line: stored once, the other events carry its digest
+        events.append(audit.event("line", session=sess, source=agent, entry=source, cwd=cwd, **whole))
+    logged = range(len(plan.judged))
+    if len(plan.judged) > audit.MAX_PART_EVENTS:
+        # a huge line (a generated script, deep nesting): every part that needed a decision keeps its events;
+        # the parts that ran below the threshold are counted in one event, so the audit grows with what was
+        # decided, not with the size of the text
+        def is_quiet(i: int) -> bool:
+            return (plan.judged[i].verdict.level < plan.threshold
+                    and final[i].kind in ("below-threshold", "denied-pattern"))
+
+        logged = [i for i in range(len(plan.judged)) if not is_quiet(i)]
+        quiet = [plan.judged[i] for i in range(len(plan.judged)) if is_quiet(i)]
+        levels: dict[str, int] = {}
+        for j in quiet:
+            levels[str(j.verdict.level)] = levels.get(str(j.verdict.level), 0) + 1
+        events.append(audit.event("classification.summary", count=len(quiet),
+                                  decision="denied-pattern" if plan.verdict == "deny" else "below-threshold",
+                                  levels=levels, patterns=sorted({j.key.pattern for j in quiet})[:20], **common))
+    for j in (plan.judged[i] for i in logged):
+        events.append(audit.event("classification", pattern=audit.cut(j.key.pattern, audit.COMMAND_MAX), level=str(j.verdict.level),
+                                  reasons=audit.reasons_field(j.verdict.reasons), rules=list(j.verdict.rules),
+                                  **audit.command_fields(j.part.text), **common))
+    for i in logged:
+        j, d = plan.judged[i], final[i]
         extra = {}
         if d.kind == "denied-pattern" and plan.denied_by:
             extra["deny_pattern"] = plan.denied_by.pattern
         if i in question_of and not plan.covered_line:
             extra["answered_by"] = answered_by(question_of[i])
-        events.append(audit.event("approval.decided", command=j.part.text, pattern=j.key.pattern,
-                                  level=str(j.verdict.level), reasons=list(j.verdict.reasons),
+        if not ran and d.kind.startswith(("asked-", "downgraded-")):
+            extra["remembered"] = False         # answered, but the line did not run: nothing was stored
+        events.append(audit.event("approval.decided", pattern=audit.cut(j.key.pattern, audit.COMMAND_MAX),
+                                  level=str(j.verdict.level), reasons=audit.reasons_field(j.verdict.reasons),
                                   rules=list(j.verdict.rules), decision=d.kind,
-                                  approval_id=d.approval_id, scope=_scope_of(d.kind), **common, **extra))
+                                  approval_id=d.approval_id, scope=_scope_of(d.kind),
+                                  **audit.command_fields(j.part.text), **common, **extra))
     if line_decision is not None:
         q = plan.questions[0]
-        events.append(audit.event("approval.decided", command=plan.line, pattern=q.pattern, level=str(q.level),
-                                  reasons=list(q.reasons), rules=[f.rule for f in q.findings],
-                                  decision=line_decision.kind,
+        events.append(audit.event("approval.decided", pattern=audit.cut(q.pattern, audit.COMMAND_MAX),
+                                  level=str(q.level), reasons=audit.reasons_field(q.reasons),
+                                  rules=[f.rule for f in q.findings], decision=line_decision.kind,
                                   approval_id=line_decision.approval_id, scope=_scope_of(line_decision.kind),
-                                  whole_line=True, answered_by=answered_by(0), **common))
+                                  whole_line=True, answered_by=answered_by(0),
+                                  **audit.command_fields(plan.line), **common))
     return events
 
 

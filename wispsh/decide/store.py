@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from wispsh.config import CONFIG_NAME, untrusted_reason
+from wispsh.config import CONFIG_NAME, FIX, untrusted_reason
 from wispsh.decide.lock import LOCK_NAME, ensure_private_dir, locked  # noqa: F401  (the store's lock)
 from wispsh.model import Level
 
@@ -167,18 +167,34 @@ def _read_private(path: Path, *also_check: Path) -> tuple[bytes | None, str | No
         return None, None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            return None, f"{path} is a symbolic link"
-        return None, f"{path}: cannot read: {exc.strerror}"
-    with os.fdopen(fd, "rb") as fh:
-        st = os.fstat(fh.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            return None, f"{path} is not a regular file"
+            return None, f"{path} is a symbolic link{FIX}replace it with the file itself (or remove it)"
+        if exc.errno == errno.ENOTDIR:
+            return None, f"{path.parent} is not a directory{FIX}move it aside; wispsh makes a new wisp home"
+        return None, f"{path}: cannot read: {exc.strerror}{FIX}make it readable by you (chmod u+r {path})"
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):        # a directory or FIFO: never read (os.fdopen fails on one)
+            kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+            return None, f"{path} is {kind}{FIX}move it aside (mv {path} {path}.bad)"
         reason = untrusted_reason(path, st)
         if reason:
             return None, reason
         if st.st_size > MAX_STORE_BYTES:
-            return None, f"{path} is {st.st_size} bytes, over the limit of {MAX_STORE_BYTES}"
-        return fh.read(MAX_STORE_BYTES + 1), None
+            return None, (f"{path} is {st.st_size} bytes, over the limit of {MAX_STORE_BYTES}{FIX}move it aside "
+                          f"(mv {path} {path}.bad)")
+        os.set_blocking(fd, True)
+        chunks, left = [], MAX_STORE_BYTES + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks), None
+    except OSError as exc:
+        return None, f"{path}: cannot read: {exc.strerror}{FIX}see `wisp doctor`"
+    finally:
+        os.close(fd)
 
 
 # ---------------------------------------------------------------- approvals.json (project, always)
@@ -231,7 +247,8 @@ def read_persisted(home: Path, *, at: float | None = None) -> Loaded:
     try:
         return Loaded(parse_approvals(data, at=time.time() if at is None else at))
     except (ValueError, TypeError, OverflowError) as exc:
-        return Loaded((), f"{path} is corrupt ({exc}); its approvals are ignored", corrupt=True)
+        return Loaded((), f"{path} is corrupt ({exc}); its approvals are ignored{FIX}it is set aside on the next "
+                          f"approval, or move it aside now (mv {path} {path}.bad)", corrupt=True)
 
 
 def _dump(approvals) -> bytes:
@@ -251,8 +268,11 @@ def update_persisted(home: Path, change) -> tuple[Approval, ...]:
             aside = home / f"{APPROVALS_NAME}.corrupt-{datetime.now(timezone.utc):%Y%m%dT%H%M%S.%fZ}"
             os.rename(path, aside)
             from wispsh.decide import audit
-            audit.append_locked(home, [audit.event("store.corrupt", line="", decision="set-aside",
-                                                   reasons=[loaded.problem, f"kept as {aside.name}"])])
+            try:
+                audit.append_locked(home, [audit.event("store.corrupt", line="", decision="set-aside",
+                                                       reasons=[loaded.problem, f"kept as {aside.name}"])])
+            except OSError:
+                pass                    # the store is mended all the same; doctor reports the audit
         result = tuple(change(list(loaded.approvals)))
         write_atomic(path, _dump(result))
         return result
@@ -262,16 +282,9 @@ def update_persisted(home: Path, change) -> tuple[Approval, ...]:
 
 
 def runtime_dir(env=None) -> Path:
-    env = os.environ if env is None else env
-    base = env.get("XDG_RUNTIME_DIR")
-    if base:
-        return Path(base) / "wisp"
-    import warnings
+    from wispsh.config import runtime_dir as where
 
-    import platformdirs
-    with warnings.catch_warnings():             # "XDG_RUNTIME_DIR is not set, falling back to /tmp/..."
-        warnings.simplefilter("ignore")
-        return Path(platformdirs.user_runtime_dir("wisp"))
+    return where(env)
 
 
 def _runtime_grant(raw: dict, session_id: str) -> Approval:
@@ -412,8 +425,12 @@ def _sweep_unlocked(gdir: Path, home: Path) -> int:
 
 
 def _prepare_runtime(env) -> Path:
-    rdir = runtime_dir(env)
-    os.makedirs(rdir.parent, exist_ok=True)
+    from wispsh.config import private_runtime_dir
+
+    try:
+        rdir = private_runtime_dir(env, create=True)
+    except OSError as exc:
+        raise StoreError(str(exc)) from None
     ensure_private_dir(rdir)
     ensure_private_dir(rdir / GRANTS_DIR)
     for thing in (rdir, rdir / GRANTS_DIR):
@@ -423,12 +440,37 @@ def _prepare_runtime(env) -> Path:
     return rdir / GRANTS_DIR
 
 
+def store_error(exc: OSError, path: Path) -> StoreError:
+    """An OSError met writing the store, as one line naming the file and what to do."""
+    import errno
+
+    if isinstance(exc, StoreError):
+        return exc
+    from wispsh.decide.lock import LockStuck
+
+    if isinstance(exc, LockStuck):
+        return StoreError(str(exc))
+    why = exc.strerror or str(exc)
+    named = exc.filename or path
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        fix = "free space on its filesystem and retry"
+    elif exc.errno == errno.EROFS:
+        fix = "its filesystem is read-only: remount it read-write, or set WISP_HOME to a writable directory"
+    elif exc.errno in (errno.EACCES, errno.EPERM):
+        fix = "make the wisp home yours and writable (see `wisp doctor`)"
+    elif exc.errno in (errno.ENOTDIR, errno.EISDIR):
+        fix = "see `wisp doctor`: a file of the wisp home is of the wrong kind"
+    else:
+        fix = "see `wisp doctor`"
+    return StoreError(f"cannot write {named}: {why}; {fix}")
+
+
 # ---------------------------------------------------------------- what the gate and the CLI call
 
 
 def grant(home: Path, *, pattern: str, scope: str, level: Level, source: str, cwd: str, env=None,
-          persist_days: float = 30.0, here=None, exact_text: bool = False) -> Approval:
-    """Remember one answer. Raises StoreError when the store cannot be written."""
+          persist_days: float = 30.0, here=None, exact_text: bool = False, ident: str | None = None) -> Approval:
+    """Remember one answer (under `ident` when given). Raises StoreError when the store cannot be written."""
     from wispsh.decide import session
 
     env = os.environ if env is None else env
@@ -438,21 +480,21 @@ def grant(home: Path, *, pattern: str, scope: str, level: Level, source: str, cw
     if scope in PERSISTED_SCOPES:
         if level >= Level.DANGEROUS:
             raise ValueError("a dangerous verdict is never persisted")
-        made = Approval(id=new_id(), pattern=pattern, scope=scope, level=level, source=source, created=now,
-                        expires=now + persist_days * 86400,
+        made = Approval(id=ident or new_id(), pattern=pattern, scope=scope, level=level, source=source,
+                        created=now, expires=now + persist_days * 86400,
                         directory=session.project_root(cwd) if scope == "project" else None,
                         exact_text=exact_text)
         try:
             update_persisted(home, lambda entries: entries + [made])
         except OSError as exc:
-            raise StoreError(f"cannot write {home / APPROVALS_NAME}: {exc.strerror or exc}") from None
+            raise store_error(exc, home / APPROVALS_NAME) from None
         return made
     here = here or session.here(env)
     granter = None
     if scope == "once":
         pid = os.getpid()
         granter = (pid, session.start_time(pid) or 0.0)
-    made = Approval(id=new_id(), pattern=pattern, scope=scope, level=level, source=source, created=now,
+    made = Approval(id=ident or new_id(), pattern=pattern, scope=scope, level=level, source=source, created=now,
                     session=here.session.id, granter=granter,
                     turn=(env.get("WISP_TURN") or None) if scope == "once" else None)
     try:
@@ -470,7 +512,7 @@ def grant(home: Path, *, pattern: str, scope: str, level: Level, source: str, cw
                 grants = tuple(g for g in grants if not (g.scope == "once" and g.turn and g.turn != made.turn))
             _write_session_file(path, who or _session_json(here.session), grants + (made,), home)
     except OSError as exc:
-        raise StoreError(f"cannot write session grants: {exc.strerror or exc}") from None
+        raise store_error(exc, runtime_dir(env) / GRANTS_DIR) from None
     return made
 
 
@@ -532,23 +574,88 @@ def all_approvals(home: Path, env=None) -> Standing:
     return Standing(tuple(found), tuple(notes))
 
 
+class Duplicate(StoreError):
+    """The approval asked for is stored already; `.existing` is the one that covers it."""
+
+    def __init__(self, existing: Approval):
+        self.existing = existing
+        super().__init__(f"already stored as {existing.id} ({existing.scope}, up to {existing.level}"
+                         f"{', ' + existing.directory if existing.directory else ''}): nothing added")
+
+
+def add(home: Path, *, pattern: str, scope: str, level: Level, directory: str | None, source: str,
+        persist_days: float) -> tuple[Approval, Approval | None]:
+    """Store a project/always approval by hand: (the new one, the one it replaced or None).
+
+    Refuses a duplicate: one of the same pattern, scope and project that already covers `level` raises
+    Duplicate. One that covers less (granted at a lower level) is replaced by the new one, in the same
+    write, so that following the refusal's advice (`--level high`) always takes effect."""
+    if scope not in PERSISTED_SCOPES:
+        raise ValueError(f"unknown scope {scope!r}")
+    if level >= Level.DANGEROUS:
+        raise ValueError("a dangerous verdict is never persisted")
+    now = time.time()
+    made = Approval(id=new_id(), pattern=pattern, scope=scope, level=level, source=source, created=now,
+                    expires=now + persist_days * 86400, directory=directory if scope == "project" else None)
+    replaced: list[Approval] = []
+
+    def change(entries):
+        same = [a for a in entries if not a.exact_text and a.pattern == pattern and a.scope == scope
+                and a.directory == made.directory]
+        covering = [a for a in same if a.level >= level]
+        if covering:
+            raise Duplicate(covering[0])
+        replaced.extend(same)
+        return [a for a in entries if a not in same] + [made]
+
+    try:
+        update_persisted(home, change)
+    except StoreError:
+        raise
+    except OSError as exc:
+        raise store_error(exc, home / APPROVALS_NAME) from None
+    return made, (replaced[0] if replaced else None)
+
+
+def find(home: Path, prefix: str, env=None) -> list[Approval]:
+    """Every approval (standing or runtime) whose id starts with `prefix`."""
+    found = all_approvals(home, env).approvals
+    exact = [a for a in found if a.id == prefix]
+    return exact or [a for a in found if prefix and a.id.startswith(prefix)]
+
+
 def revoke(home: Path, approval_id: str, env=None) -> bool:
-    """Remove one approval by id, wherever it is. True when it was found."""
-    if any(a.id == approval_id for a in read_persisted(home).approvals):
-        hit = []
+    """Remove one approval by its full id, wherever it is. True when it was found. StoreError when the
+    store cannot be written."""
+    try:
+        if any(a.id == approval_id for a in read_persisted(home).approvals):
+            hit = []
 
-        def drop(entries):
-            hit.extend(a for a in entries if a.id == approval_id)
-            return [a for a in entries if a.id != approval_id]
+            def drop(entries):
+                hit.extend(a for a in entries if a.id == approval_id)
+                return [a for a in entries if a.id != approval_id]
 
-        update_persisted(home, drop)
-        if hit:
-            return True
-    return _change_runtime(home, env, lambda g: g.id != approval_id) > 0
+            update_persisted(home, drop)
+            if hit:
+                return True
+        return _change_runtime(home, env, lambda g: g.id != approval_id) > 0
+    except StoreError:
+        raise
+    except OSError as exc:
+        raise store_error(exc, home / APPROVALS_NAME) from None
 
 
 def clear(home: Path, env=None, scope: str | None = None) -> int:
-    """Remove every approval (of one scope). Returns how many went."""
+    """Remove every approval (of one scope). Returns how many went. StoreError when it cannot write."""
+    try:
+        return _clear(home, env, scope)
+    except StoreError:
+        raise
+    except OSError as exc:
+        raise store_error(exc, home / APPROVALS_NAME) from None
+
+
+def _clear(home: Path, env, scope: str | None) -> int:
     count = 0
     if scope in (None, "project", "always"):
         gone = []
@@ -557,7 +664,7 @@ def clear(home: Path, env=None, scope: str | None = None) -> int:
             gone.extend(a for a in entries if scope is None or a.scope == scope)
             return [a for a in entries if not (scope is None or a.scope == scope)]
 
-        if os.path.exists(home / APPROVALS_NAME):
+        if os.path.lexists(home / APPROVALS_NAME):
             update_persisted(home, drop)
         count += len(gone)
     if scope in (None, "session", "once"):
@@ -585,22 +692,29 @@ def _change_runtime(home: Path, env, keep) -> int:
 
 
 def trust_problems(home: Path, env=None) -> list[str]:
-    """Why parts of the wisp home (or the runtime dir) are not trusted; empty when all are (`wisp doctor`)."""
+    """Why parts of the wisp home (or the runtime dir) are not trusted or cannot be read, each with its fix
+    after config.FIX; empty when all are fine. The very checks the gate makes when it reads them (`wisp
+    doctor` shows these)."""
+    from wispsh.config import fallback_runtime_dir, runtime_problem
+
     problems = []
-    for path in (home, home / CONFIG_NAME, home / APPROVALS_NAME, home / "audit.jsonl", home / LOCK_NAME,
-                 home / KEY_NAME):
+    for path in (home, home / CONFIG_NAME, home / "audit.jsonl", home / LOCK_NAME):
         reason = untrusted_reason(path)
         if reason:
             problems.append(reason)
-    loaded = read_persisted(home)
-    if loaded.corrupt:
-        problems.append(loaded.problem)
-    try:
-        rdir = runtime_dir(env)
-        for path in (rdir, rdir / GRANTS_DIR):
-            reason = untrusted_reason(path)
-            if reason:
-                problems.append(reason)
-    except OSError:
-        pass
-    return problems
+    if not any(p.startswith(str(home) + " ") for p in problems):
+        loaded = read_persisted(home)
+        if loaded.problem:
+            problems.append(loaded.problem.removeprefix("approvals not trusted: "))
+        _, problem = _read_private(home / KEY_NAME)
+        if problem:
+            problems.append(problem)
+    rdir = runtime_dir(env)
+    for path in (rdir.parent, rdir, rdir / GRANTS_DIR):
+        if path == rdir.parent and rdir != fallback_runtime_dir():
+            continue                    # $XDG_RUNTIME_DIR itself is the login's, not wisp's to judge
+        reason = runtime_problem(path)
+        if reason:
+            problems.append(f"runtime dir not private: {reason}{FIX}set XDG_RUNTIME_DIR to a directory of "
+                            "yours (mode 700), or chmod 700 it if it is yours")
+    return list(dict.fromkeys(problems))

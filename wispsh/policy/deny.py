@@ -1,6 +1,6 @@
 """Deny patterns: regexes that refuse a whole line, from config plus built-in defaults for the catastrophic.
 
-Patterns from config run with re.search on the whole line, on every part's text, and on the second spelling
+Patterns from config run in linear time (RE2, support/linearre.py) on the whole line, on every part's text, and on the second spelling
 of both (quotes, escapes and $IFS read away), so `r\\m -rf /`, `"r"m -rf /` and `rm${IFS}-rf${IFS}/` are refused.
 A pattern that does not compile is a ConfigError naming it: never silently ignored.
 
@@ -58,12 +58,14 @@ _NEEDLES = ("rm", "()", "mkfs", "of=", "chmod", "/dev/")
 @lru_cache(maxsize=16)
 def _compile(user: tuple[str, ...]) -> tuple[tuple[tuple[str, re.Pattern], ...], tuple[tuple[str, re.Pattern], ...]]:
     compiled = []
+    if user:    # a user's patterns run in linear time (RE2): a backtracking one must not hang every line
+        from wispsh.support import linearre
     for pattern in user:
         if not isinstance(pattern, str) or not pattern:
             raise ConfigError(f"deny pattern {pattern!r} must be a non-empty string")
         try:
-            compiled.append((pattern, re.compile(pattern)))
-        except re.error as exc:
+            compiled.append((pattern, linearre.compile(pattern)))
+        except linearre.PatternError as exc:
             raise ConfigError(f"deny pattern {pattern!r} does not compile: {exc}") from None
     builtin = tuple((name, lazy_re(regex)) for name, regex in DEFAULTS.items())   # compiled when a needle is seen
     return tuple(compiled), builtin
