@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 
 from wispsh.policy import places
+from wispsh.programs.delegate import hand_on, runs_operands
 from wispsh.programs.grammar import UNKNOWN
-from wispsh.programs.table import NO_OPTIONS, Grammar, On, Program, Row, When, emits, programs, verb
+from wispsh.programs.table import Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re
 
 # ---------------------------------------------------------------- what an install names
@@ -73,18 +74,6 @@ def removes_the_gate(cmd, o) -> None:
     """Removing wispsh itself takes the gate away."""
     if any(GATE_PACKAGE.match(word) for word in o.operands):
         cmd.does("gate", "uninstall.gate", f"{cmd.name} removes wispsh: it takes the gate away")
-
-
-@emits({"runs.command": ["poetry run pytest", "bundle exec rspec", "conda run -n x python x.py"],
-        "runs.runtime-program": ['poetry run "$T"']})
-def runs_operands(cmd, o) -> None:
-    """`poetry run CMD…`, `bundle exec CMD…`: the words are a command, judged as that command."""
-    words = o.operands
-    if words and UNKNOWN not in words[0]:
-        cmd.fired.add("runs.command")
-        cmd.delegate_to = list(words)
-    elif words:
-        cmd.does("run-code", "runs.runtime-program", f"{cmd.name} runs a program known only at run time")
 
 
 INDEX_OPTIONS = ("i", "index-url", "extra-index-url", "f", "find-links", "trusted-host", "index", "default-index")
@@ -159,16 +148,12 @@ def uv_pip(cmd, o) -> None:
     cmd.delegate_to = ["pip", *o.args]
 
 
-@emits({"uv.run.command": ["uv run pytest"], "uv.run.runtime-program": ['uv run "$T"']})
+@emits({"uv.run.command": ["uv run pytest"]})
 def uv_run(cmd, o) -> None:
     """`uv run [--with PKG] CMD…`: the --with packages are installs, the words a command of their own."""
     for spec in o.all("with"):
         judge_spec(cmd, spec)
-    if o.operands and UNKNOWN not in o.operands[0]:
-        cmd.fired.add("uv.run.command")
-        cmd.delegate_to = list(o.operands)
-    elif o.operands:
-        cmd.does("run-code", "uv.run.runtime-program", "uv run runs a program known only at run time")
+    hand_on(cmd, o.operands, "uv.run.command")
 
 
 UV_TOOL_INSTALL = verb(grammar=UV_ENV_GRAMMAR, hook=install_specs)
