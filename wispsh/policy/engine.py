@@ -8,9 +8,8 @@ from __future__ import annotations
 
 
 from wispsh.model import Finding, Judged, Key, Level, Part, Verdict
-from wispsh.policy.families import verbs
 from wispsh.policy import tables
-from wispsh.programs import cloud, containers, databases, files, gate, git, interpreters, network, packages, runners, system
+from wispsh.programs import cloud, containers, databases, files, gate, git, interpreters, network, packages, runners, system, verbs
 from wispsh.policy import places, secrets
 from wispsh.parse.words import expand_braces
 from wispsh.policy.cmd import Cmd, Facts, expand_word
@@ -25,12 +24,9 @@ S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGERO
 
 REGISTRY: dict = {}
 FAMILY_OF: dict[str, str] = {}      # program -> the family whose rule judges it (the prefix of its rule ids)
-for _family in (verbs,):
-    REGISTRY.update(_family.RULES)
-    FAMILY_OF.update(dict.fromkeys(_family.RULES, _family.__name__.rsplit(".", 1)[-1]))
 TABLES: dict = {}
 TABLE_SOURCES: dict[str, str] = {}      # program -> the file that describes it
-for _family in (files, git, interpreters, runners, gate, network, databases, packages, system, cloud, containers):
+for _family in (files, git, interpreters, runners, gate, network, databases, packages, system, cloud, containers, verbs):
     for _name, _program in _family.PROGRAMS.items():
         if _name in TABLES:
             raise ValueError(f"program {_name!r} is described by two families")
