@@ -14,7 +14,7 @@ from wispsh.policy import places, secrets
 from wispsh.parse.words import expand_braces
 from wispsh.policy.cmd import Cmd, Facts, expand_word
 from wispsh.policy.context import Context
-from wispsh.policy.env import judge_variable
+from wispsh.policy.env import CODE_VARIABLES, judge_variable
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.support.lazyre import lazy_re
 
@@ -214,6 +214,20 @@ def _wrapper_chdir(part: Part, key: Key | None, subst: dict) -> str | None:
         if word and word.startswith("--chdir="):
             return word.split("=", 1)[1]
     return None
+
+
+def _sudo_keeps(part: Part, key: Key | None) -> str:
+    """`sudo --preserve-env=PATH,LD_PRELOAD cmd`: the variables that make programs run code, kept for root."""
+    if key is None or "sudo" not in key.wrappers:
+        return ""
+    limit = len(part.argv) - len(key.command)
+    for word in part.argv[:max(0, limit)]:
+        if word and word.startswith("--preserve-env="):
+            names = [n for n in word.split("=", 1)[1].split(",") if n]
+            code = [n for n in names if n in CODE_VARIABLES or n.startswith(("LD_", "DYLD_", "BASH_FUNC_"))]
+            if code:
+                return ", ".join(code)
+    return ""
 
 
 def _after(cmd: Cmd, part: Part, key: Key | None) -> None:
@@ -472,6 +486,9 @@ def _judge_privilege(cmd: Cmd) -> None:
     cmd.does("root", "privilege.root", "runs as root (sudo)")
     if any(f.level >= H and ("PATH" in f.reason or "sets " in f.reason or "LD_" in f.reason) for f in cmd.found):
         cmd.does("privilege", "privilege.root-env", "runs as root with variables that change what runs")
+    kept = _sudo_keeps(cmd.part, cmd.key)
+    if kept:
+        cmd.does("privilege", "privilege.root-keeps-env", f"sudo keeps {kept} for root: the caller decides what runs")
     if cmd.facts.interp and cmd.level() >= M or cmd.name in interpreters.SHELLS:
         cmd.does("privilege", "privilege.root-shell", f"a root {cmd.name}: anything can run as root")
 

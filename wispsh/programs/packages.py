@@ -49,6 +49,8 @@ def judge_spec(cmd, spec: str) -> None:
         where = cmd.place(spec[5:] if spec.startswith("file:") else spec)
         if where.cls in (places.PROJECT, places.PROJECT_ROOT):
             cmd.does("run-project", "install.project", f"{tool} installs the project's own code")
+            if not spec.endswith(ARCHIVES):
+                cmd.facts.builds.append(where.path)     # its setup.py / pyproject.toml backend runs
         else:
             cmd.does("install-outside", "install.from-path", f"{tool} installs code from {where.path}")
     else:
@@ -206,7 +208,10 @@ PIP = Program(
 
 UV_ENV_GRAMMAR = Grammar(values=PIP_GRAMMAR.values, long_values=PIP_GRAMMAR.long_values + ("with", "extra", "default-index"))
 UV_CHANGES = verb(grammar=UV_ENV_GRAMMAR, hook=index_options,
-                  rows=(Row("uv.env", "install", "{cmd} changes the environment", examples=("uv sync", "uv lock")),))
+                  rows=(Row("uv.env", "install", "{cmd} changes the environment", examples=("uv lock", "uv venv")),))
+UV_BUILDS = verb(grammar=UV_ENV_GRAMMAR, hook=index_options,
+                 rows=(Row("uv.sync", "install", "{cmd} installs the project (its build backend runs)", sets=("builds",),
+                           examples=("uv sync", "uv build")),))
 UV_READS = verb(grammar=UV_ENV_GRAMMAR, hook=index_options)
 
 
@@ -276,7 +281,8 @@ UV = Program(
         "add": verb(grammar=UV_ENV_GRAMMAR, hook=install_specs),
         "remove": verb(grammar=UV_ENV_GRAMMAR, hook=removes_the_gate,
                        rows=(Row("uv.remove", "install", "{cmd} changes the environment", examples=("uv remove x",)),)),
-        **dict.fromkeys(("sync", "lock", "venv", "init", "build", "python", "self", "format"), UV_CHANGES),
+        **dict.fromkeys(("lock", "venv", "init", "python", "self", "format"), UV_CHANGES),
+        **dict.fromkeys(("sync", "build"), UV_BUILDS),
         **dict.fromkeys(("export", "tree", "version", "cache"), UV_READS),
         "run": verb(grammar=Grammar(values="p", long_values=("with", "python", "directory", "project", "extra",
                                                              "group", "env-file", "index", "with-requirements"),
@@ -376,13 +382,16 @@ POETRY = Program(
                                                               "markers")),
                     hook=install_specs),
         "publish": verb(rows=(Row("poetry.publish", "publish", "publishes a package", examples=("poetry publish",)),)),
+        **dict.fromkeys(("install", "build", "sync"), verb(rows=(
+            Row("poetry.install", "install", "{cmd} installs the project (its build backend runs)", sets=("builds",),
+                examples=("poetry install", "hatch build")),))),
         "source": verb(verbs={"add": verb(grammar=Grammar(long_values=("priority",)), hook=poetry_source)},
                        default=Row("poetry.source", "change", "{cmd} changes poetry's sources",
                                    examples=("poetry source remove x",))),
         "config": verb(hook=poetry_config),
     },
     read_only=("show", "check", "version", "env", "about", "list", "search"),
-    default=Row("poetry.verb", "install", "{cmd}", examples=("poetry install", "poetry lock", "hatch build")),
+    default=Row("poetry.verb", "install", "{cmd}", examples=("poetry lock", "pdm update")),
 )
 
 # ---------------------------------------------------------------- npm, pnpm, yarn, bun and their runners
@@ -495,7 +504,7 @@ def npm_config_key(cmd, o) -> None:
 NPM_INSTALL = verb(
     grammar=NPM_GRAMMAR,
     rows=(Row("npm.install.all", "install", "{cmd} installs the project's dependencies (their install scripts run)",
-              When(operands=False), examples=("npm ci", "npm install")),),
+              When(operands=False), sets=("builds",), examples=("npm ci", "npm install")),),
     hook=install_specs,
 )
 NPM_EXEC = verb(
@@ -504,7 +513,7 @@ NPM_EXEC = verb(
     hook=runs_package,
 )
 NPM_SET = verb(grammar=NPM_GRAMMAR, hook=npm_config_key)
-NPM_RUNS = verb(rows=(Row("npm.runs", "run-project", "{cmd} runs project code", examples=("npm test", "npm run build")),))
+NPM_RUNS = verb(rows=(Row("npm.runs", "run-project", "{cmd} runs project code", sets=("builds",), examples=("npm test", "npm run build")),))
 NPM_PUBLISH = verb(rows=(Row("npm.publish", "publish", "{cmd} publishes or changes your registry account",
                              examples=("npm publish", "npm token create")),))
 NPM_VERBS = {
@@ -549,7 +558,7 @@ def _npm_like(name: str, installs_bare: bool, verbs: dict, default: Row, example
                 When(value=("script-shell", "node-options")), examples=(f"{name} --script-shell=/tmp/x run build",)),)
     if installs_bare:
         rows += (Row(f"{name}.install", "install", "{cmd} installs the project's dependencies",
-                     When(operands=False, unless=("version", "v", "help", "h")), examples=(name,),
+                     When(operands=False, unless=("version", "v", "help", "h")), sets=("builds",), examples=(name,),
                      not_examples=(f"{name} -v",)),)
     return Program(name, doc=f"{name}: JavaScript packages and project scripts", grammar=NPM_GRAMMAR, rows=rows,
                    hook=index_options,
@@ -560,12 +569,12 @@ NPM = _npm_like("npm", False, NPM_VERBS, Row("npm.verb", "unknown", "{cmd}", exa
                 {"npm ci": "moderate", "npm ls": "safe", "npm install github:x/y": "dangerous", "npm publish": "high",
                  "npm unpublish x": "dangerous"})
 SCRIPT = "{cmd} runs a project script"
-PNPM = _npm_like("pnpm", True, NPM_VERBS, Row("pnpm.script", "run-project", SCRIPT, examples=("pnpm storybook",)), {})
-BUN = _npm_like("bun", True, NPM_VERBS, Row("bun.script", "run-project", SCRIPT, examples=("bun frobnicate",)), {})
+PNPM = _npm_like("pnpm", True, NPM_VERBS, Row("pnpm.script", "run-project", SCRIPT, sets=("builds",), examples=("pnpm storybook",)), {})
+BUN = _npm_like("bun", True, NPM_VERBS, Row("bun.script", "run-project", SCRIPT, sets=("builds",), examples=("bun frobnicate",)), {})
 YARN = _npm_like("yarn", True, {**NPM_VERBS, "exec": verb(rows=(Row("yarn.exec", "run-project", "yarn exec runs a "
                                                                     "command", examples=("yarn exec eslint",)),),
                                                           hook=yarn_exec)},
-                 Row("yarn.script", "run-project", SCRIPT, examples=("yarn storybook",)), {"yarn": "moderate"})
+                 Row("yarn.script", "run-project", SCRIPT, sets=("builds",), examples=("yarn storybook",)), {"yarn": "moderate"})
 
 
 def _runner(name: str) -> Program:
@@ -603,12 +612,16 @@ CARGO = Program(
     rows=(Row("cargo.config", "run-code", "cargo --config can set a program to run", When(value=("config",)),
               examples=("cargo --config build.rustc-wrapper=/tmp/x build",)),),
     verbs={"install": CARGO_INSTALL, "add": CARGO_INSTALL,
+           "fmt": verb(rows=(Row("cargo.fmt.check", "nothing", "cargo fmt --check only reports", When(arg=("--check",)),
+                                 stop=True, examples=("cargo fmt -- --check", "cargo fmt --check")),
+                             Row("cargo.fmt", "change", "cargo fmt rewrites the project's files",
+                                 examples=("cargo fmt",)))),
            **dict.fromkeys(("publish", "yank", "owner", "login", "logout"), verb(rows=(
                Row("cargo.publish", "publish", "{cmd} publishes or changes your registry account",
                    examples=("cargo publish",)),)))},
     read_only=("version", "help", "tree", "metadata", "search", "locate-project", "pkgid", "verify-project",
                "read-manifest", "info"),
-    default=Row("cargo.builds", "run-project", "{cmd} builds or runs project code", examples=("cargo build",)),
+    default=Row("cargo.builds", "run-project", "{cmd} builds or runs project code", sets=("builds",), examples=("cargo build",)),
     examples={"cargo build": "moderate", "cargo --locked build": "moderate", "cargo tree": "safe"},
 )
 
@@ -654,7 +667,7 @@ def go_env_write(cmd, o) -> None:
             cmd.does("weaken", "go.env.checks-off", f"go env -w {assignment} turns off module checksum verification")
 
 
-GO_BUILDS = Row("go.builds", "run-project", "{cmd} builds or runs project code", examples=("go build ./...",))
+GO_BUILDS = Row("go.builds", "run-project", "{cmd} builds or runs project code", sets=("builds",), examples=("go build ./...",))
 GO = Program(
     "go", doc="Go's build tool",
     rows=(Row("go.toolexec", "run-code", "go runs another program (-toolexec/-exec)",
@@ -662,7 +675,7 @@ GO = Program(
     verbs={
         "env": verb(hook=go_env_write, rows=(Row("go.env.write", "steer", "go env -w changes go's settings",
                                                  When(flag=("w", "u")), examples=("go env -w GOFLAGS=-mod=mod",)),)),
-        "run": verb(rows=(Row("go.run", "run-project", "{cmd} builds or runs project code", examples=("go run .",)),),
+        "run": verb(rows=(Row("go.run", "run-project", "{cmd} builds or runs project code", sets=("builds",), examples=("go run .",)),),
                     hook=go_run_remote),
         "install": verb(rows=(Row("go.install", "run-project", "{cmd} builds or runs project code",
                                   examples=("go install ./cmd/x",)),), hook=go_install_remote),
@@ -725,7 +738,7 @@ BUNDLE = Program(
         "config": verb(hook=bundle_config)},
     read_only=("list", "show", "info", "outdated", "check", "version"),
     default=Row("bundle.verb", "install", "{cmd}", examples=("bundle install", "bundle update")),
-    no_verb=Row("bundle.install", "install", "bundle installs the project's gems", examples=("bundle",)),
+    no_verb=Row("bundle.install", "install", "bundle installs the project's gems", sets=("builds",), examples=("bundle",)),
 )
 
 KNOWN_CHANNELS = frozenset({"conda-forge", "defaults", "bioconda", "pytorch", "nvidia", "main", "r", "msys2"})
@@ -963,7 +976,70 @@ APT_MARK = Program(
     default=Row("apt-mark.marks", "local-config", "marks packages", examples=("apt-mark hold x",)),
 )
 QUIET = tuple(Program(name, doc=f"{name}: searches or lints, changes nothing")
-              for name in ("apt-cache", "apt-file", "shellcheck", "hadolint"))
+              for name in ("apt-cache", "apt-file", "shellcheck", "hadolint", "flake8", "pylint", "pyright",
+                           "pyflakes", "pycodestyle", "pydocstyle", "bandit", "vulture", "markdownlint",
+                           "markdownlint-cli2", "actionlint", "tflint", "checkov", "codespell", "cspell"))
+
+# ---------------------------------------------------------------- linters and formatters
+# In check mode they read the project and report; told to fix or write, they rewrite the project's files.
+
+
+def _fixer(name: str, fix, grammar: Grammar = Grammar(), aliases=(), output=()) -> Program:
+    """A linter that rewrites files only when told to (--fix, --write, -w, -i)."""
+    on = (On("write", ("option",) + tuple(output), id=f"{name}.output", examples=(f"{name} -o ~/.bashrc .",)),) \
+        if output else ()
+    return Program(name, aliases=aliases, doc=f"{name}: checks files; rewrites them with {' or '.join(fix)}",
+                   grammar=grammar, on=on, rows=(
+                       Row(f"{name}.fixes", "change", "{cmd} rewrites the project's files", When(flag=fix),
+                           examples=(f"{name} {'--' if len(fix[0]) > 1 else '-'}{fix[0]} .",)),),
+                   examples={f"{name} .": "safe"})
+
+
+def _rewriter(name: str, check, grammar: Grammar = Grammar(), aliases=()) -> Program:
+    """A formatter that rewrites files unless told only to check (--check, --diff)."""
+    return Program(name, aliases=aliases, doc=f"{name}: rewrites files; {' or '.join(check)} only reports",
+                   grammar=grammar, rows=(
+                       Row(f"{name}.checks", "nothing", "{cmd} only reports", When(flag=check), stop=True,
+                           examples=(f"{name} --{check[0]} .",)),
+                       Row(f"{name}.rewrites", "change", "{cmd} rewrites the project's files", examples=(f"{name} .",))))
+
+
+RUFF = Program(
+    "ruff", doc="Python's linter and formatter",
+    verbs={"check": verb(grammar=Grammar(long_values=("output-file", "config", "select", "ignore")), rows=(
+               Row("ruff.check.fix", "change", "ruff check --fix rewrites the project's files",
+                   When(flag=("fix", "unsafe-fixes"), unless=("no-fix",)), examples=("ruff check --fix .",)),),
+               on=(On("write", ("option", "output-file"), id="ruff.check.output",
+                      examples=("ruff check --output-file ~/.bashrc .",)),)),
+           "format": verb(rows=(
+               Row("ruff.format.check", "nothing", "ruff format --check only reports", When(flag=("check", "diff")),
+                   stop=True, examples=("ruff format --check .",)),
+               Row("ruff.format", "change", "ruff format rewrites the project's files", examples=("ruff format .",)))),
+           "clean": verb(rows=(Row("ruff.clean", "change", "ruff clean deletes its caches", examples=("ruff clean",)),))},
+    read_only=("rule", "config", "linter", "version", "help", "server", "analyze"),
+    default=Row("ruff.verb", "unknown", "{cmd}", examples=("ruff frobnicate",)),
+    examples={"ruff check .": "safe", "ruff format --check .": "safe", "ruff check --fix .": "moderate"},
+)
+FORMATTERS = (
+    _rewriter("black", ("check", "diff"), Grammar(values="lSt", long_values=("config", "line-length",
+                                                                                "target-version", "include", "exclude"))),
+    _rewriter("isort", ("check-only", "check", "diff", "c")),
+    _rewriter("rustfmt", ("check",), Grammar(long_values=("config-path", "edition", "emit"))),
+    _fixer("prettier", ("write", "w"), Grammar(long_values=("config", "ignore-path", "plugin", "parser"))),
+    _fixer("eslint", ("fix", "fix-dry-run"), Grammar(values="cfo", long_values=("config", "format", "output-file",
+                                                                                  "ext", "rulesdir", "resolve-plugins-relative-to")),
+           output=("o", "output-file")),
+    _fixer("stylelint", ("fix",), Grammar(values="cfo", long_values=("config", "formatter", "output-file")),
+           output=("o", "output-file")),
+    _fixer("gofmt", ("w",), aliases=("goimports",)),
+    _fixer("shfmt", ("w", "write"), Grammar(values="ik", long_values=("indent", "language-dialect"))),
+    _fixer("clang-format", ("i",), Grammar(long_values=("style", "assume-filename"))),
+    _fixer("autopep8", ("i", "in-place"), aliases=("yapf",)),
+    _fixer("golangci-lint", ("fix",), Grammar(values="c", long_values=("config", "out-format", "timeout"))),
+    _fixer("biome", ("write", "apply", "fix", "apply-unsafe")),
+    _fixer("mypy", ("install-types",), Grammar(long_values=("config-file", "python-version", "cache-dir"))),
+    _rewriter("tsc", ("noEmit",), Grammar(values="p", long_values=("project", "outDir", "target", "module"))),
+)
 
 # ---------------------------------------------------------------- build tools
 
@@ -997,7 +1073,7 @@ def make_inputs(cmd, o) -> None:
 MAKE = Program(
     "make", aliases=("gmake", "bmake"), doc="runs the project's build recipes",
     grammar=MAKE_GRAMMAR,
-    rows=(Row("make.build", "run-project", "{cmd} runs the project's build", examples=("make", "make test")),
+    rows=(Row("make.build", "run-project", "{cmd} runs the project's build", sets=("builds",), examples=("make", "make test")),
           Row("make.eval", "run-code", "{cmd} --eval runs make code given on the line", When(value=("eval", "E")),
               examples=("make --eval='x: ; id'",))),
     hook=make_inputs,
@@ -1015,4 +1091,4 @@ GIT_HOOKS = Program(
 
 PROGRAMS = programs(PIP, UV, UVX, PIPX, POETRY, NPM, PNPM, YARN, BUN, NPX, BUNX, PNPX, CARGO, GO, GEM, BUNDLE,
                     CONDA, COMPOSER, TWINE, APT, DNF, ZYPPER, SNAP, EMERGE, PACMAN, BREW, DPKG, RPM, APT_KEY,
-                    ADD_APT_REPOSITORY, APT_MARK, *QUIET, MAKE, GIT_HOOKS)
+                    ADD_APT_REPOSITORY, APT_MARK, *QUIET, RUFF, *FORMATTERS, MAKE, GIT_HOOKS)

@@ -267,6 +267,49 @@ USERS = Program(
     rows=(Row("users.changes", "privilege", "{cmd} changes users, groups or who may take privilege",
               examples=("useradd bob", "usermod -aG sudo bob", "visudo")),),
 )
+# Groups whose members are root in all but name (docker's socket, lxd, the disk devices, sudo itself).
+ROOT_GROUPS = frozenset({"docker", "lxd", "libvirt", "kvm", "disk", "wheel", "sudo", "admin", "root", "shadow", "adm",
+                         "podman", "incus", "video"})
+
+
+@emits({"newgrp.root-group": ["newgrp docker", "newgrp wheel"], "newgrp.group": ["newgrp developers"]})
+def new_group(cmd, o) -> None:
+    """`newgrp GROUP` starts a shell with GROUP's privileges: some groups are root in all but name."""
+    group = o.operands[0] if o.operands else ""
+    if group in ROOT_GROUPS or UNKNOWN in group:
+        cmd.does("privilege", "newgrp.root-group", f"newgrp {group.replace(UNKNOWN, '…')} starts a shell with a "
+                                                   f"group that is root in all but name")
+    else:
+        cmd.does("session", "newgrp.group", f"newgrp starts a shell in the group {group or 'of your login'}")
+
+
+NEWGRP = Program("newgrp", doc="starts a shell with another group's privileges", hook=new_group)
+
+
+@emits({"dseditgroup.edits": ["dseditgroup -o edit -a bob -t user admin"]})
+def edits_group(cmd, o) -> None:
+    """macOS group membership: `-o edit -a USER … admin` makes USER an administrator."""
+    if o.value("o") in ("edit", "create", "delete"):
+        cmd.does("privilege", "dseditgroup.edits", "changes a group's members (admin is root)")
+
+
+MACOS_USERS = (
+    Program("dscl", doc="macOS directory services: users, groups, passwords", rows=(
+        Row("dscl.passwd", "credentials", "dscl changes a password", When(arg=("-passwd", "passwd")), stop=True,
+            examples=("dscl . -passwd /Users/bob newpw",)),
+        Row("dscl.changes", "privilege", "dscl changes users or groups",
+            When(arg=("-create", "-append", "-merge", "-delete", "-change", "create", "append", "merge", "change")),
+            examples=("dscl . -create /Users/x", "dscl . -append /Groups/admin GroupMembership x")))),
+    Program("dseditgroup", doc="macOS group membership", grammar=Grammar(values="oatnupT"), hook=edits_group),
+    Program("sysadminctl", doc="macOS users and their admin rights", rows=(
+        Row("sysadminctl.password", "credentials", "sysadminctl changes a password",
+            When(arg=("-resetPasswordFor", "-newPassword")), stop=True,
+            examples=("sysadminctl -resetPasswordFor bob -newPassword x",)),
+        Row("sysadminctl.users", "privilege", "sysadminctl changes users or their admin rights",
+            When(arg=("-addUser", "-deleteUser", "-admin", "-secureTokenOn", "-guestAccount")),
+            examples=("sysadminctl -addUser x -password y -admin",)))),
+)
+
 CHSH = Program("chsh", doc="changes a login shell", rows=(
     Row("chsh.changes", "persist", "chsh changes the program every login runs", examples=("chsh -s /bin/zsh",)),))
 CHPASSWD = Program("chpasswd", doc="sets passwords from its input", rows=(
@@ -399,10 +442,13 @@ ALTERNATIVES = Program(
 # ---------------------------------------------------------------- keys, keyrings and password stores
 
 SECURITY = Program(
-    "security", doc="macOS keychains",
-    verbs=dict.fromkeys(("find-generic-password", "find-internet-password", "dump-keychain", "export"), verb(rows=(
+    "security", doc="macOS keychains and authorization rights",
+    verbs={**dict.fromkeys(("find-generic-password", "find-internet-password", "dump-keychain", "export"), verb(rows=(
         Row("security.reads-passwords", "secret", "reads passwords from the keychain", sets=("secret",),
             examples=("security find-generic-password -s x -w",)),))),
+        "authorizationdb": verb(verbs={"write": verb(rows=(
+            Row("security.authorizationdb", "privilege", "changes who may take an administrator right",
+                examples=("security authorizationdb write system.privilege.admin allow",)),))}, read_only=("read",))},
     default=Row("security.uses", "local-config", "uses the macOS security tool", examples=("security unlock-keychain",)),
 )
 
@@ -453,12 +499,15 @@ SSH_KEYGEN = Program(
 # ---------------------------------------------------------------- logins and settings
 
 LOGINCTL = Program(
-    "loginctl", doc="systemd's login manager",
+    "loginctl", doc="systemd's login manager; enable-linger keeps a user's services running from boot",
     read_only=("list-sessions", "list-users", "list-seats", "show-session", "show-user", "show-seat", "session-status",
                "user-status", "seat-status"),
-    verbs=dict.fromkeys(("terminate-user", "kill-user", "terminate-session", "kill-session", "poweroff", "reboot"),
-                        verb(rows=(Row("loginctl.ends", "halt", "{cmd} ends sessions",
-                                       examples=("loginctl terminate-user bob",)),))),
+    verbs={**dict.fromkeys(("terminate-user", "kill-user", "terminate-session", "kill-session", "poweroff", "reboot"),
+                           verb(rows=(Row("loginctl.ends", "halt", "{cmd} ends sessions",
+                                          examples=("loginctl terminate-user bob",)),))),
+           "enable-linger": verb(rows=(Row("loginctl.linger", "persist", "loginctl enable-linger starts the user's "
+                                           "services at boot and keeps them running without a login (persistence)",
+                                           examples=("loginctl enable-linger", "loginctl enable-linger bob")),))},
     default=Row("loginctl.changes", "local-config", "{cmd} changes your login settings",
                 examples=("loginctl lock-session",)),
 )
@@ -491,7 +540,7 @@ TAILSCALE = Program(
 )
 
 PROGRAMS = programs(ROOT, SU, MACHINECTL, SYSTEMCTL, LAUNCHCTL, SERVICE, CRONTAB, AT, ATQ, ATRM, KILL, PKILL, KILLALL,
-                    KILLALL5, DISK, PARTITIONS, ZPOOL, NVME, DISKUTIL, MOUNT, UNMOUNT, USERS, CHSH, CHPASSWD, PASSWD,
+                    KILLALL5, NEWGRP, *MACOS_USERS, DISK, PARTITIONS, ZPOOL, NVME, DISKUTIL, MOUNT, UNMOUNT, USERS, CHSH, CHPASSWD, PASSWD,
                     IPTABLES, IPTABLES_RESTORE, NFT, UFW, FIREWALL_CMD, PFCTL, POWER, SYSCTL, MODULES, KEXEC,
                     *KERNEL_READS, CAPABILITIES, NSENTER, UNSHARE, LDCONFIG, ALTERNATIVES, SECURITY, GPG,
                     KEYRINGS, SSH_ADD, SSH_KEYGEN, LOGINCTL, CHFN, SETTINGS, SNIFFERS, TUNNELS, TAILSCALE)

@@ -30,12 +30,21 @@ TIERS = {**dict.fromkeys(DESTROY_VERBS, DESTROYS), **dict.fromkeys(PUBLISH_VERBS
 GENERIC = Program(
     "glab", aliases=("hg", "svn", "jj", "tea", "git-lfs", "rustup", "corepack", "dotnet", "mvn", "gradle", "gradlew",
                      "swift", "flutter", "dart", "mix", "cabal", "stack", "opam", "pyenv", "rbenv", "asdf", "mise",
-                     "kind", "k3d", "packer", "vagrant", "ansible-galaxy", "ansible-vault", "supabase", "nmcli", "just",
-                     "pm2"),
+                     "kind", "k3d", "packer", "vagrant", "ansible-galaxy", "ansible-vault", "supabase", "nmcli", "just"),
     doc="multiplexers judged by their verb's tier",
     verbs=TIERS, read_only=READ_VERBS,
-    default=Row("verbs.verb", "unknown", "{cmd}", examples=("mvn package", "jj git push", "pm2 start app.js")),
+    default=Row("verbs.verb", "unknown", "{cmd}", examples=("mvn package", "jj git push")),
     examples={"hg status": "safe", "mvn -q -DskipTests package": "moderate", "hg push --force": "dangerous"},
+)
+
+
+PM2 = Program(
+    "pm2", doc="a process manager; startup installs it as a boot service",
+    verbs={**TIERS, **dict.fromkeys(("startup", "unstartup"), verb(rows=(
+        Row("pm2.startup", "persist", "pm2 startup makes saved processes start at boot (persistence)",
+            examples=("pm2 startup", "pm2 startup systemd")),)))},
+    read_only=READ_VERBS,
+    default=Row("pm2.verb", "local-service", "{cmd}", examples=("pm2 start app.js", "pm2 save")),
 )
 
 
@@ -75,14 +84,26 @@ JOURNALCTL = Program(
     examples={"journalctl -u nginx": "safe", "journalctl --user -u myapp -n 50": "safe"},
 )
 
+LOGIN_HOOKS = frozenset({"LoginHook", "LogoutHook"})
+
+
+@emits({"defaults.login-hook": ["defaults write com.apple.loginwindow LoginHook /tmp/x.sh",
+                                "sudo defaults write com.apple.loginwindow LogoutHook /Users/x/.h"]})
+def login_hook(cmd, o) -> None:
+    """com.apple.loginwindow LoginHook/LogoutHook: a script run as root at every login or logout."""
+    if LOGIN_HOOKS & set(o.operands):
+        cmd.does("persist", "defaults.login-hook", "defaults write sets a script that runs as root at every login "
+                                                   "(persistence)")
+
+
 DEFAULTS = Program(
     "defaults", doc="macOS preferences",
-    verbs={"write": verb(rows=(Row("defaults.write", "local-config", "changes a macOS preference",
-                                   examples=("defaults write com.apple.x y -bool true",)),)),
+    verbs={"write": verb(hook=login_hook, rows=(Row("defaults.write", "local-config", "changes a macOS preference",
+                                                    examples=("defaults write com.apple.x y -bool true",)),)),
            "delete": verb(rows=(Row("defaults.delete", "local-config", "deletes a macOS preference",
                                     examples=("defaults delete com.apple.x",)),))},
     read_only=("read", "read-type", "domains", "find", "help"),
     default=Row("defaults.verb", "unknown", "{cmd}", examples=("defaults import x p.plist",)),
 )
 
-PROGRAMS = programs(GENERIC, IP, JOURNALCTL, DEFAULTS)
+PROGRAMS = programs(GENERIC, PM2, IP, JOURNALCTL, DEFAULTS)
