@@ -15,7 +15,7 @@ def hand_on(cmd, words, rule: str) -> None:
         cmd.does("run-code", "runs.runtime-program", f"{cmd.name} runs a program known only at run time")
 
 
-@emits({"runs.command": ["poetry run pytest", "bundle exec rspec", "op run -- make deploy"],
+@emits({"runs.command": ["poetry run pytest", "bundle exec rspec", "conda run -n x make"],
         "runs.runtime-program": ['poetry run "$T"']})
 def runs_operands(cmd, o) -> None:
     """Every operand is the command: `poetry run CMD…`, `bundle exec CMD…`, `op run -- CMD…`."""
