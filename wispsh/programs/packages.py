@@ -106,7 +106,8 @@ def judge_index(cmd, o) -> None:
             else:
                 cmd.does("install-outside", "index.outside", f"{tool} installs packages from {where.path}")
         elif "://" not in value and name in ("registry", "source", "index") and "." not in value:
-            cmd.does("install-outside", "index.named", f"{tool} installs from the registry named {value}")
+            # a source configured by name (pyproject, .cargo/config.toml): judged where that is written
+            cmd.does("install", "index.named", f"{tool} installs from the configured source {value}")
         else:
             cmd.does("install-foreign", "index.foreign", f"{tool} installs from another index ({value}): what it "
                                                          f"serves runs unreviewed")
@@ -810,7 +811,7 @@ def composer_config(cmd, o) -> None:
     elif key == "secure-http" and words[1:2] == ["false"]:
         cmd.does("weaken", "composer.config.insecure", "composer config lets packages come over plain http")
     else:
-        cmd.does("install", "composer.config", "{cmd} changes composer's settings".format(cmd=cmd.name))
+        cmd.does("install", "composer.config", f"{cmd.name} changes composer's settings")
 
 
 COMPOSER = Program(

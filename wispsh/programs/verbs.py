@@ -1,7 +1,7 @@
-"""Multiplexers without a table of their own (hg, svn, jj, glab, mvn, gradle, dotnet, rustup, vagrant, pm2, …),
+"""Multiplexers without a table of their own (hg, svn, jj, mvn, gradle, dotnet, rustup, vagrant, …),
 judged by their verb's tier: reading verbs read, destroying verbs discard, publishing verbs publish, the
-rest are moderate. Programs whose verbs mean something particular have their own table below: ip (netns exec
-runs a command), journalctl, defaults. tmux and nix are the runners' (they run commands)."""
+rest are moderate. Programs whose verbs mean something particular have their own table below: glab, pm2, ip
+(netns exec runs a command), journalctl, defaults. tmux and nix are the runners' (they run commands)."""
 from __future__ import annotations
 
 from wispsh.programs.delegate import hand_on
@@ -20,7 +20,7 @@ PUBLISH_VERBS = ("publish", "deploy", "release", "upload", "commit", "ci", "send
 
 DESTROYS = verb(rows=(Row("verbs.destroys", "discard", "{cmd} deletes or resets something",
                           examples=("hg strip 1", "vagrant destroy", "mvn clean")),))
-PUBLISHES = verb(rows=(Row("verbs.publishes", "publish", "{cmd} publishes", examples=("svn commit -m x", "glab release create v1")),))
+PUBLISHES = verb(rows=(Row("verbs.publishes", "publish", "{cmd} publishes", examples=("svn commit -m x", "mvn deploy")),))
 PUSHES = verb(grammar=Grammar(longs=("force",)), rows=(
     Row("verbs.push", "publish", "{cmd} publishes", examples=("hg push",)),
     Row("verbs.push.force", "destroy", "{cmd} --force overwrites the remote", When(flag=("force", "f")),
@@ -28,7 +28,7 @@ PUSHES = verb(grammar=Grammar(longs=("force",)), rows=(
 TIERS = {**dict.fromkeys(DESTROY_VERBS, DESTROYS), **dict.fromkeys(PUBLISH_VERBS, PUBLISHES), "push": PUSHES}
 
 GENERIC = Program(
-    "glab", aliases=("hg", "svn", "jj", "tea", "git-lfs", "rustup", "corepack", "dotnet", "mvn", "gradle", "gradlew",
+    "hg", aliases=("svn", "jj", "tea", "git-lfs", "rustup", "corepack", "dotnet", "mvn", "gradle", "gradlew",
                      "swift", "flutter", "dart", "mix", "cabal", "stack", "opam", "pyenv", "rbenv", "asdf", "mise",
                      "kind", "k3d", "packer", "vagrant", "ansible-galaxy", "ansible-vault", "supabase", "nmcli", "just"),
     doc="multiplexers judged by their verb's tier",
@@ -37,6 +37,63 @@ GENERIC = Program(
     examples={"hg status": "safe", "mvn -q -DskipTests package": "moderate", "hg push --force": "dangerous"},
 )
 
+
+GLAB_READS = verb(rows=(Row("glab.reads", "inspect", "{cmd} reads GitLab", examples=("glab mr list", "glab ci view")),))
+GLAB_PUBLISH_EXAMPLES = {"repo": "glab repo fork x/y", "release": "glab release create v1", "mr": "glab mr create --fill",
+                         "issue": "glab issue note 1 -m x", "ci": "glab ci run", "variable": "glab variable set X y"}
+
+
+def _glab_group(group: str, reads=(), **verbs) -> object:
+    """A glab group: reading verbs read, delete deletes (a repository or a release for good), the rest publish."""
+    children = dict.fromkeys(reads, GLAB_READS)
+    children["delete"] = verb(rows=(Row(f"glab.{group}.delete", "destroy" if group in ("repo", "release") else "remove",
+                                        "{cmd} deletes it for good", examples=(f"glab {group} delete x",)),))
+    children.update(verbs)
+    return verb(verbs=children, default=Row(f"glab.{group}.publishes", "publish", "{cmd} publishes to GitLab",
+                                            sets=("net_send",), examples=(GLAB_PUBLISH_EXAMPLES[group],)))
+
+
+@emits({"glab.api.delete": ["glab api -X DELETE projects/1"], "glab.api.changes": ["glab api -X POST projects/1/issues"],
+        "glab.api.reads": ["glab api projects/1"]})
+def glab_api(cmd, o) -> None:
+    """`glab api PATH [-X METHOD]`: the method says what the request does."""
+    method = (o.value("X", "method") or ("POST" if o.all("f", "F", "field", "raw-field") else "GET")).upper()
+    if method == "DELETE":
+        cmd.does("destroy", "glab.api.delete", "glab api deletes GitLab data (it cannot be undone)")
+    elif method != "GET":
+        cmd.facts.net_send = True
+        cmd.does("publish", "glab.api.changes", f"glab api {method} changes GitLab data")
+    else:
+        cmd.does("inspect", "glab.api.reads", "glab api reads GitLab")
+
+
+GLAB = Program(
+    "glab", doc="GitLab from the command line",
+    verbs={
+        "repo": _glab_group("repo", reads=("list", "view", "search"),
+                            clone=verb(rows=(Row("glab.repo.clone", "fetch", "clones a repository",
+                                                 examples=("glab repo clone x/y",)),)),
+                            archive=verb(rows=(Row("glab.repo.archive", "fetch", "downloads a repository archive",
+                                                   examples=("glab repo archive x/y",)),))),
+        "release": _glab_group("release", reads=("list", "view", "download")),
+        "mr": _glab_group("mr", reads=("list", "view", "diff", "issues"),
+                          checkout=verb(rows=(Row("glab.mr.checkout", "change", "checks out a merge request here",
+                                                  examples=("glab mr checkout 1",)),))),
+        "issue": _glab_group("issue", reads=("list", "view")),
+        "ci": _glab_group("ci", reads=("list", "view", "status", "trace", "get", "lint")),
+        "variable": _glab_group("variable", reads=("list", "get", "export")),
+        "api": verb(grammar=Grammar(values="XfFHp", long_values=("method", "field", "raw-field", "header")),
+                    hook=glab_api),
+        "auth": verb(verbs={"status": verb(rows=(Row("glab.auth.token", "secret", "prints your GitLab token",
+                                                     When(flag=("t", "show-token")), sets=("secret",),
+                                                     examples=("glab auth status -t",)),))},
+                     default=Row("glab.auth", "local-config", "{cmd} changes how glab signs in",
+                                 examples=("glab auth login",))),
+    },
+    read_only=("version", "help", "completion", "config"),
+    default=Row("glab.verb", "unknown", "{cmd}", examples=("glab frobnicate",)),
+    examples={"glab repo delete acme/app": "dangerous", "glab mr list": "low", "glab mr checkout 3": "moderate"},
+)
 
 PM2 = Program(
     "pm2", doc="a process manager; startup installs it as a boot service",
@@ -106,4 +163,4 @@ DEFAULTS = Program(
     default=Row("defaults.verb", "unknown", "{cmd}", examples=("defaults import x p.plist",)),
 )
 
-PROGRAMS = programs(GENERIC, PM2, IP, JOURNALCTL, DEFAULTS)
+PROGRAMS = programs(GENERIC, GLAB, PM2, IP, JOURNALCTL, DEFAULTS)
