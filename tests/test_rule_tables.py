@@ -37,10 +37,12 @@ def nodes(command: Command, prefix: str, seen=None):
 
 
 def entries():
-    """(program, prefix, what, item): every row, path effect and hook id, with where it sits."""
+    """(program, prefix, what, item): every row, path effect and hook id, with where it sits. A verb table
+    several programs share (npm's verbs under pnpm, yarn and bun) is checked once, with the first of them."""
     hooks_seen = set()
+    nodes_seen = set()
     for program in all_programs():
-        for prefix, node in nodes(program, program.name):
+        for prefix, node in nodes(program, program.name, nodes_seen):
             for row in node.rows:
                 yield program, prefix, "row", row
             for effect in node.on:

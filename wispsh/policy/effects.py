@@ -24,6 +24,7 @@ EFFECTS: dict[str, tuple[Level, str]] = {
     "install": (M, "installs from the registry"),
     "session": (M, "starts a shell or session"),
     "serve": (M, "serves the project's files on a port (a development server)"),
+    "local-service": (M, "starts, stops or changes local containers, machines or background services"),
     "unknown": (M, "a program or verb the gate does not know"),
     "discard": (H, "throws away work that cannot be recovered, within the project"),
     "publish": (H, "publishes work where others see it (push, release, publish)"),

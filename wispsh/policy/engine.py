@@ -8,14 +8,13 @@ from __future__ import annotations
 
 
 from wispsh.model import Finding, Judged, Key, Level, Part, Verdict
-from wispsh.policy.families import containers, packages, system, verbs
 from wispsh.policy import tables
-from wispsh.programs import databases, files, gate, git, interpreters, network, runners
+from wispsh.programs import cloud, containers, databases, files, gate, git, interpreters, network, packages, runners, system, verbs
 from wispsh.policy import places, secrets
 from wispsh.parse.words import expand_braces
 from wispsh.policy.cmd import Cmd, Facts, expand_word
 from wispsh.policy.context import Context
-from wispsh.policy.env import judge_variable
+from wispsh.policy.env import CODE_VARIABLES, judge_variable
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.support.lazyre import lazy_re
 
@@ -25,12 +24,9 @@ S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGERO
 
 REGISTRY: dict = {}
 FAMILY_OF: dict[str, str] = {}      # program -> the family whose rule judges it (the prefix of its rule ids)
-for _family in (verbs, packages, system, containers):
-    REGISTRY.update(_family.RULES)
-    FAMILY_OF.update(dict.fromkeys(_family.RULES, _family.__name__.rsplit(".", 1)[-1]))
 TABLES: dict = {}
 TABLE_SOURCES: dict[str, str] = {}      # program -> the file that describes it
-for _family in (files, git, interpreters, runners, gate, network, databases):
+for _family in (files, git, interpreters, runners, gate, network, databases, packages, system, cloud, containers, verbs):
     for _name, _program in _family.PROGRAMS.items():
         if _name in TABLES:
             raise ValueError(f"program {_name!r} is described by two families")
@@ -218,6 +214,20 @@ def _wrapper_chdir(part: Part, key: Key | None, subst: dict) -> str | None:
         if word and word.startswith("--chdir="):
             return word.split("=", 1)[1]
     return None
+
+
+def _sudo_keeps(part: Part, key: Key | None) -> str:
+    """`sudo --preserve-env=PATH,LD_PRELOAD cmd`: the variables that make programs run code, kept for root."""
+    if key is None or "sudo" not in key.wrappers:
+        return ""
+    limit = len(part.argv) - len(key.command)
+    for word in part.argv[:max(0, limit)]:
+        if word and word.startswith("--preserve-env="):
+            names = [n for n in word.split("=", 1)[1].split(",") if n]
+            code = [n for n in names if n in CODE_VARIABLES or n.startswith(("LD_", "DYLD_", "BASH_FUNC_"))]
+            if code:
+                return ", ".join(code)
+    return ""
 
 
 def _after(cmd: Cmd, part: Part, key: Key | None) -> None:
@@ -476,6 +486,9 @@ def _judge_privilege(cmd: Cmd) -> None:
     cmd.does("root", "privilege.root", "runs as root (sudo)")
     if any(f.level >= H and ("PATH" in f.reason or "sets " in f.reason or "LD_" in f.reason) for f in cmd.found):
         cmd.does("privilege", "privilege.root-env", "runs as root with variables that change what runs")
+    kept = _sudo_keeps(cmd.part, cmd.key)
+    if kept:
+        cmd.does("privilege", "privilege.root-keeps-env", f"sudo keeps {kept} for root: the caller decides what runs")
     if cmd.facts.interp and cmd.level() >= M or cmd.name in interpreters.SHELLS:
         cmd.does("privilege", "privilege.root-shell", f"a root {cmd.name}: anything can run as root")
 

