@@ -18,9 +18,9 @@ def check(path: str) -> dict:
     try:
         text = user.read_table(path)
         programs, levels, origin = user.parse_table(text, path)
-        from wispsh.policy import engine
+        from wispsh.programs import index
         for name in programs:
-            if name in engine.TABLES:
+            if name in index.FAMILY:
                 raise ConfigError(f"{origin[name]}: {name!r} is a program the gate knows; set the levels of its "
                                   f"rules under [levels] instead")
     except ConfigError as exc:
@@ -31,6 +31,7 @@ def check(path: str) -> dict:
         config = load_config()
     except ConfigError:
         config = None
+    from wispsh.policy import engine
     ctx = engine.Context.for_process(cwd=os.getcwd(), env=dict(os.environ), config=config, overrides=levels,
                                      judge_code=pipeline.judge_code, programs=programs)
     result["problems"] = pipeline.check_user_rules(rules, ctx)
@@ -91,22 +92,21 @@ def _verbs(node, overrides: dict, origin: dict) -> list[dict]:
 
 def show(name: str, config: Config | None) -> dict | None:
     """What the gate knows of `name`, or None when it knows nothing."""
-    from wispsh.policy import engine, user
+    import importlib
+
+    from wispsh.policy import user
+    from wispsh.programs import index
 
     rules = user.load(config) if config is not None else user.EMPTY
-    program = engine.TABLES.get(name)
-    source = None
-    if program is not None:
-        source = engine.TABLE_SOURCES.get(name)
+    family = index.FAMILY.get(name)
+    if family is not None:
+        program = index.table(family)[name]
+        source = importlib.import_module(f"wispsh.programs.{family}").__file__
     elif name in rules.programs:
         program = rules.programs[name]
         source = rules.origin.get(program.name)
-    if program is None:
-        legacy = engine.REGISTRY.get(name)
-        if legacy is None:
-            return None
-        return {"program": name, "from": inspect.getsourcefile(legacy), "form": "function (not yet a table)",
-                "doc": (inspect.getdoc(legacy) or "").split("\n")[0]}
+    else:
+        return None
     return {"program": program.name, "aliases": list(program.aliases), "doc": program.doc, "from": source,
             "form": "table", "examples": dict(program.examples), **_command(program, rules.overrides, rules.origin)}
 

@@ -161,7 +161,7 @@ class Cmd:
     """One command being judged: program name, resolved args, and the findings."""
 
     __slots__ = ("name", "args", "part", "key", "ctx", "cwd", "found", "facts", "subst", "privileged",
-                 "via_xargs", "delegate_to", "delegated", "scope", "fired")
+                 "via_xargs", "delegate_to", "delegated", "fired")
 
     def __init__(self, name, args, part, key, ctx, cwd, subst, facts=None):
         self.name = name
@@ -172,7 +172,6 @@ class Cmd:
         self.cwd = cwd
         self.subst = subst
         self.found: list[Finding] = []
-        self.scope = "gate"         # the rule id of findings that name none: the family rule being run
         self.facts = facts or Facts()
         self.privileged = bool(key is not None and key.privileged)
         self.via_xargs = bool(key is not None and "xargs" in key.wrappers)
@@ -186,13 +185,24 @@ class Cmd:
         level = max(verdict.level, at_least)
         if level > Level.SAFE:
             reason = verdict.reasons[0] if verdict.reasons and verdict.level >= at_least else "runs it"
-            rule = verdict.rules[0] if verdict.findings and verdict.level >= at_least else None
-            self.at_least(level, f"{what}: {reason}", rule)
+            rule = verdict.rules[0] if verdict.findings and verdict.level >= at_least else "code.runs"
+            self.fired.add(rule)
+            self.found.append(Finding(level, rule, f"{what}: {reason}", "run-code"))
 
     # ------------------------------------------------------------ findings
 
-    def at_least(self, level: Level, reason: str, rule: str | None = None) -> None:
-        self.found.append(Finding(level, rule or self.scope, reason))
+    def sets_variable(self, name: str, value: str | None, text: str) -> bool:
+        """`NAME=value` given to what runs: the policy's table of variables that make programs run code
+        (policy/env.py) says how bad. True when it found something."""
+        from wispsh.policy.env import judge_variable
+
+        found = judge_variable(name, value, text)
+        if found is None:
+            return False
+        level, reason = found
+        base = name.split("[", 1)[0].rstrip("+") or "unknown"
+        self.found.append(Finding(self.ctx.overrides.get(f"env.{base}", level), f"env.{base}", reason, "env"))
+        return True
 
     def does(self, kind: str, rule: str, says: str) -> None:
         """An effect of this command: the policy (effects.py, and the user's overrides) gives its level."""

@@ -1,61 +1,51 @@
 """Risk rules: a Verdict for each part (what it itself does) and for the whole line.
 
-The registry maps an essential program to its family's rule; a rule reads the command's options and operands
-(`base.Cmd`) and records findings. What applies to every part - redirections, variables, privilege, a program
-run from an odd place, loop ranges - is judged here. Whole-line rules live in `line.py`.
+A part's program is looked up in the program tables (programs/index.py says which family describes it; only
+that family is loaded) and its table is run against the command (tables.py). What applies to every part -
+redirections, variables, privilege, a program run from an odd place, loop ranges - is judged here. The parts
+of a line are judged in order by sequence.py; whole-line rules live in line.py.
 """
 from __future__ import annotations
 
 
 from wispsh.model import Finding, Judged, Key, Level, Part, Verdict
 from wispsh.policy import tables
-from wispsh.programs import cloud, containers, databases, files, gate, git, interpreters, network, packages, runners, system, verbs
 from wispsh.policy import places, secrets
 from wispsh.parse.words import expand_braces
 from wispsh.policy.cmd import Cmd, Facts, expand_word
 from wispsh.policy.context import Context
-from wispsh.policy.env import CODE_VARIABLES, judge_variable
+from wispsh.policy.env import CODE_VARIABLES
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.support.lazyre import lazy_re
 
-__all__ = ["Context", "judge", "analyse", "REGISTRY"]
+__all__ = ["Context", "judge", "analyse", "program", "all_programs"]
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
-REGISTRY: dict = {}
-FAMILY_OF: dict[str, str] = {}      # program -> the family whose rule judges it (the prefix of its rule ids)
-TABLES: dict = {}
-TABLE_SOURCES: dict[str, str] = {}      # program -> the file that describes it
-for _family in (files, git, interpreters, runners, gate, network, databases, packages, system, cloud, containers, verbs):
-    for _name, _program in _family.PROGRAMS.items():
-        if _name in TABLES:
-            raise ValueError(f"program {_name!r} is described by two families")
-        TABLES[_name] = _program
-        TABLE_SOURCES[_name] = _family.__file__
-        REGISTRY.pop(_name, None)
+def program(name: str, ctx=None):
+    """The table of `name`: a built-in family's (loaded on first use, programs/index.py says which family), else
+    one of the user's own; None when the gate knows nothing of it."""
+    from wispsh.programs import index
 
-# Programs that only print facts or their arguments: data is data.
-SAFE_PROGRAMS = frozenset({
-    "echo", "true", "false", ":", "pwd", "whoami", "id", "uname", "date", "hostname", "which", "type",
-    "whereis", "seq", "sleep", "yes", "nproc", "uptime", "free", "ps", "pgrep", "lsof", "getconf", "locale",
-    "tput", "clear", "stty", "tty", "groups", "arch", "lscpu", "lsblk", "df", "vmstat", "ip", "ifconfig", "ss",
-    "netstat", "dmesg", "journalctl", "jobs", "wait", "exit", "return", "shift", "break", "continue", "unalias",
-    "shopt", "setopt", "unsetopt", "umask", "ulimit", "times", "getopts", "cd", "pushd", "popd", "dirs", "bg", "fg", "disown",
-    "command", "builtin", "time", "printf", "logname", "users", "who", "w", "last", "tty", "cal", "bc",
-    "expr", "factor", "info", "help", "apropos", "whatis", "tldr", "cowsay", "figlet", "lsusb", "lspci",
-    "sw_vers", "system_profiler", "top", "htop", "btop", "watch", "env", "printenv", "nice", "ionice",
-    "renice", "timeout", "nohup", "stdbuf", "exec", "caffeinate", "sync", "true", "wc", "sha256sum", "md5",
-    "shasum", "pbpaste", "xclip", "xsel", "pbcopy", "wl-copy", "wl-paste", "notify-send", "say", "cmp", "diff3", "sdiff", "colordiff", "delta", "difft", "jless", "fx", "gron", "mlr", "csvlook",
-    "xmllint", "tidy", "yamllint", "jsonlint", "column", "glow", "uuidgen", "mktemp", "ldd", "nm", "objdump",
-    "readelf", "size", "otool", "file", "ulimit", "fc-list", "gh-status",
-})
+    family = index.FAMILY.get(name)
+    if family is not None:
+        return index.table(family)[name]
+    return ctx.programs.get(name) if ctx is not None else None
+
+
+def all_programs() -> dict:
+    """Every built-in program by name (imports every family: for tests, `wisp rules`, the index itself)."""
+    from wispsh.programs import index
+
+    return index.every_program()
+
+
 VERSIONED = lazy_re(r"^(python|pip|pypy|perl|ruby|php|node|lua|luajit|gcc|g\+\+|clang|tclsh|wish|pwsh|ruby"
                        r"|idle|pydoc|easy_install|java)[0-9][0-9.]*$")
 SYSTEM_BIN_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/", "/usr/local/sbin/",
                    "/opt/homebrew/bin/", "/opt/homebrew/sbin/", "/snap/bin/", "/usr/libexec/", "/usr/lib/",
                    "/nix/store/", "/run/current-system/sw/bin/", "/usr/local/opt/")
 HELP_WORDS = frozenset({"--help", "--version", "-help", "-version", "--usage"})
-NOOP_PROGRAMS = frozenset({":", "true"})
 MAX_DELEGATIONS = 8
 MAX_LOOP_VARIANTS = 16
 
@@ -175,7 +165,8 @@ def _analyse_once(part, key, ctx, cwd, subst, command, written) -> Cmd:
         return cmd
     if key is not None and key.runs_nothing:
         if key.program in ("env", "printenv"):
-            interpreters.env_dump(cmd)      # bare `env` prints the environment
+            from wispsh.programs.interpreters import env_dump
+            env_dump(cmd)       # bare `env` prints the environment
             _secret_to_file(cmd, part)
         return cmd
     name = _program_name(key.program if key is not None and key.program else first)
@@ -392,9 +383,7 @@ def _judge_wrapper_options(cmd: Cmd, part: Part, key: Key | None) -> None:
                 cmd.does("gate", "env.wisp", f"removes {value}, which changes the gate itself")
         elif what == "env":
             name, _, text = value.partition("=")
-            found = judge_variable(name, text if UNKNOWN not in text else None, value)
-            if found:
-                cmd.at_least(*found, rule="env." + (name or "unknown"))
+            cmd.sets_variable(name, text if UNKNOWN not in text else None, value)
 
 
 def _secret_to_file(cmd: Cmd, part: Part) -> None:
@@ -434,19 +423,11 @@ def _dispatch(cmd: Cmd) -> None:
             else:
                 cmd.facts.cd_to = places.place(target, cmd.ctx, cmd.cwd).path if UNKNOWN not in target else UNKNOWN
             return
-        program = TABLES.get(name) or cmd.ctx.programs.get(name)
-        rule = REGISTRY.get(name) if program is None else None
-        if program is not None:
+        table = program(name, cmd.ctx)
+        if table is not None:
             if cmd.via_xargs:
                 cmd.args = list(cmd.args) + [UNKNOWN]      # xargs appends the words it reads
-            tables.run(cmd, program, cmd.args, name)
-        elif rule is not None:
-            cmd.scope = f"{FAMILY_OF[name]}.{name}"
-            rule(cmd)
-            cmd.scope = "gate"
-        elif name in SAFE_PROGRAMS:
-            if name in NOOP_PROGRAMS or (name == "echo" and not cmd.args):
-                cmd.facts.noop = True
+            tables.run(cmd, table, cmd.args, name)
         elif UNKNOWN in name:
             cmd.does("run-code", "program.runtime", "the program is chosen at run time")
         else:
@@ -489,7 +470,8 @@ def _judge_privilege(cmd: Cmd) -> None:
     kept = _sudo_keeps(cmd.part, cmd.key)
     if kept:
         cmd.does("privilege", "privilege.root-keeps-env", f"sudo keeps {kept} for root: the caller decides what runs")
-    if cmd.facts.interp and cmd.level() >= M or cmd.name in interpreters.SHELLS:
+    from wispsh.programs.interpreters import SHELLS
+    if cmd.facts.interp and cmd.level() >= M or cmd.name in SHELLS:
         cmd.does("privilege", "privilege.root-shell", f"a root {cmd.name}: anything can run as root")
 
 
@@ -528,11 +510,10 @@ def _judge_assignments(cmd: Cmd, part: Part, key: Key | None, ctx: Context, cwd:
         if assignment.text in seen:
             continue
         seen.add(assignment.text)
-        found = judge_variable(assignment.name, assignment.value, assignment.text)
-        if found and assignment.name in PROJECT_PATH_VARIABLES and _inside_project(assignment.value, ctx, cwd):
-            found = (M, f"{assignment.name} points inside the project")
-        if found:
-            cmd.at_least(*found, rule="env." + assignment.name.split("[", 1)[0])
+        if assignment.name in PROJECT_PATH_VARIABLES and _inside_project(assignment.value, ctx, cwd):
+            cmd.does("run-project", f"env.{assignment.name}", f"{assignment.name} points inside the project")
+        else:
+            cmd.sets_variable(assignment.name, assignment.value, assignment.text)
         if not part.argv:
             value = assignment.value
             if value is None:

