@@ -24,7 +24,6 @@ anything else (another path, a value with expansions) is judged as `. VALUE`, as
 from __future__ import annotations
 
 import os
-import stat
 
 # The shells' own start-up files in a home: the only names $ENV / $BASH_ENV may point at and be trusted.
 HOME_STARTUP_NAMES = frozenset({".bashrc", ".bash_profile", ".bash_login", ".profile", ".bash_logout", ".shrc",
@@ -48,42 +47,6 @@ class StartupFile:
         return f"StartupFile({self.path!r}, {self.why!r}, {self.problem!r})"
 
 
-def _owner_ok(st: os.stat_result) -> bool:
-    return st.st_uid in (os.getuid(), 0)
-
-
-def not_ours(path: str) -> str | None:
-    """None when `path` is a regular file only the user (or root) can change, all the way up; else why not."""
-    try:
-        real = os.path.realpath(path)
-        st = os.stat(real)
-    except OSError as exc:
-        return f"cannot be read ({exc.strerror})"
-    if not stat.S_ISREG(st.st_mode):
-        return "is not a regular file"
-    if not _owner_ok(st):
-        return "is not yours (owned by uid %d)" % st.st_uid
-    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        return "is writable by others"
-    # every directory above the file, and above the link that names it (replacing the link is enough)
-    for start in {os.path.dirname(real), os.path.dirname(os.path.abspath(path))}:
-        directory = start
-        while True:
-            try:
-                dst = os.stat(directory)
-            except OSError:
-                return f"sits in {directory}, which cannot be read"
-            if not _owner_ok(dst):
-                return f"sits in {directory}, which is not yours"
-            if dst.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not dst.st_mode & stat.S_ISVTX:
-                return f"sits in {directory}, which others may write"
-            parent = os.path.dirname(directory)
-            if parent == directory:
-                break
-            directory = parent
-    return None
-
-
 def _moved(env: dict[str, str], zsh: bool) -> bool:
     from wispsh.config import user_home
 
@@ -94,6 +57,8 @@ def _moved(env: dict[str, str], zsh: bool) -> bool:
 
 
 def _problem(path: str, moved: bool) -> str | None:
+    from wispsh.support.owned import not_ours
+
     problem = not_ours(path)
     if problem is None and moved:
         from wispsh.decide.session import changed_in_session
