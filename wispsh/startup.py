@@ -56,11 +56,13 @@ def _moved(env: dict[str, str], zsh: bool) -> bool:
     return bool(home) and os.path.realpath(home) != os.path.realpath(user_home())
 
 
-def _problem(path: str, moved: bool) -> str | None:
+def _problem(path: str, moved) -> str | None:
+    """Why `path` is not trusted as the user's, or None. `moved`: a callable, asked only when it matters
+    (the password database is read only for a file that is there and otherwise the user's)."""
     from wispsh.support.owned import not_ours
 
     problem = not_ours(path)
-    if problem is None and moved:
+    if problem is None and moved():
         from wispsh.decide.session import changed_in_session
 
         if changed_in_session(os.path.realpath(path)):
@@ -91,7 +93,7 @@ def _short(options) -> str:
     return "".join(word[1:] for word in options if word.startswith("-") and not word.startswith("--"))
 
 
-def _env_file(variable: str, env: dict[str, str], moved: bool) -> StartupFile | None:
+def _env_file(variable: str, env: dict[str, str], moved) -> StartupFile | None:
     value = env.get(variable)
     if not value:
         return None
@@ -115,13 +117,18 @@ def read_by(inv, env: dict[str, str], real_shell: str) -> list[StartupFile]:
     letters = _short(options)
     home = env.get("HOME") or ""
     out: list[StartupFile] = []
-    moved = _moved(env, kind == "zsh")
+    known: list[bool] = []
+
+    def moved() -> bool:
+        if not known:
+            known.append(_moved(env, kind == "zsh"))
+        return known[0]
 
     def add(path: str, why: str) -> bool:
         if not path or not os.path.exists(path):
             return False
         system = path.startswith("/etc/")
-        out.append(StartupFile(path, why, _problem(path, moved and not system)))
+        out.append(StartupFile(path, why, _problem(path, (lambda: False) if system else moved)))
         return True
 
     def in_home(name: str, where: str = home) -> str:
