@@ -232,3 +232,15 @@ def test_npm_run_scripts_run_beneath_the_allowed_line_with_no_question(box):
     assert asked_or_refused(box) == []
     nested = [e for e in audit(box) if e.get("event") == "nested"]
     assert len(nested) >= 3, nested        # prebuild, build, post.sh: each a shell beneath the allowed line
+
+
+def test_an_agent_started_in_the_home_still_finds_tools_under_its_dot_directories_outside_the_project(box):
+    """cwd = HOME (no git work tree): the home is the project, but ~/.pyenv is the user's config, not project
+    files; ~/tools (no dot) is the project's and is read line by line."""
+    home = box["home"]
+    shims = pyenv_like(home / ".pyenv")
+    done = agent(box, "python3 --version", path_front=[shims], cwd=home)
+    assert done.returncode == 0 and done.stdout.startswith("Python 3"), done.stderr
+    other = pyenv_like(home / "tools" / "pyenv")
+    done = agent(box, "python3 --version", path_front=[other], cwd=home)
+    assert done.returncode == 126, (done.stdout, done.stderr)

@@ -50,6 +50,24 @@ def _git_hook(real: str) -> bool:
             and os.path.isfile(os.path.join(git_dir, "HEAD")) and os.path.isdir(os.path.join(git_dir, "objects")))
 
 
+def _in_the_project(real: str, cwd: str, env) -> bool:
+    """Under the project (or the current directory). An agent started in the home itself has the home for its
+    project: its dot-directories (~/.pyenv, ~/.nvm, ~/.local) are still not the project's (writing there is
+    rated as writing your config), so a tool installed there counts as outside."""
+    from wispsh.config import user_home
+    from wispsh.decide.session import project_root
+
+    for root in {project_root(cwd), os.path.realpath(cwd)}:
+        if not _under(real, root):
+            continue
+        homes = {os.path.realpath(user_home()), os.path.realpath(env.get("HOME") or user_home())}
+        below = real[len(root.rstrip("/")) + 1:]
+        if root in homes and below.startswith(".") and not below.startswith(".git/"):
+            continue
+        return True
+    return False
+
+
 def _found_on_path(name: str, real: str, env) -> bool:
     for directory in env.get("PATH", os.defpath).split(os.pathsep):
         candidate = os.path.join(directory or ".", name)
@@ -71,14 +89,12 @@ def as_started(script: str, args, data: bytes, env, cwd: str) -> Started | None:
         return None
     where = os.path.join(cwd, script) if not os.path.isabs(script) else script
     real = os.path.realpath(where)
-    from wispsh.decide.session import changed_in_session, project_root
+    from wispsh.decide.session import changed_in_session
     from wispsh.support.owned import not_ours
 
     hook = _git_hook(real)
-    if not hook:
-        project = project_root(cwd)
-        if _under(real, project) or _under(real, os.path.realpath(cwd)):
-            return None
+    if not hook and _in_the_project(real, cwd, env):
+        return None
     if not_ours(where, own_directory_shared=False) is not None or changed_in_session(real):
         return None
     if hook:

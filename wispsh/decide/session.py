@@ -317,5 +317,10 @@ def changed_in_session(path: str, st: os.stat_result | None = None) -> bool:
         st = st or os.stat(path)
     except OSError:
         return True
-    began = session_started()
+    began = _session_started_here()
     return began is None or st.st_ctime >= began - CLOCK_SLACK
+
+
+@cache
+def _session_started_here() -> float | None:
+    return session_started()       # once per process: the ancestry above a running wispsh does not change
