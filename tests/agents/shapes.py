@@ -42,6 +42,7 @@ SHAPES = {
     },
     "opencode": {"command": r"-c\x00" + P},
     "mini-swe-agent": {"command": r"-c\x00" + P, "installed script": r"/" + P + r"(\x00" + P + r")*"},
+    "aider": {"command, terminal": r"-i\x00-c\x00" + P},
 }
 
 

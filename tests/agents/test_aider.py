@@ -22,7 +22,9 @@ import pytest
 from clients import answer_key, spawn_watcher
 from install import install
 from sandbox import WISPSH, Sandbox
+from shapes import shape_of
 from stub import StubModel
+from test_real_clients import _report
 
 VERSION = os.environ.get("AGENT_VERSIONS") or None
 STOCK_BASHRC = Path("/etc/skel/.bashrc")
@@ -88,6 +90,8 @@ def test_aider_in_a_terminal_asks_only_about_the_payloads(tmp_path):
 
     # every line of the block, one spawn each, exactly `-i -c LINE`, on a terminal (Aider's own pty)
     spawns = box.spawns()
+    unknown = [s["argv"] for s in spawns if shape_of("aider", s["argv"]) is None]
+    _report("aider", None, spawns, unknown, box.root)
     assert [s["argv"] for s in spawns] == [["-i", "-c", c] for c in SCRIPT], [s["argv"] for s in spawns]
     assert all(s["tty"] == [True, True, True] for s in spawns)
 

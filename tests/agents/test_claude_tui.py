@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -80,7 +81,9 @@ def test_wispsh_never_draws_on_claude_codes_tui_nor_reads_its_keys(tmp_path):
     assert "rm -rf build" in question and "recursive delete" in question, question[-800:]
     for name, text in panes.items():
         assert not any(mark in text for mark in DIALOG_MARKS), (name, text)
-    assert "wispsh: not run: rm -rf build" in panes["after"], panes["after"]
+    # Claude's own rendering of the tool result: the refusal line (2.1.197), or a folded summary (2.1.332)
+    assert "wispsh: not run: rm -rf build" in panes["after"] or re.search(
+        r"Ran \d+ shell commands · 1 failed", panes["after"]), panes["after"]
     # the keys typed into Claude's prompt were Claude's: build/ was not deleted, the answer came from the watcher
     assert (box.project / "build" / "keep").read_text() == "still here\n"
     assert "answered no (in wisp watch)" in results["rm -rf build"], results
@@ -90,7 +93,8 @@ def test_wispsh_never_draws_on_claude_codes_tui_nor_reads_its_keys(tmp_path):
     # the env probe and the snapshot capture ran on Claude's own terminal (its session, its tty) and were not
     # asked about: only the risky payload was
     shared = [s for s in box.spawns() if not s["sid"]]
-    assert [s["argv"][:2] for s in shared] == [["-c", "env"], ["-c", "-l"]], [s["argv"][:2] for s in shared]
-    assert all(s["tty_nr"] != 0 for s in shared)
+    assert all(s["argv"][:2] in (["-c", "env"], ["-c", "-l"]) and s["tty_nr"] != 0 for s in shared), shared
+    if VERSION is None:     # the pinned 2.1.197 runs both on its own terminal (2.1.332 detaches them too)
+        assert [s["argv"][:2] for s in shared] == [["-c", "env"], ["-c", "-l"]], [s["argv"][:2] for s in shared]
     for name, text in panes.items():        # for the report: what the pane showed (rules and blanks left out)
         print(f"--- pane {name}\n" + "\n".join(l.rstrip() for l in text.splitlines() if l.strip() and "\u2500" * 8 not in l))
