@@ -82,8 +82,15 @@ def _settle(plan, answers, config, *, source: str):
     return gate.settle(plan, answers, config=config, cwd=os.getcwd(), env=os.environ, source=source)
 
 
-def explain(text: str, *, as_json: bool, args: Sequence[str] = (), config: Config | None = None) -> int:
-    """Print the plan for `text`; the exit status says what would happen (contracts.md)."""
+def explain(text: str, *, as_json: bool, args: Sequence[str] = (), config: Config | None = None,
+            notes: Sequence[str] = (), also: Sequence[str] = ()) -> int:
+    """Print the plan for `text`; the exit status says what would happen (contracts.md).
+
+    `notes` are added to the plan's (the start-up files the shell reads); `also` is code the shell runs
+    besides the text (an untrusted start-up file, BASH_ENV, ...): each is judged as the check judges it, named
+    in a note with its verdict, and the worst verdict is the exit status."""
+    from dataclasses import replace
+
     from wispsh.cli import explain as render
     from wispsh.support.text import shown, utf8
 
@@ -92,12 +99,21 @@ def explain(text: str, *, as_json: bool, args: Sequence[str] = (), config: Confi
         sys.stderr.write(f"wispsh: would refuse: {big}\n")
         return render.EXIT_FOR_VERDICT["deny"]
     try:
-        _, plan = _plan(text, args, config, remember=False)
+        config, plan = _plan(text, args, config, remember=False)
+        extra, worst = list(notes), plan.verdict
+        for line in also:
+            _, other = _plan(line, (), config, remember=False)
+            reasons = "; ".join(f"{f.level}: {f.reason}" for j in other.judged for f in j.verdict.findings)[:300]
+            extra.append(f"the shell also runs {line!r} (not part of the line): {other.verdict}"
+                         + (f" ({reasons})" if reasons else ""))
+            worst = max(worst, other.verdict, key=("run", "ask", "deny").index)
     except ConfigError as exc:
         sys.stderr.write(f"wispsh: config error: {shown(str(exc))}\n")
         return render.EXIT_FOR_VERDICT["deny"]
+    if extra:
+        plan = replace(plan, notes=plan.notes + tuple(extra), verdict=worst)
     out = (render.render_json(plan) if as_json else render.render_text(plan)) + "\n"
     sys.stdout.flush()
     sys.stdout.buffer.write(utf8(out))          # strict UTF-8 whatever the locale says
     sys.stdout.buffer.flush()
-    return render.EXIT_FOR_VERDICT[plan.verdict]
+    return render.EXIT_FOR_VERDICT[worst]

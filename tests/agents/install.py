@@ -88,9 +88,16 @@ def install(client: str, version: str | None = None) -> str:
 
 
 def client_version(client: str, exe: str) -> str:
-    args = {"mini-swe-agent": ["--help"]}.get(client, ["--version"])
-    out = subprocess.run([exe, *args], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
-                         env=dict(os.environ, NO_COLOR="1", DISABLE_AUTOUPDATER="1", MSWEA_SILENT_STARTUP="1"))
+    """The installed client's version: a PyPI client's from its package metadata in its own venv (mini's
+    `--help` prints usage, not a version), an npm client's from `--version`."""
+    spec = pins()[client]
+    if spec["registry"] == "pypi":
+        python = str(Path(exe).parent / "python")
+        out = subprocess.run([python, "-c", "import importlib.metadata as m, sys; print(m.version(sys.argv[1]))",
+                              spec["package"]], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+        return f"{spec['package']} {out.stdout.strip()}" if out.returncode == 0 else out.stderr.strip()[-200:]
+    out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+                         env=dict(os.environ, NO_COLOR="1", DISABLE_AUTOUPDATER="1"))
     text = (out.stdout + out.stderr).strip()
     return text.splitlines()[0] if text else ""
 

@@ -7,6 +7,9 @@ import difflib
 import re
 
 P = r"[^\x00]*?"      # any text within one argument
+CLAUDE_GUARDS = (r"\\builtin shopt -u extglob 2>/dev/null \|\| true && "
+                 r"\{ \\builtin unalias -- 'which'; \\builtin unset -f -- 'which'; \} >/dev/null 2>&1 \|\| true && "
+                 r"\{ \\builtin unalias -- 'unsetenv'; \\builtin unset -f -- 'unsetenv'; \} >/dev/null 2>&1 \|\| true && ")
 SHAPES = {
     "claude-code": {
         "env probe": r"-c\x00env",
@@ -15,6 +18,11 @@ SHAPES = {
                              r"shopt -u extglob 2>/dev/null \|\| true && eval " + P + r" && pwd -P >\| [^ ]*/claude-[0-9a-f]{4}-cwd",
         "command, no snapshot": r"-c\x00-l\x00shopt -u extglob 2>/dev/null \|\| true && eval " + P
                                 + r" && pwd -P >\| [^ ]*/claude-[0-9a-f]{4}-cwd",
+        # 2.1.332 (tests/agents/observed/claude-code-2.1.332.json)
+        "command, snapshot (2.1.332)": r"-c\x00source [^ ]*/shell-snapshots/snapshot-bash-[^ ]+\.sh 2>/dev/null \|\| true && "
+                                       + CLAUDE_GUARDS + r"eval " + P + r" && pwd -P >\| [^ ]*/claude-[0-9a-f]{4}-cwd",
+        "command, no snapshot (2.1.332)": r"-c\x00-l\x00" + CLAUDE_GUARDS + r"eval " + P
+                                          + r" && pwd -P >\| [^ ]*/claude-[0-9a-f]{4}-cwd",
     },
     "codex": {
         "snapshot capture": r"-lc\x00if \[ -z \"\$\{BASH_ENV-\}\" \]" + P,
@@ -34,6 +42,7 @@ SHAPES = {
     },
     "opencode": {"command": r"-c\x00" + P},
     "mini-swe-agent": {"command": r"-c\x00" + P, "installed script": r"/" + P + r"(\x00" + P + r")*"},
+    "aider": {"command, terminal": r"-i\x00-c\x00" + P},
 }
 
 
@@ -45,15 +54,53 @@ def shape_of(client: str, argv: list[str]) -> str | None:
     return None
 
 
-def drift(client: str, argv: list[str], known: dict[str, list[str]]) -> str:
-    """The lines of an unknown spawn that differ from the closest recorded spawn of the pinned version."""
-    text = "\n".join(argv).splitlines()
-    best, best_ratio = [], 0.0
-    for sample in known.values():
-        other = "\n".join(sample).splitlines()
-        ratio = difflib.SequenceMatcher(None, text, other).ratio()
+# what differs between any two spawns of one client (random names, the box): not a drift
+_RANDOM = ((re.compile(r"snapshot-(bash|zsh)-[0-9]+-[a-z0-9]+"), r"snapshot-\1-<ms>-<id>"),
+           (re.compile(r"claude-[0-9a-f]{4}-cwd"), "claude-<hex>-cwd"),
+           (re.compile(r"gemini-shell-[A-Za-z0-9]{6}"), "gemini-shell-<id>"),
+           (re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.(tmp-)?[0-9]+)?"), "<uuid>"),
+           (re.compile(r"_END_[A-Za-z0-9]{6,}"), "_END_<id>"))
+
+
+def normal(argv: list[str], root: str | None = None) -> list[str]:
+    out = []
+    for arg in argv:
+        if root:
+            arg = arg.replace(root, "$BOX")
+        for regex, repl in _RANDOM:
+            arg = regex.sub(repl, arg)
+        out.append(arg)
+    return out
+
+
+def _pieces(argv: list[str]) -> list[str]:
+    """A spawn as lines to compare: each argument's lines, a long `a && b && c` chain cut at each ` && `."""
+    out = []
+    for arg in normal(argv):
+        for line in arg.split("\n"):
+            parts = line.split(" && ")
+            out += [p + (" &&" if i < len(parts) - 1 else "") for i, p in enumerate(parts)]
+    return out
+
+
+def nearest(argv: list[str], known: dict[str, list[str]]) -> tuple[str | None, list[str]]:
+    """The recorded spawn closest to `argv` by its text (characters, not lines: a one-line command chain and
+    the one-word env probe share a line count, not a shape), preferring the command spawns on a tie."""
+    text = "\x00".join(argv)
+    best, best_argv, best_ratio = None, [], -1.0
+    for name, sample in sorted(known.items(), key=lambda kv: not kv[0].startswith("command")):
+        ratio = difflib.SequenceMatcher(None, text, "\x00".join(sample), autojunk=False).ratio()
         if ratio > best_ratio:
-            best, best_ratio = other, ratio
-    diff = [l for l in difflib.unified_diff(best, text, "pinned", "latest", lineterm="", n=0)
+            best, best_argv, best_ratio = name, sample, ratio
+    return best, best_argv
+
+
+def drift(client: str, argv: list[str], known: dict[str, list[str]], root: str | None = None) -> str:
+    """The lines of an unknown spawn that differ from the nearest recorded spawn of the pinned version (`root`:
+    the box the spawn ran in, written $BOX as in the recording)."""
+    argv = normal(argv, root)
+    name, sample = nearest(argv, known)
+    diff = [l for l in difflib.unified_diff(_pieces(sample), _pieces(argv), "pinned", "latest", lineterm="", n=0)
             if l.startswith(("+", "-")) and not l.startswith(("+++", "---"))]
-    return "\n".join(d[:200] for d in diff[:20])
+    head = f"nearest recorded spawn: {name!r}"
+    return "\n".join([head] + [d[:200] for d in diff[:24]])

@@ -31,6 +31,7 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DONE_TEXT = "All scripted commands have run."
+FENCE_HEAD = "Run these:"
 SHELL_WORDS = ("bash", "shell", "exec_command", "run_shell_command")
 
 
@@ -244,10 +245,10 @@ class StubModel:
             for msg in body.get("messages") or []:
                 if msg.get("role") == "tool":
                     out.append(_text_of(msg.get("content")))
-        else:  # fence: every user message after the first assistant answer
+        else:  # fence: every user message after our answer (Aider's prompt holds example assistant turns)
             seen_answer = False
             for msg in body.get("messages") or []:
-                if msg.get("role") == "assistant":
+                if msg.get("role") == "assistant" and _text_of(msg.get("content")).startswith(FENCE_HEAD):
                     seen_answer = True
                 elif seen_answer and msg.get("role") == "user":
                     out.append(_text_of(msg.get("content")))
@@ -259,7 +260,8 @@ class StubModel:
             return -1, None
         done = len(self._tool_results(body))
         if self.flavor == "fence":
-            has_answer = any(m.get("role") == "assistant" for m in body.get("messages") or [])
+            has_answer = any(m.get("role") == "assistant" and _text_of(m.get("content")).startswith(FENCE_HEAD)
+                             for m in body.get("messages") or [])
             return (-1 if has_answer else 0), tool
         return (done if done < len(self.script) else -1), tool
 
@@ -348,7 +350,7 @@ class StubModel:
         model = body.get("model", "stub")
         call = None
         if index >= 0 and self.flavor == "fence":
-            text = "Run these:\n\n```bash\n" + "\n".join(_step(s)[0] for s in self.script) + "\n```\n"
+            text = FENCE_HEAD + "\n\n```bash\n" + "\n".join(_step(s)[0] for s in self.script) + "\n```\n"
         elif index >= 0:
             cmd, extra = _step(self.script[index])
             args = {"command": cmd, "description": f"step {index + 1}", **extra}

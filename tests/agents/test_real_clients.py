@@ -41,7 +41,7 @@ def script_for(client: str) -> list:
     return steps
 
 
-def _report(client: str, run, spawns: list, unknown: list) -> None:
+def _report(client: str, run, spawns: list, unknown: list, box_root=None) -> None:
     """For scripts/agents-latest: the version run, the shapes seen, the drifts (AGENT_REPORT=DIR)."""
     where = os.environ.get("AGENT_REPORT")
     if not where:
@@ -57,7 +57,7 @@ def _report(client: str, run, spawns: list, unknown: list) -> None:
         if name and name not in known:
             known[name] = s["argv"]
     samples = json.loads((Path(__file__).with_name("recorded-spawns.json")).read_text()).get(client, {})
-    drift = [drift_lines(client, argv, samples or known) for argv in unknown]
+    drift = [drift_lines(client, argv, samples or known, str(box_root)) for argv in unknown]
     record = {"version": client_version(client, install(client, VERSION)), "shapes": dict(shapes), "drift": drift,
               "outcome": "spawn shapes match" if not unknown else f"{len(unknown)} spawn(s) drifted"}
     Path(where, f"{client}.json").write_text(json.dumps(record))
@@ -94,13 +94,13 @@ def test_a_real_client_session_through_wispsh(client, tmp_path):
     # 1. which spawns reach wispsh, with what argv: every spawn has a shape recorded for this client, and each
     #    scripted command was judged as its own line (the payload alone when a template matched)
     unknown = [s["argv"] for s in spawns if shape_of(client, s["argv"]) is None]
-    _report(client, run, spawns, unknown)
+    _report(client, run, spawns, unknown, box.root)
     assert not unknown, [json.dumps(a)[:300] for a in unknown]
     judged = {e["line"]: e.get("template") for e in box.audit() if e.get("event") == "classification"}
     for command in script:
         assert command in judged, (command, sorted(judged)[:20])
-    if TEMPLATE[client]:
-        assert all(judged[c] == TEMPLATE[client] for c in script), {c: judged[c] for c in script}
+    if TEMPLATE[client]:      # the pinned version's template, or one taken from a newer version of the client
+        assert all((judged[c] or "").startswith(TEMPLATE[client]) for c in script), {c: judged[c] for c in script}
 
     # 2. the agent's plumbing and its capture/probe runs are never asked: only the risky payloads are
     asked_lines = [screen for screen in run.asked]

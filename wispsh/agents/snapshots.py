@@ -112,6 +112,30 @@ def remember(home: str, sha: str) -> None:
         pass
 
 
+# Claude Code 2.1.332 writes its own binary's path into the functions it captures
+CLAUDE_EXE = "$CLAUDE_EXE"
+_EXE = r"(/[A-Za-z0-9_./@+-]+/claude(?:\.exe)?)"
+
+
+def _without_function_of_binary(text: str, known_function: str) -> str:
+    """`text` with each copy of `known_function` removed whose $CLAUDE_EXE is one binary throughout, and that
+    binary a regular executable file only the user (or root) can change; any other copy stays to be judged."""
+    from wispsh.support.owned import not_ours
+
+    first, rest = known_function.split(CLAUDE_EXE, 1)
+    pattern = re.escape(first) + _EXE + "".join(
+        (r"\1" if i % 2 else re.escape(piece)) for i, piece in enumerate(
+            sum(([p, None] for p in rest.split(CLAUDE_EXE)), [])[:-1]))
+    regex = re.compile(pattern)
+
+    def drop(m: re.Match) -> str:
+        exe = m.group(1)
+        ok = os.path.normpath(exe) == exe and os.access(exe, os.X_OK) and not_ours(exe) is None
+        return "" if ok else m.group(0)
+
+    return regex.sub(drop, text)
+
+
 def _unquote_sq(value: str) -> str:
     return value.replace("'\\''", "'")
 
@@ -136,7 +160,11 @@ def text_to_judge(text: str, env) -> str | None:
     for known_function in default_table().snapshot_functions:
         if "$HOME" in known_function and not home:
             continue
-        text = text.replace(known_function.replace("$HOME", home), "")
+        known_function = known_function.replace("$HOME", home)
+        if CLAUDE_EXE in known_function:
+            text = _without_function_of_binary(text, known_function)
+        else:
+            text = text.replace(known_function, "")
     current = set((env.get("PATH") or "").split(":"))
 
     def path_export(m: re.Match) -> str:

@@ -290,11 +290,22 @@ def _main(argv: list[str] | None = None) -> int:
     from wispsh import flow
 
     operands = invocation.args if mode == shell.COMMAND else ()   # $0 $1 …: an agent's template may use them
-    if invocation.explain:   # accepted: the plan shows the text only, not shell.implicit_code (BASH_ENV, ...)
-        return flow.explain(text, as_json=invocation.json, args=operands, config=config)
+    started = None
+    if mode == shell.SCRIPT:        # an installed tool run through its #! line: judged as it was started
+        from wispsh.agents import installed
+
+        started = installed.as_started(invocation.script, invocation.args, data, env, os.getcwd())
+    judged = text if started is None else (started.line or "")
+    if invocation.explain:
+        notes, also = _startup_for_explain(invocation, env, config, mode)
+        notes = notes + ((started.note,) if started is not None else ())
+        return flow.explain(judged, as_json=invocation.json, args=operands, config=config, notes=notes, also=also)
     # --yes said by a line beneath a checked one is an agent approving itself: it answers nothing
     yes = invocation.yes and not beneath_gated_line(env)
-    flow.check(text, yes=yes, args=operands, config=config)  # returns only when every part may run; else exits 126
+    if started is not None and started.line is None:
+        _audit_hook(config, started)            # git's own step: said in the audit, nothing to judge
+    else:
+        flow.check(judged, yes=yes, args=operands, config=config)  # returns only when all may run; else exits 126
     # script and stdin modes run the text through `. /dev/fd/N`: a function named `.` would run instead
     runs = (text,) if mode == shell.COMMAND else (text, ". ")
     for implicit in shell.implicit_code(invocation, env, real_shell, runs):
@@ -305,6 +316,32 @@ def _main(argv: list[str] | None = None) -> int:
     realshell.exec_shell(real_shell, invocation.source_argv(realshell.hold_text(data)), env, depth, gated=True,
                          config=config)
     return REFUSED_UNREACHABLE
+
+
+def _audit_hook(config, started) -> None:
+    from wispsh.decide import audit
+
+    try:
+        audit.append(config.path.parent, [audit.event("installed-script", line=started.path, decision="git-hook",
+                                                      reasons=[started.note], cwd=os.getcwd())])
+    except OSError:
+        pass                # best effort, as for the nested path: git's step runs either way
+
+
+def _startup_for_explain(invocation, env: dict[str, str], config, mode: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """For --explain: notes naming the start-up files the real shell reads (trusted or not), and the code it
+    runs besides the text (the untrusted ones, BASH_ENV, ...), judged like the check does."""
+    from wispsh import realshell, startup
+    from wispsh.cli import shell
+
+    try:
+        real_shell = realshell.find_shell(invocation.shell_name, config, env, invocation.argv0)
+    except realshell.ShellNotFound:
+        return (), ()
+    text = invocation.line if mode == shell.COMMAND else ""
+    runs = (text,) if mode == shell.COMMAND else (text, ". ")
+    return (startup.notes(startup.read_by(invocation, env, real_shell)),
+            shell.implicit_code(invocation, env, real_shell, runs))
 
 
 REFUSED_UNREACHABLE = 126  # exec_shell never returns; fail closed if it ever did

@@ -258,13 +258,15 @@ def implicit_code(inv: Invocation, env: dict[str, str], real_shell: str, texts: 
 
     An agent can set these for the shells it starts (`BASH_ENV=f bash s.sh`, an exported function `ls`), and
     a nested wispsh sees only their result, so each is judged as what it does: sourcing a file (its value is
-    expanded as the shell expands it), or the function's body when the text names it; and the user's
-    startup files when HOME or ZDOTDIR no longer point at the user's own home. Not judged (accepted): the
-    startup files in the user's own home (~/.bashrc for -i, the profile for -l, ~/.zshenv: the user's, and
-    writing them is judged), system ones (/etc/profile, the debugger profile of --debugger/extdebug),
-    SHELLOPTS/BASHOPTS (options only), and a startup file under a moved HOME that does not exist yet when
-    we look (one an agent writes between our look and the shell's read runs unchecked).
+    expanded as the shell expands it), or the function's body when the text names it. The start-up files the
+    shell reads by its own options are the user's (startup.py): only one that is not (not the user's,
+    writable by others, or new in this session under a moved HOME) is judged, as `. 'FILE'`. Not judged
+    (accepted): SHELLOPTS/BASHOPTS (options only), the debugger profile of --debugger/extdebug, and a
+    start-up file that does not exist yet when we look (one written between our look and the shell's read
+    runs unchecked).
     """
+    from wispsh import startup
+
     base = os.path.basename(os.path.realpath(real_shell))
     bash = base.startswith("bash")
     found: list[str] = []
@@ -273,15 +275,13 @@ def implicit_code(inv: Invocation, env: dict[str, str], real_shell: str, texts: 
     for i, word in enumerate(options[:-1]):
         if word in RC_OPTIONS and inv.interactive and not norc:
             found.append(". " + _quoted(options[i + 1]))
-    bash_env = env.get("BASH_ENV")
-    if bash and bash_env and not inv.interactive:
-        found.append(". " + bash_env)               # as bash does: parameter, command and arithmetic expansion
-    posix_env = env.get("ENV")
-    if posix_env and inv.interactive:
-        found.append(". " + posix_env)
     if bash and _xtrace(inv, env) and env.get("PS4"):
         found.append(": " + env["PS4"])            # expanded before every traced command
-    found.extend(". " + _quoted(path) for path in _moved_startup_files(inv, env, base, norc))
+    for read in startup.read_by(inv, env, real_shell):
+        if read.trusted:
+            continue
+        # $ENV / $BASH_ENV as the shell expands them (parameter, command and arithmetic expansion)
+        found.append(". " + (read.path if read.why.startswith("$") else _quoted(read.path)))
     if bash:
         for name, value in env.items():
             if not (name.startswith("BASH_FUNC_") and name.endswith("%%")):
@@ -290,34 +290,6 @@ def implicit_code(inv: Invocation, env: dict[str, str], real_shell: str, texts: 
             if function in HOOK_FUNCTIONS or any(function in text for text in texts):
                 found.append(f"{function} {value}")
     return tuple(found)
-
-
-def _moved_startup_files(inv: Invocation, env: dict[str, str], base: str, norc: bool) -> list[str]:
-    """The user startup files the shell would read from a HOME or ZDOTDIR other than the user's own."""
-    from wispsh.config import user_home
-
-    own = os.path.realpath(user_home())
-    home = env.get("HOME") or own
-    zdotdir = env.get("ZDOTDIR") if base == "zsh" else None
-    if os.path.realpath(home) == own and not zdotdir:
-        return []
-    noprofile = any(word in ("--noprofile", "-noprofile") for word in inv.options)
-    rcfile = any(word in RC_OPTIONS for word in inv.options)
-    if base.startswith("bash"):
-        where, names = home, []
-        if inv.login and not noprofile:
-            names += [".bash_profile", ".bash_login", ".profile", ".bash_logout"]
-        if inv.interactive and not norc and not rcfile:
-            names.append(".bashrc")
-    elif base == "zsh":
-        where, names = zdotdir or home, [".zshenv"]
-        if inv.login:
-            names += [".zprofile", ".zlogin", ".zlogout"]
-        if inv.interactive:
-            names.append(".zshrc")
-    else:
-        where, names = home, [".profile"] if inv.login else []
-    return [os.path.join(where, name) for name in names if os.path.exists(os.path.join(where, name))]
 
 
 def _quoted(word: str) -> str:

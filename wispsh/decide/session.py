@@ -257,3 +257,70 @@ def gated_ancestor(pid: int, *, limit: int = 256) -> int | None:
             return None
         pid = _parent_pid(pid)
     return None
+
+
+def _proc_name_and_args(pid: int) -> tuple[str, list[str]] | None:
+    try:
+        with open(f"/proc/{pid}/comm", "rb") as fh:
+            name = fh.read().strip().decode("utf-8", "surrogateescape")
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            args = [a.decode("utf-8", "surrogateescape") for a in fh.read().split(b"\0") if a]
+    except OSError:
+        return None
+    return name, args
+
+
+def _started_epoch(pid: int) -> float | None:
+    """When `pid` started, in seconds since the epoch, from /proc (boot time + its start in clock ticks)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            raw = fh.read()
+        ticks = int(raw[raw.rindex(b")") + 2:].split()[19])
+        with open("/proc/uptime", "rb") as fh:
+            up = float(fh.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    import time
+
+    # the boot time to 10 ms (/proc/stat's btime is whole seconds, too coarse for "before or after")
+    return time.time() - up + ticks / os.sysconf("SC_CLK_TCK")
+
+
+CLOCK_SLACK = 0.05      # seconds: a file changed about when the session began counts as changed in it
+
+
+def session_started(pid: int | None = None, *, limit: int = 256) -> float | None:
+    """When the session above `pid` (default: this process) started: the nearest ancestor that is not a
+    shell, wispsh or a wrapper, read from /proc without psutil (the start-up file and installed-script
+    checks run below the threshold too). None when it cannot be told (callers then fail closed)."""
+    pid = _parent_pid(os.getpid()) if pid is None else pid
+    outermost = None
+    for _ in range(limit):
+        if pid is None or pid <= 0:
+            break
+        seen = _proc_name_and_args(pid)
+        if seen is None:
+            return None
+        if not passes_through(*seen):
+            return _started_epoch(pid)
+        outermost = pid
+        if pid == 1:
+            break
+        pid = _parent_pid(pid)
+    return _started_epoch(outermost) if outermost else None
+
+
+def changed_in_session(path: str, st: os.stat_result | None = None) -> bool:
+    """True when the inode at `path` changed (written, renamed, linked, chmod'ed: its ctime, which no one can
+    set back) after the session began: the agent may have written it. Unknown counts as changed."""
+    try:
+        st = st or os.stat(path)
+    except OSError:
+        return True
+    began = _session_started_here()
+    return began is None or st.st_ctime >= began - CLOCK_SLACK
+
+
+@cache
+def _session_started_here() -> float | None:
+    return session_started()       # once per process: the ancestry above a running wispsh does not change
