@@ -20,6 +20,7 @@ _DECLARATIONS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 # Where `sh -c CODE` came from: a wrapper that builds it names it, else "sh -c".
 _CODE_WRAPPERS = {"watch": "watch", "su": "su -c", "flock": "flock -c", "xargs": "xargs"}
 _NO_VALUE = object()
+_READ_BY_NAME = frozenset({row.program for row in carriers.CARRIERS} | _DECLARATIONS)
 
 
 def _base(word: str | None) -> str:
@@ -41,6 +42,9 @@ def read(out: Builder, index: int) -> None:
         return
     from wispsh.programs import wrappers
 
+    first = wrappers.program_name(argv[0])
+    if first not in wrappers.WRAPPERS and first not in _READ_BY_NAME and first not in wrappers.COMMAND_RUNNERS:
+        return      # most parts: a program that runs nothing given to it (no unwrapping to do)
     unwrapped = wrappers.unwrap(tuple(argv), raw.words if len(raw.words) == len(argv) else None)
     if unwrapped.code is not None:
         out.enqueue(unwrapped.code, unwrapped.code_origin or "env -S", index)

@@ -224,7 +224,8 @@ class Walker:
                 self._for(node, frame, stack)
             elif kind == "while_statement":
                 self._while(node, frame, stack)
-            elif kind in _ARITHMETIC_NODES or (kind == "expansion" and frame.in_string):
+            elif kind in _ARITHMETIC_NODES or (kind == "expansion" and frame.in_string and not _pattern_operator(node)):
+                # in "…", ${x:-'…'} holds plain characters (its $(…) runs); a pattern's quotes still quote
                 self._push_children(stack, node, frame.but(arith=True))
             elif kind == "string":
                 self._push_children(stack, node, frame.but(in_string=True))
@@ -459,6 +460,11 @@ class Walker:
         for r in all_redirects:
             if r.type in ("heredoc_redirect", "herestring_redirect"):
                 heredoc = self._stdin_of(r)
+            if r.type == "heredoc_redirect":   # `tee -a <<'EOF' FILE`: words after the marker are arguments
+                for i in range(r.child_count):
+                    if r.field_name_for_child(i) == "argument":
+                        child = r.children[i]
+                        words.append((child.start_byte, child.end_byte, source.text(child)))
         flat = _flat_redirects(all_redirects)
         for r in flat:
             redirects.append(self._redirect(r))
@@ -666,6 +672,17 @@ def _nested(frame: _Frame, origin: str, backtick: bool) -> _Frame:
 
 def _clause_origin(frame: _Frame) -> str:
     return frame.origin if frame.origin in ("function",) else "clause"
+
+
+_PATTERN_OPERATORS = frozenset({"#", "##", "%", "%%", "/", "//", "/#", "/%", "^", "^^", ",", ",,"})
+
+
+def _pattern_operator(node) -> bool:
+    """Whether an `expansion` node's operator takes a pattern (`${x#…}`, `${x/…/…}`, `${x^…}`)."""
+    for i in range(node.child_count):
+        if node.field_name_for_child(i) == "operator" and node.children[i].type in _PATTERN_OPERATORS:
+            return True
+    return False
 
 
 def _flat_redirects(redirect_nodes) -> list:

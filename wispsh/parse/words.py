@@ -64,7 +64,7 @@ class Word:
 
     @classmethod
     def of(cls, text: str) -> "Word":
-        return cls(text, decode(text))
+        return cls(text, decode(text))  # type: ignore[arg-type]
 
     @property
     def static(self) -> str | None:
@@ -77,8 +77,9 @@ class Word:
         return any(s.kind != LITERAL for s in self.segments)
 
 
-def decode(word: str) -> list[Segment]:
-    """The segments of one word, left to right (adjacent literal text merged into one segment)."""
+def decode(word: str, static_only: bool = False) -> list[Segment] | None:
+    """The segments of one word, left to right (adjacent literal text merged into one segment).
+    `static_only`: None as soon as a piece known only at run time begins (without reading to its end)."""
     if "\\\n" in word:
         word = drop_continuations(word)
     out: list[Segment] = []
@@ -92,12 +93,27 @@ def decode(word: str) -> list[Segment]:
             lit_text.clear()
 
     def dynamic(start: int, quoted: bool) -> int:
+        if static_only:
+            raise _Dynamic
         end = expansion_end(word, start)
         text = word[start:end]
         flush()
         out.append(_dynamic_segment(text, quoted))
         return end
 
+    try:
+        _decode_into(word, lit, lit_text, flush, dynamic)
+    except _Dynamic:
+        return None
+    flush()
+    return out
+
+
+class _Dynamic(Exception):
+    """decode(static_only=True) met a piece known only at run time."""
+
+
+def _decode_into(word: str, lit: list, lit_text: list, flush, dynamic) -> None:
     i, n = 0, len(word)
     while i < n:
         ch = word[i]
@@ -148,8 +164,6 @@ def decode(word: str) -> list[Segment]:
             lit.append(ch)
             lit_text.append(ch)
             i += 1
-    flush()
-    return out
 
 
 def _dynamic_segment(text: str, quoted: bool) -> Segment:
@@ -176,12 +190,10 @@ def unquote(word: str) -> str | None:
     """The word after quote removal, or None when bash only knows it at run time."""
     if not _NEEDS_READING.search(word):
         return word
-    value: list[str] = []
-    for segment in decode(word):
-        if segment.kind != LITERAL:
-            return None
-        value.append(segment.value)  # type: ignore[arg-type]
-    return "".join(value)
+    segments = decode(word, static_only=True)
+    if segments is None:
+        return None
+    return "".join(s.value for s in segments)  # type: ignore[misc]
 
 
 def read_away(word: str) -> str:
