@@ -44,14 +44,15 @@ class Carrier:
     """One row: `program` (with `verb`, words after the program's global options) runs words as `kind`."""
 
     __slots__ = ("program", "verb", "where", "kind", "origin", "options", "takes_value", "own_options", "posix",
-                 "joined", "skip", "operands_before", "min_operands", "unless", "markers", "ends", "via", "why")
+                 "joined", "skip", "operands_before", "min_operands", "unless", "markers", "ends", "via", "why",
+                 "example")
 
     def __init__(self, program: str, *, where: str, kind: str, origin: str = "", verb: tuple[str, ...] = (),
                  options: tuple[str, ...] = (), takes_value: tuple[str, ...] = (), own_options: bool = False,
                  posix: bool = False, joined: bool = False,
                  skip: tuple[str, ...] = (), operands_before: int = 0, min_operands: int = 0,
                  unless: tuple[str, ...] = (), markers: tuple[str, ...] = (), ends: tuple[str, ...] = (),
-                 via: str = "", why: str = ""):
+                 via: str = "", why: str = "", example: tuple[str, str] | None = None):
         assert where in PLACES and kind in KINDS, (program, where, kind)
         self.program = program
         self.verb = verb                    # ("submodule", "foreach"): options between the words are skipped
@@ -71,6 +72,7 @@ class Carrier:
         self.ends = ends                    # DELIMITED: the words that close it
         self.via = via                      # "wrappers": the row restates programs/wrappers.py (read there)
         self.why = why
+        self.example = example              # (a line, the program of the part the row gives): checked by a test
 
     def __repr__(self) -> str:
         return f"Carrier({self.program!r}, {' '.join(self.verb)!r}, {self.where}, {self.kind})"
@@ -84,11 +86,14 @@ FIND_EXEC = ("-exec", "-execdir", "-ok", "-okdir")
 def _runner(program: str, verb: str, takes_value: str = "", code: str = "") -> tuple[Carrier, ...]:
     """`uv run CMD`, `npm exec -c CODE`: the command after the verb's options is a part of its own, so an
     approval of `uv run pytest` (keyed `uv run *`) never covers `uv run rm -rf ~`."""
-    rows = [Carrier(program, verb=(verb,), where=REST, kind=ARGV, takes_value=tuple(takes_value.split()),
-                    own_options=True, origin=f"{program} {verb}")]
+    values = tuple(takes_value.split())
+    option = f"{values[0]} v " if values else ""
+    rows = [Carrier(program, verb=(verb,), where=REST, kind=ARGV, takes_value=values, own_options=True,
+                    origin=f"{program} {verb}", example=(f"{program} {verb} {option}rm -rf x", "rm"))]
     if code:
         rows.insert(0, Carrier(program, verb=(verb,), where=OPTION, kind=SHELL, options=tuple(code.split()),
-                               takes_value=tuple(takes_value.split()), posix=True, origin=f"{program} {verb}"))
+                               takes_value=values, posix=True, origin=f"{program} {verb}",
+                               example=(f"{program} {verb} {code.split()[0]} 'rm -rf x'", "rm")))
     return tuple(rows)
 
 
@@ -99,38 +104,52 @@ _UV_VALUES = ("--with --with-editable --with-requirements -p --python --package 
 CARRIERS: tuple[Carrier, ...] = (
     # ---- the shell and its builtins
     *(Carrier(shell, where=SHELL_LINE, kind=SHELL, takes_value=SHELL_VALUE_OPTIONS, origin="sh -c",
-              why="-c CODE NAME ARGS: the first operand is the code; else a script file; -s or none: stdin")
+              why="-c CODE NAME ARGS: the first operand is the code; else a script file; -s or none: stdin",
+              example=(f"{shell} -xc 'rm x' n", "rm"))
       for shell in SHELLS),
-    Carrier("eval", where=REST, kind=SHELL, joined=True, origin="eval", why="its words, joined, are code"),
+    Carrier("eval", where=REST, kind=SHELL, joined=True, origin="eval", why="its words, joined, are code",
+            example=("eval -- rm '-rf x'", "rm")),
     Carrier("trap", where=FIRST, kind=SHELL, min_operands=2, unless=("-", "-p", "-l", ""), origin="trap",
-            why="trap CODE SIGNAL…: the code runs when the signal (or EXIT, DEBUG, ERR) comes"),
+            why="trap CODE SIGNAL…: the code runs when the signal (or EXIT, DEBUG, ERR) comes",
+            example=("trap -- 'rm x' EXIT", "rm")),
     Carrier("mapfile", where=OPTION, kind=SHELL, options=("-C",), takes_value=("-d", "-n", "-O", "-s", "-u", "-c"),
-            origin="mapfile -C", why="the callback is evaluated every -c lines"),
+            origin="mapfile -C", why="the callback is evaluated every -c lines",
+            example=("mapfile -c 1 -C 'rm x' a < f", "rm")),
     Carrier("readarray", where=OPTION, kind=SHELL, options=("-C",), takes_value=("-d", "-n", "-O", "-s", "-u", "-c"),
-            origin="mapfile -C"),
+            origin="mapfile -C", example=("readarray -C 'rm x' a < f", "rm")),
     Carrier("alias", where=VALUES, kind=SHELL, origin="alias",
-            why="with expand_aliases, a later line runs the alias's text as code"),
+            why="with expand_aliases, a later line runs the alias's text as code",
+            example=("alias ll='rm x'", "rm")),
     Carrier("source", where=FIRST, kind=FILE, min_operands=1), Carrier(".", where=FIRST, kind=FILE, min_operands=1),
     # builtins that evaluate a word as arithmetic or a subscript: a $(…) there runs, quoted or not
-    *(Carrier(name, where=OPERANDS, kind=ARITH, origin="arithmetic")
+    *(Carrier(name, where=OPERANDS, kind=ARITH, origin="arithmetic",
+              example=(f"{name} 'a[$(rm x)]'" + (" ]" if name == "[" else " ]]" if name == "[[" else ""), "rm"))
       for name in ("test", "[", "[[", "let", "declare", "typeset", "local", "export", "readonly", "read", "unset",
                    "wait", "mapfile", "readarray")),
     Carrier("printf", where=OPTION, kind=ARITH, options=("-v",), posix=True, origin="arithmetic",
-            why="the -v NAME's subscript is evaluated; the format and arguments are data"),
+            why="the -v NAME's subscript is evaluated; the format and arguments are data",
+            example=("printf -v 'a[$(rm x)]' %s y", "rm")),
     # ---- programs that run a command line given to them
     Carrier("ssh", where=REST, kind=SHELL, joined=True, operands_before=1, own_options=True, origin="ssh",
             takes_value=tuple("-" + c for c in "bcDEeFIiJLlmOopQRSWwB"),
-            why="ssh HOST CMD…: the words after the host, joined, are run by the remote user's shell"),
-    Carrier("find", where=DELIMITED, kind=ARGV, markers=FIND_EXEC, ends=(";", "+"), origin="find -exec"),
+            why="ssh HOST CMD…: the words after the host, joined, are run by the remote user's shell",
+            example=("ssh -p 22 host rm -rf x", "rm")),
+    Carrier("find", where=DELIMITED, kind=ARGV, markers=FIND_EXEC, ends=(";", "+"), origin="find -exec",
+            example=("find . -name x -execdir rm {} +", "rm")),
     Carrier("git", verb=("submodule", "foreach"), where=REST, kind=SHELL, joined=True,
-            skip=("--recursive", "-q", "--quiet"), origin="git submodule foreach"),
+            skip=("--recursive", "-q", "--quiet"), origin="git submodule foreach",
+            example=("git -C d submodule --quiet foreach --recursive 'rm x'", "rm")),
     Carrier("git", verb=("rebase",), where=OPTION, kind=SHELL, options=("-x", "--exec"), origin="git rebase --exec",
-            takes_value=("-s", "--strategy", "-X", "--strategy-option", "--onto", "-C", "--whitespace", "-S")),
-    Carrier("git", verb=("bisect", "run"), where=REST, kind=SHELL, joined=True, origin="git bisect run"),
-    Carrier("script", where=OPTION, kind=SHELL, options=("-c", "--command"), origin="script"),
+            takes_value=("-s", "--strategy", "-X", "--strategy-option", "--onto", "-C", "--whitespace", "-S"),
+            example=("git rebase -i --exec 'rm x' main", "rm")),
+    Carrier("git", verb=("bisect", "run"), where=REST, kind=SHELL, joined=True, origin="git bisect run",
+            example=("git bisect run rm x", "rm")),
+    Carrier("script", where=OPTION, kind=SHELL, options=("-c", "--command"), origin="script",
+            example=("script -q -c 'rm x' /dev/null", "rm")),
     Carrier("tar", where=OPTION, kind=SHELL, origin="tar",
             options=("--to-command", "--use-compress-program", "-I", "--info-script", "--new-volume-script", "-F"),
-            takes_value=("-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from")),
+            takes_value=("-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from"),
+            example=("tar -xf a.tar --to-command='rm x'", "rm")),
     *_runner("uv", "run", _UV_VALUES),
     *_runner("poetry", "run", "-C --directory -P --project"),
     *_runner("pdm", "run", "-p --project"),
