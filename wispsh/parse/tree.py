@@ -181,13 +181,14 @@ class Walker:
             raise Flagged("syntax error in the parse tree")
         top = _Frame(job.origin, job.loops, job.parent)
         stack: list[tuple] = [(root, top)]
+        markers = (_LastCommandStdin, _WithRedirects)
         while stack:
             node, frame = stack.pop()
-            if isinstance(node, _LastCommandStdin):
-                node.apply(self.out.parts)
-                continue
-            if isinstance(node, _WithRedirects):
-                self._redirected_statement(node.node, frame, stack, node.redirects)
+            if node.__class__ in markers:   # one test for the few markers among many nodes
+                if node.__class__ is _LastCommandStdin:
+                    node.apply(self.out.parts)
+                else:
+                    self._redirected_statement(node.node, frame, stack, node.redirects)
                 continue
             kind = node.type
             if frame.depth > MAX_NESTING:
@@ -210,9 +211,7 @@ class Walker:
                 self._redirected_statement(node, frame, stack)
             elif kind in _PART_NODES:
                 index = self._command_part(node, (), frame)
-                self._push_command_insides(stack, node, frame.but(parent=index, pipeline=None, stage=0,
-                                                                  extra_redirects=(), read_source=None,
-                                                                  depth=frame.depth + 1))
+                self._push_command_insides(stack, node, _inside_command(frame, index))
             elif kind in ("variable_assignment", "variable_assignments"):
                 index = self._assignment_part(node, frame)
                 self._push_children(stack, node, frame.but(parent=index))
@@ -257,14 +256,21 @@ class Walker:
             else:   # words, strings, expansions…: depth counts only constructs that nest commands
                 self._push_children(stack, node, frame)
 
-    @staticmethod
-    def _push_command_insides(stack: list, node, frame: _Frame) -> None:
+    def _push_command_insides(self, stack: list, node, frame: _Frame) -> None:
         """A command's words, redirects and prefix assignments, walked for the code they hold; its
-        assignments belong to the command's part, so they are not parts of their own."""
+        assignments belong to the command's part, so they are not parts of their own. A plain word holds no
+        code: it is only checked here, not walked (most of a line is plain words)."""
+        data = self.source.data
         children = node.children
         for i in range(len(children) - 1, -1, -1):
             child = children[i]
-            if child.type == "variable_assignment":
+            kind = child.type
+            if kind == "word" and child.child_count == 0:
+                guards.check_word(data, child, frame.in_backtick)
+            elif kind == "command_name" and child.child_count == 1 and child.children[0].type == "word" \
+                    and child.children[0].child_count == 0:
+                guards.check_word(data, child.children[0], frame.in_backtick)
+            elif kind == "variable_assignment":
                 inner = child.children
                 for k in range(len(inner) - 1, -1, -1):
                     stack.append((inner[k], frame))
@@ -358,8 +364,7 @@ class Walker:
             guards.check_list_redirects(redirect_nodes)
         if body is not None and body.type in _PART_NODES:
             index = self._command_part(body, redirect_nodes, frame)
-            inner = frame.but(parent=index, pipeline=None, stage=0, extra_redirects=(), read_source=None,
-                              depth=frame.depth + 1)
+            inner = _inside_command(frame, index)
             self._push_command_insides(stack, body, inner)
             self._push_redirect_insides(redirect_nodes, inner, frame, index, stack)
             return
@@ -663,6 +668,14 @@ class Walker:
 
 
 # ---------------------------------------------------------------- helpers
+
+
+def _inside_command(frame: _Frame, index: int) -> _Frame:
+    """The frame for what a command's words hold: their code belongs to the command's part."""
+    new = frame.but()
+    new.parent, new.pipeline, new.stage, new.extra_redirects, new.read_source = index, None, 0, (), None
+    new.depth = frame.depth + 1
+    return new
 
 
 def _nested(frame: _Frame, origin: str, backtick: bool) -> _Frame:
