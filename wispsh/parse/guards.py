@@ -33,7 +33,10 @@ def check_control(code: str) -> None:
 
 def check_word(data: bytes, node, in_backtick: bool) -> None:
     """A plain word never holds a backtick or a newline: tree-sitter ran two things together."""
-    text = data[node.start_byte:node.end_byte]
+    start, end = node.start_byte, node.end_byte
+    if data.find(b"`", start, end) < 0 and data.find(b"\n", start, end) < 0:
+        return      # the common case, without a copy of the word
+    text = data[start:end]
     if not in_backtick:   # outside backticks, \` is a plain character; inside, a nested substitution
         text = text.replace(b"\\\\", b"").replace(b"\\`", b"")
     if b"`" in text or b"\n" in text:
@@ -42,6 +45,8 @@ def check_word(data: bytes, node, in_backtick: bool) -> None:
 
 def check_newlines(data: bytes, node, children=None) -> None:
     """No unescaped newline between two children of a command-like node (the next line became arguments)."""
+    if data.find(b"\n", node.start_byte, node.end_byte) < 0:
+        return      # most commands are on one line
     children = node.children if children is None else children
     for i in range(1, len(children)):
         gap = data[children[i - 1].end_byte:children[i].start_byte]

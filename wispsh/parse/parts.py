@@ -107,13 +107,20 @@ class Builder:
 
     def finish(self) -> Split:
         parts = []
+        new = object.__new__
         for raw in self.parts:
-            parts.append(Part(
+            # Part(**fields) without its frozen __init__ (one object.__setattr__ per field, the most costly
+            # step of a 20,000-part line): the same object, its fields set at once
+            part = new(Part)
+            part.__dict__.update(
                 text=raw.text, span=raw.span, argv=tuple(raw.argv), words=tuple(raw.words),
                 assignments=tuple(raw.assignments), redirects=tuple(raw.redirects), origin=raw.origin,
                 context=raw.context, loops=tuple(raw.loops), runtime_program=raw.runtime_program,
                 opaque=raw.opaque, stdin_code=raw.stdin_code, stdin_quoted=raw.stdin_quoted, parent=raw.parent,
-                pipeline=raw.pipeline, stage=raw.stage, background=raw.background, second=second_of(raw)))
+                pipeline=raw.pipeline, stage=raw.stage, background=raw.background, second=second_of(raw))
+            parts.append(part)
+        if parts and len(parts[0].__dict__) != len(Part.__dataclass_fields__):
+            raise AssertionError("Part has fields finish() does not set")   # a field added to model.Part
         return Split(line=self.line, parts=tuple(parts), ok=self.ok, notes=tuple(dict.fromkeys(self.notes)),
                      second=line_second(self.line, parts))
 

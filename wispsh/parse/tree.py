@@ -128,14 +128,18 @@ class _Frame:
         self.in_string = False  # inside "…": a ${x:-'…'} there holds plain characters, not a quoted string
 
     def but(self, **changes) -> "_Frame":
+        new = self.copy()
+        for name, value in changes.items():
+            setattr(new, name, value)
+        return new
+
+    def copy(self) -> "_Frame":
         new = _Frame.__new__(_Frame)
         new.origin, new.loops, new.parent, new.pipeline = self.origin, self.loops, self.parent, self.pipeline
         new.stage, new.background, new.extra_redirects = self.stage, self.background, self.extra_redirects
         new.in_backtick, new.depth = self.in_backtick, self.depth
         new.read_source = self.read_source
         new.arith, new.in_string = self.arith, self.in_string
-        for name, value in changes.items():
-            setattr(new, name, value)
         return new
 
 
@@ -338,12 +342,13 @@ class Walker:
                 stages[k:k + 1] = flat
                 continue
             k += 1
-        base = frame.but(pipeline=pipeline_id, depth=frame.depth + 1)
         for position in range(len(stages) - 1, -1, -1):
-            read_source = stages[position - 1][0] if position > 0 else None   # named only if a loop reads it
             stage, extra = stages[position]
             item = _WithRedirects(stage, extra) if extra else stage
-            stack.append((item, base.but(stage=position, read_source=read_source)))
+            inner = frame.copy()
+            inner.pipeline, inner.depth, inner.stage = pipeline_id, frame.depth + 1, position
+            inner.read_source = stages[position - 1][0] if position > 0 else None   # named only if a loop reads it
+            stack.append((item, inner))
 
     def _redirected_statement(self, node, frame: _Frame, stack: list, extra: tuple = ()) -> None:
         """A statement with redirects (or, with `extra`, any statement given redirects moved onto it)."""
@@ -438,15 +443,18 @@ class Walker:
             if r.type == "file_redirect":
                 guards.check_newlines(source.data, r)
         if kind == "command":
+            code, char = source.code, source.char
             for child, ctype in zip(children, types):
                 if ctype == "variable_assignment":
                     assignments.append(self._assignment(child))
-                elif ctype == "command_name":
-                    name_text = source.text(child)
-                    guards.check_command_name(name_text)
-                    words.append((child.start_byte, child.end_byte, name_text))
-                elif not ctype.endswith("redirect") and ctype != "comment" and child.is_named:
-                    words.append((child.start_byte, child.end_byte, source.text(child)))
+                    continue
+                if ctype.endswith("redirect") or ctype == "comment" or not child.is_named:
+                    continue
+                start, end = child.start_byte, child.end_byte
+                text = code[start:end] if source.ascii else code[char(start):char(end)]
+                if ctype == "command_name":
+                    guards.check_command_name(text)
+                words.append((start, end, text))
         elif kind == "test_command":
             opener, closer = children[0], children[-1]
             words.append((opener.start_byte, opener.start_byte, source.text(opener)))
@@ -672,7 +680,7 @@ class Walker:
 
 def _inside_command(frame: _Frame, index: int) -> _Frame:
     """The frame for what a command's words hold: their code belongs to the command's part."""
-    new = frame.but()
+    new = frame.copy()
     new.parent, new.pipeline, new.stage, new.extra_redirects, new.read_source = index, None, 0, (), None
     new.depth = frame.depth + 1
     return new
