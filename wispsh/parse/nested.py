@@ -12,7 +12,7 @@ from __future__ import annotations
 from wispsh.parse import scan
 from wispsh.parse.parts import Builder, RawPart, settle_program
 from wispsh.programs import code_carriers as carriers
-from wispsh.programs.code_carriers import ARGV, ARITH, PROMPT, SHELL
+from wispsh.programs.code_carriers import ARGV, ARITH, EXPANDED, PROMPT, SHELL
 from wispsh.support.lazyre import lazy_re
 
 _PROMPT_EXPANSION = lazy_re(r"\$\{[!#]?[A-Za-z_0-9]+(?:\[[^]]*\])?@P\}")   # ${x@P}: x's text run as a prompt
@@ -228,8 +228,8 @@ def _option(out: Builder, index: int, raw: RawPart, row, args: list, unwrapped) 
             code = arg[at + 1:] or following
         if code is _NO_VALUE:
             return False
-        if row.kind == ARITH:
-            _arithmetic(out, index, [code])
+        if row.kind in (ARITH, EXPANDED):
+            _arithmetic(out, index, [code], row.origin)
         elif code is None:
             out.dynamic(index, f"{row.origin} code")
         else:
@@ -304,11 +304,12 @@ _READERS = {
 # ---------------------------------------------------------------- helpers
 
 
-def _arithmetic(out: Builder, index: int, values) -> None:
+def _arithmetic(out: Builder, index: int, values, origin: str = "arithmetic") -> None:
+    """Text bash evaluates or expands once more: every $(…) and `…` in it runs, quoted or not."""
     for value in values:
         if value and ("$(" in value or "`" in value):
             for body in scan.substitution_bodies(value):
-                out.enqueue(body, "arithmetic", index)
+                out.enqueue(body, origin, index)
 
 
 def _after_verb(program: str, command: list, verb: tuple[str, ...]) -> list | None:

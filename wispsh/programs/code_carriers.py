@@ -16,6 +16,7 @@ Kinds (what the words are):
   INLINE  code in the program's own language (`python -c`, `node -e`, `perl -e`): not split, judged whole
   ARITH   arithmetic text: a `$(…)` in a subscript runs even when quoted (`let 'a[$(cmd)]'`, `test -v`)
   PROMPT  a prompt string: its `$(…)` run whenever it is shown (PS1…PS4)
+  EXPANDED  text bash expands once more: its `$(…)` run though the word was quoted (`compgen -W '$(cmd)'`)
 
 Places (where the words are, after the program's own options and its verb):
   OPTION     the value of one of `options` (`-c CODE`, `-cCODE`, `--command=CODE`, clusters `-qc CODE`)
@@ -33,8 +34,9 @@ from __future__ import annotations
 
 from wispsh.programs import wrappers
 
-SHELL, ARGV, FILE, STDIN, INLINE, ARITH, PROMPT = "shell", "argv", "file", "stdin", "inline", "arith", "prompt"
-KINDS = (SHELL, ARGV, FILE, STDIN, INLINE, ARITH, PROMPT)
+SHELL, ARGV, FILE, STDIN, INLINE, ARITH, PROMPT, EXPANDED = (
+    "shell", "argv", "file", "stdin", "inline", "arith", "prompt", "expanded")
+KINDS = (SHELL, ARGV, FILE, STDIN, INLINE, ARITH, PROMPT, EXPANDED)
 OPTION, REST, FIRST, SHELL_LINE, DELIMITED, VALUES, OPERANDS = (
     "option", "rest", "first", "shell-line", "delimited", "values", "operands")
 PLACES = (OPTION, REST, FIRST, SHELL_LINE, DELIMITED, VALUES, OPERANDS)
@@ -80,6 +82,7 @@ class Carrier:
 
 SHELLS = ("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish", "oksh", "wispsh")
 SHELL_VALUE_OPTIONS = ("-o", "+o", "-O", "+O", "--rcfile", "--init-file")
+_COMPLETION_VALUES = ("-A", "-G", "-W", "-F", "-C", "-X", "-P", "-S", "-o")
 FIND_EXEC = ("-exec", "-execdir", "-ok", "-okdir")
 
 
@@ -121,6 +124,13 @@ CARRIERS: tuple[Carrier, ...] = (
             why="with expand_aliases, a later line runs the alias's text as code",
             example=("alias ll='rm x'", "rm")),
     Carrier("source", where=FIRST, kind=FILE, min_operands=1), Carrier(".", where=FIRST, kind=FILE, min_operands=1),
+    *(row for name in ("compgen", "complete") for row in (
+        Carrier(name, where=OPTION, kind=SHELL, options=("-C",), takes_value=_COMPLETION_VALUES, origin=f"{name} -C",
+                why="the command is run to list completions (compgen: at once; complete: when completing)",
+                example=(f"{name} -W w -C 'rm x' w", "rm")),
+        Carrier(name, where=OPTION, kind=EXPANDED, options=("-W",), takes_value=_COMPLETION_VALUES,
+                origin=f"{name} -W", why="the word list is expanded again: its $(…) run, quoted or not",
+                example=(f"{name} -W '$(rm x)' w", "rm")))),
     # builtins that evaluate a word as arithmetic or a subscript: a $(…) there runs, quoted or not
     *(Carrier(name, where=OPERANDS, kind=ARITH, origin="arithmetic",
               example=(f"{name} 'a[$(rm x)]'" + (" ]" if name == "[" else " ]]" if name == "[[" else ""), "rm"))
