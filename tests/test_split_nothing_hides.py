@@ -564,3 +564,61 @@ def test_red_team_lines_hide_nothing(stubs):
                                   "complete -W '`zz`' cmd"])
 def test_completion_builtins_run_their_command_and_word_list(line):
     assert "zz" in programs_of(split_line(line)), line
+
+
+_CRASHING_PARSER = r'''
+import os, signal, sys
+from wispsh.parse import tree, split
+real = tree.parse
+def parse(source):          # a parser that dies natively on some text, as tree-sitter-bash once did
+    if source.code.startswith("CRASH_ME"):
+        os.kill(os.getpid(), signal.SIGSEGV)
+    return real(source)
+tree.parse = parse
+split.guard_native_crashes()
+result = split.split_line(sys.argv[1])
+for part in result.parts:
+    print(part.opaque, part.origin, repr(part.text))
+print(result.ok, result.notes)
+'''
+
+
+@pytest.mark.parametrize("line, opaque_text", [
+    ("CRASH_ME x", "CRASH_ME x"),                                         # the line itself
+    ("ls; sh -c 'CRASH_ME rm'", "CRASH_ME rm"),                           # code the line holds
+    ("echo a; bash -c 'x' ; eval 'CRASH_ME y'; sh -c 'pwd'", "CRASH_ME y"),   # one of several in a batch
+])
+def test_a_native_crash_of_the_parser_is_a_judged_part_not_a_signal(line, opaque_text):
+    done = subprocess.run([sys.executable, "-c", _CRASHING_PARSER, line], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr          # this process lived: it never parsed what crashed
+    rows = done.stdout.splitlines()
+    assert f"True opaque {opaque_text!r}" in rows, rows
+    assert "the parser crashed on this text (SIGSEGV): judged whole" in rows[-1]
+    assert all(row.startswith("False") for row in rows[:-1] if opaque_text not in row), rows
+
+
+_CRASHING_GATE = r'''
+import os, signal, sys
+from wispsh.parse import tree
+real = tree.parse
+def parse(source):
+    if source.code.startswith("CRASH_ME"):
+        os.kill(os.getpid(), signal.SIGSEGV)
+    return real(source)
+tree.parse = parse
+from wispsh.cli import sh
+sys.exit(sh.main(["wispsh", "--explain", "--json", "-c", sys.argv[1]]))
+'''
+
+
+def test_the_gate_turns_the_guard_on(tmp_path):
+    import json
+
+    done = subprocess.run([sys.executable, "-c", _CRASHING_GATE, "ls; sh -c 'CRASH_ME rm -rf ~'"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode in (1, 2, 3), (done.returncode, done.stderr)     # a verdict, not a signal
+    plan = json.loads(done.stdout)
+    assert plan["verdict"] != "run"
+    assert any("the parser crashed on this text (SIGSEGV)" in note for note in plan["parse"]["notes"])
+    opaque = [p for p in plan["parts"] if p["text"] == "CRASH_ME rm -rf ~"]
+    assert opaque and opaque[0]["level"] in ("high", "dangerous"), plan["parts"]

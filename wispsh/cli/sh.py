@@ -288,7 +288,9 @@ def _main(argv: list[str] | None = None) -> int:
         text = data.decode("utf-8", "surrogateescape")
 
     from wispsh import flow
+    from wispsh.parse import split
 
+    split.guard_native_crashes()   # this process is the gate: a parser that crashes natively is a judged part
     operands = invocation.args if mode == shell.COMMAND else ()   # $0 $1 …: an agent's template may use them
     if invocation.explain:   # accepted: the plan shows the text only, not shell.implicit_code (BASH_ENV, ...)
         return flow.explain(text, as_json=invocation.json, args=operands, config=config)

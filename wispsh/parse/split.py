@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import bisect
 import gc
+import os
 import re
+import sys
 
 from wispsh.model import Assignment, Part, Redirect, Split
 from wispsh.parse import guards, nested, scan, tree
@@ -85,18 +87,79 @@ def _split(line: str) -> Split:
             out.jobs.append(Job("\n".join(bodies), "stored code", (0, len(line)), None, 1))
     done = 0
     while out.jobs:
-        job = out.jobs.popleft()
-        _run_job(out, job)
-        while done < len(out.parts):    # parts that run commands give more parts or more code
-            nested.read(out, done)
-            done += 1
-        if len(out.parts) > MAX_PARTS:
-            return _whole_line_opaque(line, f"more than {MAX_PARTS} parts: judged whole")
+        batch = list(out.jobs)      # the code known now; what it runs comes in the next batch, in order
+        out.jobs.clear()
+        crashed = _parser_crashes([job.code for job in batch])
+        for k, job in enumerate(batch):
+            if k in crashed:
+                out.opaque_job(job, f"the parser crashed on this text ({crashed[k]}): judged whole")
+            else:
+                _run_job(out, job)
+            while done < len(out.parts):    # parts that run commands give more parts or more code
+                nested.read(out, done)
+                done += 1
+            if len(out.parts) > MAX_PARTS:
+                return _whole_line_opaque(line, f"more than {MAX_PARTS} parts: judged whole")
     if not out.parts and line.strip() and not _only_comments(line):
         # Defensive: text with no part would be dropped; judge it whole instead.
         out.add(RawPart(line, (0, len(line)), [], [], origin="opaque", opaque=True))
         out.distrust("no command found in non-blank text: judged whole")
     return out.finish()
+
+
+_GUARDED = [False]
+
+
+def guard_native_crashes(on: bool = True) -> None:
+    """Parse in a forked child first from now on (see _parser_crashes). The gate's own process turns it on
+    (cli/sh.py): a small, single-threaded process, where a fork costs about half a millisecond. A process with
+    a big heap pays far more per fork (page tables): the test suite and warm hosts leave it off."""
+    _GUARDED[0] = on
+
+
+def _parser_crashes(codes: list[str]) -> dict[int, str]:
+    """Which of `codes` kill the process that parses them (tree-sitter is C; its scanner once read past a
+    table on some Unicode input and died by SIGSEGV: fixed at the root in tree.Source). With the guard on, a
+    forked child parses them all first, so a native crash is never the gate's answer: the code that crashed it
+    is judged whole instead, by this process, which never parses it. One fork per batch of code (the line,
+    then the code it holds: a few per line); only when a batch crashes is each of its codes tried alone.
+    Never in a process running other threads (a fork copies one thread only) or where fork does not exist."""
+    if not _GUARDED[0] or not hasattr(os, "fork") or (
+            "threading" in sys.modules and sys.modules["threading"].active_count() > 1):
+        return {}
+    todo = [k for k, code in enumerate(codes) if not guards.CONTROL.search(code)]   # those are scanned
+    if not todo:
+        return {}
+    tree.parser()           # made before the fork: the child inherits it
+    death = _parse_in_child([codes[k] for k in todo])
+    if death is None:
+        return {}
+    if len(todo) == 1:
+        return {todo[0]: death}
+    return {k: found for k in todo if (found := _parse_in_child([codes[k]])) is not None}
+
+
+def _parse_in_child(codes: list[str]) -> str | None:
+    """Parse `codes` in a forked child: None when it ended normally, else how it died ("SIGSEGV")."""
+    pid = os.fork()
+    if pid == 0:    # the child: parse, and leave without running anything of the parent's (no flush, no atexit)
+        status = 0
+        try:
+            for code in codes:
+                tree.parse(tree.Source(code))
+        except BaseException:
+            status = 1  # not a crash: the parent meets the same error and judges the text whole
+        os._exit(status)
+    _, status = os.waitpid(pid, 0)
+    if not os.WIFSIGNALED(status):
+        return None
+    number = os.WTERMSIG(status)
+    import signal   # only here: its import costs start-up time on every line
+
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def _run_job(out: Builder, job: Job) -> None:

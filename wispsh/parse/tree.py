@@ -79,12 +79,17 @@ class Source:
 _PARSER = None
 
 
-def parse(source: Source):
+def parser():
+    """The one tree-sitter-bash parser of the process (made on first use)."""
     global _PARSER
     if _PARSER is None:
         tree_sitter = _binding("tree_sitter")
         _PARSER = tree_sitter.Parser(tree_sitter.Language(_binding("tree_sitter_bash").language()))
-    return _PARSER.parse(source.data)
+    return _PARSER
+
+
+def parse(source: Source):
+    return parser().parse(source.data)
 
 
 def _binding(package: str):
