@@ -10,7 +10,7 @@ the ×2 input; exits 1 when a full run takes 1 s or more, or an input twice as b
 as long. The machine's load average is printed: on a shared machine the figures are only comparable within
 one run.
 
-    .venv/bin/python bench/bench_pipeline.py [--quick]
+    .venv/bin/python bench/bench_pipeline.py [--quick] [--shapes]
 """
 from __future__ import annotations
 
@@ -55,6 +55,22 @@ INPUTS = (
     ("commands", commands, (10_000, 20_000)),
     ("$( nested (levels)", nested, (50_000, 100_000)),
 )
+
+
+# Shapes that once grew faster than their input somewhere in the pipeline, or could: run in process with
+# `--shapes` (split, rules, deny, gate, JSON), at a size and twice that size.
+SHAPES = {
+    "quoted heredocs": lambda n: "cat <<'E'\nx $(a)\nE\n" * n,
+    "unquoted heredocs": lambda n: "cat <<E\nx $(a)\nE\n" * n,
+    "missed operands ${x#$(a)}": lambda n: "echo ${x#$(a)}; " * n,
+    "sh -c": lambda n: "sh -c 'a b' ; " * n,
+    "backgrounded pipes (scanner)": lambda n: "coproc { :; }; " + "a | b & " * n,
+    "case items (scanner)": lambda n: "coproc { :; }; case $x in " + "a|b) c;; " * n + "esac",
+    "and-or list": lambda n: "a && " * n + "b",
+    "one word of $x": lambda n: 'echo "' + "$x" * (8 * n) + '"',
+    "redirects": lambda n: "a " + ">f " * (8 * n),
+    "stored code": lambda n: "x='$(a)'; echo $((x)); " * n,
+}
 
 
 def _env(home: Path) -> dict[str, str]:
@@ -119,6 +135,25 @@ def stages(text: str, home: Path, project: Path) -> dict[str, float]:
     return {name: t[k + 1] - t[k] for k, name in enumerate(names)} | {"parts": len(parsed.parts)}
 
 
+def shapes(home: Path, project: Path, runs: int) -> list[str]:
+    failed = []
+    print(f"\n{'shape (in process)':30} {'n':>6} {'seconds':>9} {'for 2n':>9} {'growth':>7}   worst stage")
+    for label, make in SHAPES.items():
+        timed = []
+        for n in (2_000, 4_000):
+            best = min((stages(make(n), home, project) for _ in range(runs)),
+                       key=lambda st: sum(v for k, v in st.items() if k != "parts"))
+            timed.append(best)
+        total = [sum(v for k, v in st.items() if k != "parts") for st in timed]
+        worst = max((k for k in timed[1] if k != "parts"), key=lambda k: timed[1][k] / max(timed[0][k], 1e-3))
+        growth = total[1] / total[0]
+        print(f"{label:30} {2_000:>6} {total[0]:8.3f}s {total[1]:8.3f}s {growth:6.2f}x   {worst} "
+              f"x{timed[1][worst] / max(timed[0][worst], 1e-3):.1f}")
+        if growth > LIMIT_GROWTH:
+            failed.append(f"{label}: grew x{growth:.2f} for a x2 input")
+    return failed
+
+
 def main() -> int:
     quick = "--quick" in sys.argv
     runs = 1 if quick else 3
@@ -157,6 +192,8 @@ def main() -> int:
             for what, growth in (("explain", growth_e), ("check", growth_c)):
                 if growth > LIMIT_GROWTH:
                     failed.append(f"{label}: {what} grew x{growth:.2f} for a x2 input")
+        if "--shapes" in sys.argv:
+            failed += shapes(home, project, runs)
     print("load average:", " ".join(f"{x:.2f}" for x in os.getloadavg()), f"on {os.cpu_count()} cores")
     for line in failed:
         print("bench:", line)

@@ -518,6 +518,7 @@ class _Cutter:
         self.patterns = patterns if patterns is not None else set()   # `(pat)` regions: case patterns
         self.case_depth = 0         # open `case` statements of this region
         self.in_patterns = False    # reading a case item's patterns (after `in`, `;;`, `;&`, `;;&`)
+        self.pipeline_segments: dict[int, list[int]] = {}     # pipeline id -> its segments in `out`
 
     def cut(self, lo: int, hi: int, origin: str) -> list[tuple[int, int, int]]:
         text, jump = self.text, self.lexed.jump
@@ -740,10 +741,11 @@ class _Cutter:
                 seg.stdin_quoted = value is not None
             self.out.append(seg)
             self.committed.append((seg.start, seg.end, len(self.out) - 1))
-        if background_pipeline is not None:
-            for seg in self.out:
-                if seg.pipeline == background_pipeline:
-                    seg.background = True
+            if seg.pipeline is not None:
+                self.pipeline_segments.setdefault(seg.pipeline, []).append(len(self.out) - 1)
+        if background_pipeline is not None:   # `a | b &`: every stage runs in the background
+            for k in self.pipeline_segments.get(background_pipeline, ()):
+                self.out[k].background = True
         self._new_segment()
 
 

@@ -190,16 +190,25 @@ def _split_missed(out: Builder, job: Job, first: int, missed: list) -> None:
     their code is split as a job of its own, under the innermost part of this job whose text holds it."""
     out.distrust("code the parse tree did not show as code (" + ", ".join(sorted({s.origin for s in missed}))
                  + "): split from the text")
+    # the innermost part holding each place: one sweep over the parts sorted by where they start (the
+    # places come in order), a stack of the parts still open
+    spans = sorted((raw.local[0], -raw.local[1], k) for k, raw in enumerate(out.parts[first:], first)
+                   if raw.local is not None)
+    open_parts: list[tuple[int, int]] = []    # (end, index)
+    j = 0
     for site in missed:
         if site.origin == "opaque":
             out.opaque_job(job, "text too deeply nested to read: judged whole")
             continue
-        holder = None
-        for k in range(first, len(out.parts)):
-            local = out.parts[k].local
-            if local is not None and local[0] <= site.open_at < local[1] and (
-                    holder is None or local[1] - local[0] <= out.parts[holder].local[1] - out.parts[holder].local[0]):
-                holder = k
+        while j < len(spans) and spans[j][0] <= site.open_at:
+            start, negative_end, k = spans[j]
+            while open_parts and open_parts[-1][0] <= start:
+                open_parts.pop()
+            open_parts.append((-negative_end, k))
+            j += 1
+        while open_parts and open_parts[-1][0] <= site.open_at:
+            open_parts.pop()
+        holder = open_parts[-1][1] if open_parts else None
         code = job.code[site.inner_start:site.inner_end]
         base = None
         if site.origin == "``":
