@@ -622,3 +622,15 @@ def test_the_gate_turns_the_guard_on(tmp_path):
     assert any("the parser crashed on this text (SIGSEGV)" in note for note in plan["parse"]["notes"])
     opaque = [p for p in plan["parts"] if p["text"] == "CRASH_ME rm -rf ~"]
     assert opaque and opaque[0]["level"] in ("high", "dangerous"), plan["parts"]
+
+
+def test_the_invariant_names_only_the_outermost_places_a_walk_missed():
+    from wispsh.parse import guards
+
+    code = "a $(b $(c)) ${x#`d`} '$(no)'"
+    every = {s.open_at for s in scan.code_sites(code)}
+    assert guards.uncovered(code, every) == []
+    missed = guards.uncovered(code, set())
+    assert [code[s.inner_start:s.inner_end] for s in missed] == ["b $(c)", "d"]   # $(c) goes with its holder
+    walked_outer = {code.index("$(b")}      # a walk that went into $(b …) but not into the $(c) inside it
+    assert [code[s.inner_start:s.inner_end] for s in guards.uncovered(code, walked_outer)] == ["c", "d"]
