@@ -291,6 +291,9 @@ def _main(argv: list[str] | None = None) -> int:
     from wispsh.parse import split
 
     split.guard_native_crashes()   # this process is the gate: a parser that crashes natively is a judged part
+    import gc
+
+    gc.disable()    # a short-lived process of acyclic data: the cyclic collector only made big lines superlinear
     operands = invocation.args if mode == shell.COMMAND else ()   # $0 $1 …: an agent's template may use them
     if invocation.explain:   # accepted: the plan shows the text only, not shell.implicit_code (BASH_ENV, ...)
         return flow.explain(text, as_json=invocation.json, args=operands, config=config)
