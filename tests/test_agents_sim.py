@@ -39,7 +39,8 @@ os.rename(sys.argv[2] + ".tmp", sys.argv[2])
 
 # (line, what the person is asked about and answers in wisp watch, or None; exit status; stdout)
 SESSION = [
-    ("cat <<'EOF' > notes.txt\nhello\nEOF", None, 0, ""),
+    # a file written in the project is moderate whatever the order of `<<'EOF'` and `>` (issue 11)
+    ("cat <<'EOF' > notes.txt\nhello\nEOF", ("cat *", "y"), 0, ""),
     ("sed -i 's/hello/hi/' notes.txt", ("sed *", "y"), 0, ""),
     ("git status --short", None, 0, "?? notes.txt\n"),
     ("sed -i 's/hi/ho/' notes.txt", ("sed *", "s"), 0, ""),         # once covered only its own line
@@ -121,7 +122,7 @@ def test_a_detaching_agent_works_through_the_shims_with_wisp_watch(agent, tmp_pa
                if e.get("event") == "approval.decided" and e["decision"] != "below-threshold"]
     # one question per asked line, none for the rest; the git/rm program shims beneath are covered, not asked
     asked = [d for d in decided if not d[1].startswith("cached-")]
-    assert asked == [("sed *", "asked-once"), ("sed *", "asked-session"), ("git add *", "asked-session"),
+    assert asked == [("cat *", "asked-once"), ("sed *", "asked-once"), ("sed *", "asked-session"), ("git add *", "asked-session"),
                      ("git commit *", "asked-session"), ("rm *", "denied-user")], decided
     assert ("sed *", "cached-session") in decided
     if agent in ("goose", "opencode"):   # no login shell: PATH keeps the shims, git went through its shim

@@ -10,9 +10,9 @@ import subprocess
 import textwrap
 
 import bashlex
-import pytest
 
-from strategies import PROGRAMS, random_line
+from oracle import Stubs
+from strategies import random_line
 from test_split_corpus import AGENT_LINES
 from wispsh.parse.split import split_line
 
@@ -133,39 +133,10 @@ def test_bash_rejects_what_we_flag():
 # ---------------------------------------------------------------- the recording oracle
 
 
-@pytest.fixture(scope="module")
-def stub_path(tmp_path_factory):
-    """A directory holding only stub programs (they log their name) plus the real sh/bash."""
-    root = tmp_path_factory.mktemp("stubs")
-    bin_dir = root / "bin"
-    bin_dir.mkdir()
-    for name in PROGRAMS + ["fn-not-a-program"]:
-        stub = bin_dir / name
-        stub.write_text(f'#!/bin/sh\nprintf "%s\\n" {name} >> "$STUB_LOG"\n')
-        stub.chmod(0o755)
-    for shell in ("sh", "bash"):
-        real = shutil.which(shell)
-        if real:
-            (bin_dir / shell).symlink_to(real)
-    return root
-
-
-def test_recording_oracle(stub_path):
-    work = stub_path / "work"
-    work.mkdir(exist_ok=True)
-    (work / "in").write_text("line\n")
-    env = {"PATH": str(stub_path / "bin"), "HOME": str(work), "LC_ALL": "C.UTF-8"}
+def test_recording_oracle(tmp_path):
     lines = [line for line, _ in _generated(120, 30_000, 2)]
-    runs = []
-    for k, line in enumerate(lines):
-        log = stub_path / f"log-{k}"      # one log per line: background jobs of a line may log late
-        log.write_text("")
-        subprocess.run([BASH, "--norc", "--noprofile", "-c", line], cwd=work, env={**env, "STUB_LOG": str(log)},
-                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10)
-        runs.append((line, log))
     ran_any = 0
-    for line, log in runs:
-        logged = collections.Counter(log.read_text().split())
+    for line, logged in zip(lines, Stubs(tmp_path).run(lines, limit_seconds=10)):
         ran_any += bool(logged)
         split = split_line(line)
         seen = collections.Counter(os.path.basename(p.argv[0]) for p in split.parts if p.argv and p.argv[0])

@@ -12,6 +12,7 @@ from pathlib import Path
 from collections.abc import Sequence
 
 from wispsh.model import Key, Part
+from wispsh.programs.code_carriers import EVAL_VERBS, INTERPRETERS, SOURCING, InlineCode
 from wispsh.programs.wrappers import SYSTEM_DIRS, program_name, unwrap
 from wispsh.support.lazyre import lazy_re
 
@@ -26,8 +27,6 @@ CLAUSE_KEYWORDS = frozenset({"do", "then", "else", "elif", "if", "while", "until
 NEVER_A_COMMAND = frozenset({"done", "fi", "esac", "}", "in", "for", "case", "select", "function", ";;", ";&",
                              ";;&"})
 
-# Programs that run their argument as code: always keyed by the exact text.
-SOURCING = frozenset({"source", "."})
 
 # Environment variables whose value is code the program will load or run (`PERL5DB='exec "/bin/sh"' perl x`,
 # `LD_PRELOAD=/tmp/x.so ls`): a part that sets one is code given inline, keyed by its exact text.
@@ -38,47 +37,8 @@ CODE_ENV = frozenset({
 })
 
 
-@dataclass(frozen=True)
-class InlineCode:
-    """How an interpreter is told to run code given on its command line (`python -c CODE`)."""
-
-    short_code: str = ""                # letters whose option's value is code (`-c`, `-e`; also in clusters `-ne`)
-    long_code: frozenset[str] = frozenset()
-    short_value: str = ""               # letters that take a value (attached, or the next word)
-    short_stop: str = ""                # letters after which the rest is not the interpreter's (`python -m MOD`)
-    short_optional: str = ""            # letters whose value is the rest of the cluster, maybe empty (`perl -i.bak`)
-    short_digits: str = ""              # letters followed by optional digits, then more letters (`perl -l -0777`)
-    long_value: frozenset[str] = frozenset()
-    fold_case: bool = False             # pwsh: `-Command`, `-c`, `-EncodedCommand` in any case
-
-
-def _inline(code: str = "", longs: str = "", value: str = "", stop: str = "", long_value: str = "",
-            fold_case: bool = False, optional: str = "", digits: str = "") -> InlineCode:
-    return InlineCode(short_code=code, long_code=frozenset(longs.split()), short_value=value, short_stop=stop,
-                      short_optional=optional, short_digits=digits, long_value=frozenset(long_value.split()),
-                      fold_case=fold_case)
-
-
-_PYTHON = _inline("c", value="WXQ", stop="m")
-INTERPRETERS: dict[str, InlineCode] = {
-    "python": _PYTHON, "pypy": _PYTHON,  # also python3, python3.12, pypy3 (see _interpreter)
-    "node": _inline("ep", "--eval --print", "r", long_value="--require --import --loader --experimental-loader"),
-    "nodejs": _inline("ep", "--eval --print", "r", long_value="--require --import --loader"),
-    "bun": _inline("ep", "--eval --print", long_value="--cwd --config"),
-    "perl": _inline("eE", value="I", optional="iFxdDCMmV", digits="l0"),
-    "ruby": _inline("e", value="rICE", optional="ixWKTF", digits="0"),
-    "php": _inline("rBRE", "--run", "cdfzt"),
-    "lua": _inline("e", value="l"), "luajit": _inline("e", value="l"),
-    "osascript": _inline("e", value="ls"),
-    "Rscript": _inline("e"), "R": _inline("e"),
-    "npx": _inline("c", "--call", "p", long_value="--package"),
-    "pwsh": _inline("c", "-command -encodedcommand -ec -e -enc", fold_case=True),
-    "powershell": _inline("c", "-command -encodedcommand -ec -e -enc", fold_case=True),
-    "fish": _inline("c", "--command", "C", long_value="--init-command"),
-}
-# Subcommands that take code: `deno eval CODE`.
-EVAL_VERBS: dict[str, frozenset[str]] = {"deno": frozenset({"eval"})}
-
+# How interpreters take code on their command line (`python -c`, `node -e`, `deno eval`) and which programs
+# source a file: rows of the one code-carrier table (programs/code_carriers.py), read here for the key.
 _PYTHON_NAME = lazy_re(r"^(python|pypy)[0-9.]*$")
 _DIGITS = lazy_re(r"0[xX][0-9a-fA-F]*|[0-9]*")  # `perl -0777`, `-0x1FF`, `-l015`
 _VERB = lazy_re(r"^[A-Za-z0-9_][A-Za-z0-9_.:@%+,-]*$")   # a word: no `/`, `=`, leading `-`, expansion or glob

@@ -288,7 +288,12 @@ def _main(argv: list[str] | None = None) -> int:
         text = data.decode("utf-8", "surrogateescape")
 
     from wispsh import flow
+    from wispsh.parse import split
 
+    split.guard_native_crashes()   # this process is the gate: a parser that crashes natively is a judged part
+    import gc
+
+    gc.disable()    # a short-lived process of acyclic data: the cyclic collector only made big lines superlinear
     operands = invocation.args if mode == shell.COMMAND else ()   # $0 $1 …: an agent's template may use them
     started = None
     if mode == shell.SCRIPT:        # an installed tool run through its #! line: judged as it was started

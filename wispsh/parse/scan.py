@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import bisect
 import re
+
+from wispsh.parse.words import ansi_c_end, heredoc_delimiter, is_assignment, unquote
 from wispsh.support.lazyre import lazy_re
 
 MAX_DEPTH = 200
 
-_CODE, _DQ, _PARAM, _ARITH, _ARRAY, _HEREDOC, _PARAM_DQ = range(7)   # _PARAM_DQ: ${…} inside "…" or a heredoc
+_CODE, _DQ, _PARAM, _ARITH, _ARRAY, _HEREDOC, _PARAM_DQ, _BRACKET = range(8)
+# _PARAM_DQ: ${…} inside "…" or a heredoc. _BRACKET: arithmetic in […]: a subscript (`${a[…]}`, `a[…]=`,
+# `([…]=v)`) or `$[…]`; quotes do not stop a $(…) there.
 _SKIP_WORDS = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "if", "while", "until", "{", "}",
                          "!", "[[", "]]"})
 _HEADER_WORDS = frozenset({"for", "select", "case", "function"})
@@ -26,10 +30,29 @@ _WORD_BREAK = set(" \t\n;&|<>()")
 _COMPOUND_STARTS = frozenset({"{", "while", "until", "for", "select", "if", "case", "[["})
 _NAME = lazy_re(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _NAMED_FD = lazy_re(r"^\{[A-Za-z_][A-Za-z0-9_]*\}$")
+# `a[…]=`, `a[…]+=` at the start of a word (an assignment to an element: its subscript is arithmetic)
+_ELEMENT_ASSIGNMENT = lazy_re(r"[A-Za-z_][A-Za-z0-9_]*\[[^\]\n]*\]\+?=")
+_ARRAY_ELEMENT = lazy_re(r"\[[^\]\n]*\]\+?=")
+# The head of a ${…}: an optional ! or #, the parameter, then what follows it (the operator)
+_PARAM_HEAD = lazy_re(r"[!#]?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])")
+_WORD_OPERATORS = ("-", "=", "+", "?")      # after an optional `:`: ${x:-word}, ${x=word}, …
 
 
 class TooDeep(Exception):
     pass
+
+
+class Site:
+    """A place in the text where bash runs code: `$(…)`, `…`, <(…), >(…) (origin), the character offset of
+    its opening (`open_at`) and of its code (`inner_start`, `inner_end`)."""
+
+    __slots__ = ("open_at", "inner_start", "inner_end", "origin")
+
+    def __init__(self, open_at: int, inner_start: int, inner_end: int, origin: str):
+        self.open_at, self.inner_start, self.inner_end, self.origin = open_at, inner_start, inner_end, origin
+
+    def __repr__(self) -> str:
+        return f"Site({self.origin} at {self.open_at}: {self.inner_start}..{self.inner_end})"
 
 
 class Segment:
@@ -77,13 +100,14 @@ class _Lexed:
 # Per mode, the characters (and words) the lexer must look at; everything between is skipped at C speed.
 _CASE_WORD = r"|(?<![^\s;&|(])(?:case|esac)(?=[\s;&|)]|$)"
 _NEXT_SPECIAL = {
-    _CODE: lazy_re(r"[\\'\"$`#()<>\n]" + _CASE_WORD),
+    _CODE: lazy_re(r"[\\'\"$`#()<>\n]|(?<![^\s;&|(])[A-Za-z_]\w*\[" + _CASE_WORD),
     _DQ: lazy_re(r"[\\\"$`]"),
-    _PARAM: lazy_re(r"[\\'\"$`}<>]"),
-    _ARITH: lazy_re(r"[\\'\"$`()]"),
-    _ARRAY: lazy_re(r"[\\'\"$`()]"),
+    _PARAM: lazy_re(r"[\\'\"$`}<>\[]"),
+    _ARITH: lazy_re(r"[\\\"$`()]"),
+    _ARRAY: lazy_re(r"[\\'\"$`()\[]"),
     _HEREDOC: lazy_re(r"[\\$`]"),
-    _PARAM_DQ: lazy_re(r"[\\\"$`}]"),
+    _PARAM_DQ: lazy_re(r"[\\'\"$`}\[]"),
+    _BRACKET: lazy_re(r"[\\\"$`\[\]]"),
 }
 
 
@@ -101,8 +125,36 @@ def _word_end(text: str, i: int) -> int:
     return min(i, n)
 
 
+def _param_quotes_protect(text: str, start: int, at: int, in_dq: bool) -> bool:
+    """Whether a single quote at `at` inside the ${…} opened at `start` quotes (bash then expands nothing
+    inside it). The operator decides: `${x#'…'}`, `${x/'…'/'…'}`, `${x^'…'}` (patterns) quote everywhere;
+    `${x:-'…'}` (a word) quotes only outside "…" and heredocs; `${x:0:'…'}` (arithmetic) never."""
+    head = _PARAM_HEAD.match(text, start + 2)
+    if head is None:
+        return not in_dq
+    j = head.end()
+    if j < len(text) and text[j] == "[":    # a subscript that is closed: skip it
+        depth = 0
+        while j < at:
+            if text[j] == "[":
+                depth += 1
+            elif text[j] == "]":
+                depth -= 1
+                if depth == 0:
+                    j += 1
+                    break
+            j += 1
+    if text.startswith(":", j):
+        if text[j + 1:j + 2] in _WORD_OPERATORS:
+            return not in_dq
+        return False            # ${x:offset:length}: arithmetic
+    if text[j:j + 1] in _WORD_OPERATORS:
+        return not in_dq
+    return True                 # #, ##, %, %%, /, //, ^, ^^, ",", ",,": a pattern or a replacement
+
+
 class _NotArithmetic(Exception):
-    """A `$((` turned out to be `$(` + a subshell (`$((a) | b)`): lex again reading it so."""
+    """A `$((` or `((` turned out to be two parentheses (`$((a) | b)`): lex again reading it so."""
 
     def __init__(self, at: int):
         self.at = at
@@ -130,8 +182,8 @@ def _lex_once(text: str, first_mode: int, commands_at: set[int]) -> _Lexed:
     bodies: set[int] = set()
     comments: set[int] = set()
     pending: list[tuple] = []           # heredocs waiting for the next newline: (op_at, delimiter, quoted, strip)
-    # stack entries: [mode, start, closer or paren depth, region index]
-    # stack entries: [mode, start, closer or paren depth, region index, open `case` statements]
+    # stack entries: [mode, start, closer or paren depth, region index, mode's own state]
+    # (the state: open `case` statements in code; for ${…}: 0 undecided, 1 quotes are plain, 2 quotes quote)
     stack: list[list] = [[first_mode, 0, None, 0, 0]]
     code_region = [0]                   # enclosing code region per stack level
 
@@ -165,34 +217,33 @@ def _lex_once(text: str, first_mode: int, commands_at: set[int]) -> _Lexed:
         if c == "\\":
             i += 2
             continue
-        if mode == _PARAM and c == "'" and top[4] == 0:
-            # `${x['$(cmd)']}`: in a subscript quotes do not stop a $(…) either (decided once per ${…})
-            top[4] = 1 if "[" in text[top[1]:i] else 2
-        if mode in (_CODE, _PARAM, _ARITH, _ARRAY):
-            if c == "'" and mode != _ARITH and not (mode == _PARAM and top[4] == 1):
-                close = text.find("'", i + 1)
-                end = n if close < 0 else close + 1
-                jump[i] = end
-                i = end
+        if c == "'" and mode in (_PARAM, _PARAM_DQ):
+            if top[4] == 0:     # decided once per ${…}, by its operator
+                top[4] = 2 if _param_quotes_protect(text, top[1], i, mode == _PARAM_DQ) else 1
+            if top[4] == 1:
+                i += 1
                 continue
-            if c == "#" and mode == _CODE and (i == 0 or text[i - 1] in " \t\n;&|()"):
-                close = text.find("\n", i)
-                end = n if close < 0 else close
-                jump[i] = end
-                comments.add(i)
-                i = end
-                continue
+        if c == "'" and mode in (_CODE, _PARAM, _ARRAY, _PARAM_DQ):
+            close = text.find("'", i + 1)
+            end = n if close < 0 else close + 1
+            jump[i] = end
+            i = end
+            continue
+        if c == "#" and mode == _CODE and (i == 0 or text[i - 1] in " \t\n;&|()"):
+            close = text.find("\n", i)
+            end = n if close < 0 else close
+            jump[i] = end
+            comments.add(i)
+            i = end
+            continue
         if mode == _CODE and top[2] == "`" and c == "`":
             pop(i + 1, i)
             i += 1
             continue
         if c == "$" and i + 1 < n:
             nxt = text[i + 1]
-            if nxt == "'" and mode not in (_HEREDOC, _DQ, _PARAM_DQ, _ARITH):
-                j = i + 2
-                while j < n and text[j] != "'":
-                    j += 2 if text[j] == "\\" else 1
-                jump[i] = min(j + 1, n)
+            if nxt == "'" and mode not in (_HEREDOC, _DQ, _PARAM_DQ, _ARITH, _BRACKET):
+                jump[i] = ansi_c_end(text, i + 2)
                 i = jump[i]
                 continue
             if nxt == "(" and text.startswith("((", i + 1) and i not in commands_at:
@@ -207,7 +258,11 @@ def _lex_once(text: str, first_mode: int, commands_at: set[int]) -> _Lexed:
                 push(_PARAM_DQ if mode in (_DQ, _HEREDOC, _PARAM_DQ) else _PARAM, i, "}", None, i + 2)
                 i += 2
                 continue
-            if nxt == '"' and mode in (_CODE, _PARAM, _ARITH, _ARRAY, _PARAM_DQ):
+            if nxt == "[":
+                push(_BRACKET, i + 1, 0, None, i + 2)
+                i += 2
+                continue
+            if nxt == '"' and mode in (_CODE, _PARAM, _ARITH, _ARRAY, _PARAM_DQ, _BRACKET):
                 push(_DQ, i, '"', None, i + 2)
                 i += 2
                 continue
@@ -234,6 +289,23 @@ def _lex_once(text: str, first_mode: int, commands_at: set[int]) -> _Lexed:
         if mode in (_PARAM, _PARAM_DQ):
             if c == "}":
                 pop(i + 1, i)
+            elif c == "[" and _PARAM_HEAD.fullmatch(text, top[1] + 2, i):   # ${a[…]}: a subscript
+                push(_BRACKET, i, 0, None, i + 1)
+            i += 1
+            continue
+        if mode == _BRACKET:
+            if c == "[":
+                top[2] += 1
+            elif c == "]":
+                if top[2] > 0:
+                    top[2] -= 1
+                else:
+                    pop(i + 1, i)
+            i += 1
+            continue
+        if mode == _ARRAY and c == "[":
+            if (i == 0 or text[i - 1] in " \t\n(") and _ARRAY_ELEMENT.match(text, i):   # ([k]=v …)
+                push(_BRACKET, i, 0, None, i + 1)
             i += 1
             continue
         if mode in (_ARITH, _ARRAY):
@@ -248,11 +320,17 @@ def _lex_once(text: str, first_mode: int, commands_at: set[int]) -> _Lexed:
                     pop(i + 2, i)
                     i += 2
                     continue
-                elif mode == _ARITH:   # `$((a) …`: bash reads a command substitution
+                elif mode == _ARITH:   # `$((a) …`, `((a) …`: bash reads parentheses
                     raise _NotArithmetic(top[1])
             i += 1
             continue
         # mode == _CODE
+        if text[found.end() - 1] == "[" and found.end() - i > 1:   # a word `name[…`
+            bracket = found.end() - 1
+            if _ELEMENT_ASSIGNMENT.match(text, i):   # a[…]=: the subscript is arithmetic
+                push(_BRACKET, bracket, 0, None, bracket + 1)
+            i = bracket + 1
+            continue
         if c in "<>" and text.startswith("(", i + 1):
             push(_CODE, i, ")", "<()" if c == "<" else ">()", i + 2)
             i += 2
@@ -260,6 +338,10 @@ def _lex_once(text: str, first_mode: int, commands_at: set[int]) -> _Lexed:
         if c == "(":
             if i > 0 and text[i - 1] == "=":
                 push(_ARRAY, i, 0, None, i + 1)
+            elif text.startswith("((", i) and i not in commands_at and (i == 0 or text[i - 1] in " \t\n;&|()"):
+                push(_ARITH, i, 0, None, i + 2)     # (( … )), for (( … )): arithmetic
+                i += 2
+                continue
             else:
                 push(_CODE, i, ")", "subshell", i + 1)
             i += 1
@@ -286,10 +368,8 @@ def _lex_once(text: str, first_mode: int, commands_at: set[int]) -> _Lexed:
             end = _word_end(text, j)
             word = text[j:end]
             if word:
-                from wispsh.parse.words import drop_continuations, unquote
-                delimiter = unquote(word)
-                quoted = any(q in drop_continuations(word) for q in "'\"\\")
-                pending.append((i, delimiter if delimiter is not None else word, quoted, strip))
+                delimiter, quoted = heredoc_delimiter(word)
+                pending.append((i, delimiter, quoted, strip))
             i = max(end, i + 2)
             continue
         if c == "\n" and pending:
@@ -319,6 +399,37 @@ def _lex_once(text: str, first_mode: int, commands_at: set[int]) -> _Lexed:
     while len(stack) > 1:   # unclosed constructs run to the end of the text
         pop(n, n)
     return _Lexed(jump, regions, region_at, heredocs, bodies, comments)
+
+
+def substitution_regions(text: str) -> list[tuple[int, int, int, str]]:
+    """Every outermost $(…) and `…` in text read like a heredoc body or a quoted value (quotes do not
+    protect): (opening, code start, code end, origin)."""
+    if "$(" not in text and "`" not in text:
+        return []
+    try:
+        lexed = _lex(text, _HEREDOC)
+    except TooDeep:
+        return [(0, 0, len(text), "$()")]
+    return [(r.open_at, r.inner_start, r.inner_end, r.origin) for r in lexed.regions[1:] if r.code_parent == 0]
+
+
+def code_sites(text: str) -> list[Site]:
+    """Every place in `text`, read as code, where bash runs code: $(…), `…`, <(…), >(…), also inside
+    ${…} operands, arithmetic and subscripts (where quotes do not protect) and unquoted heredoc bodies;
+    in order of their opening. Text too deep to lex is one site for the whole."""
+    try:
+        lexed = _lex(text)
+    except TooDeep:
+        return [Site(0, 0, len(text), "opaque")]
+    sites = [Site(r.open_at, r.inner_start, r.inner_end, r.origin) for r in lexed.regions[1:]
+             if r.origin != "subshell"]
+    for start, end, quoted, _ in lexed.heredocs.values():
+        if not quoted:
+            body = text[start:end]
+            sites.extend(Site(start + a, start + b, start + c, origin)
+                         for a, b, c, origin in substitution_regions(body))
+    sites.sort(key=lambda s: s.open_at)
+    return sites
 
 
 def substitution_bodies(text: str) -> list[str]:
@@ -397,12 +508,17 @@ def tokenize(text: str) -> list[str]:
 class _Cutter:
     """Cuts one code region into segments."""
 
-    def __init__(self, text: str, lexed: _Lexed, out: list[Segment], pipelines: list[int]):
+    def __init__(self, text: str, lexed: _Lexed, out: list[Segment], pipelines: list[int],
+                 patterns: set[int] | None = None):
         self.text = text
         self.lexed = lexed
         self.out = out
         self.pipelines = pipelines
         self.committed: list[tuple[int, int, int]] = []   # (start, end, segment index) in this region
+        self.patterns = patterns if patterns is not None else set()   # `(pat)` regions: case patterns
+        self.case_depth = 0         # open `case` statements of this region
+        self.in_patterns = False    # reading a case item's patterns (after `in`, `;;`, `;&`, `;;&`)
+        self.pipeline_segments: dict[int, list[int]] = {}     # pipeline id -> its segments in `out`
 
     def cut(self, lo: int, hi: int, origin: str) -> list[tuple[int, int, int]]:
         text, jump = self.text, self.lexed.jump
@@ -414,11 +530,18 @@ class _Cutter:
         while i < hi:
             c = text[i]
             if i in jump:
-                if i in self.lexed.comments or i in self.lexed.bodies:
+                if i in self.lexed.comments or i in self.lexed.bodies or (
+                        text.startswith("((", i) and i not in self.lexed.region_at):   # (( … )): no command
                     word_start = self._end_word(word_start, i)
                     i = jump[i]
                     continue
                 region = self.lexed.region_at.get(i)
+                if region is not None and self.in_patterns and self.lexed.regions[region].origin == "subshell":
+                    self.patterns.add(region)   # `case x in (a|b) …`: the patterns, in parentheses
+                    self.in_patterns = False
+                    word_start = None
+                    i = jump[i]
+                    continue
                 if region is not None and self.lexed.regions[region].origin == "subshell":
                     word_start = self._end_word(word_start, i)
                     inner = self.lexed.regions[region]
@@ -465,7 +588,11 @@ class _Cutter:
                     i += len(op)
                     continue
                 word_start = self._end_word(word_start, i)
+                if self.in_patterns and c == "|":       # a | b) …: alternatives, not a pipe
+                    i += 1
+                    continue
                 if c == ")":          # a case pattern's end: what came before is a pattern, not a command
+                    self.in_patterns = False
                     self.words.clear()
                     self.header = False
                     self.seg_start = None
@@ -485,6 +612,8 @@ class _Cutter:
                 else:
                     self._end_segment()
                     self.pipeline, self.stage = None, 0
+                    if op in (";;", ";&", ";;&") and self.case_depth:
+                        self.in_patterns = True
                 i += len(op)
                 continue
             if word_start is None:
@@ -503,6 +632,7 @@ class _Cutter:
         self.seg_start: int | None = None
         self.seg_end = 0
         self.header = False
+        self.header_word = ""
         self.background = False
         self.pending_redirect = None
         self.coproc = False             # just read `coproc`: a NAME may follow
@@ -517,6 +647,21 @@ class _Cutter:
         if word_start is None:
             return None
         word = self.text[word_start:end]
+        if self.in_patterns:            # a pattern is never a command; `esac` ends the statement
+            if word == "esac":
+                self.in_patterns = False
+                self.case_depth -= 1
+            return None
+        if word == "esac" and not self.words and not self.assignments and self.case_depth and not self.header:
+            self.case_depth -= 1        # `esac` after a last item without `;;`
+            return None
+        if self.header and self.header_word == "case" and word == "in" and not self.in_patterns:
+            self.header = False
+            self.in_patterns = True
+            self.case_depth += 1
+            self.words.clear()
+            self.seg_start = None
+            return None
         if self.pending_redirect is not None:
             op, fd, op_at = self.pending_redirect
             self.pending_redirect = None
@@ -556,6 +701,7 @@ class _Cutter:
                 return None
             if word in _HEADER_WORDS:
                 self.header = True
+                self.header_word = word
                 return None
         if self.header:
             if word in _HEADER_ENDERS:
@@ -563,7 +709,7 @@ class _Cutter:
                 self.words.clear()
                 self.seg_start = None
             return None
-        if not self.words and _is_assignment(word):
+        if not self.words and is_assignment(word):
             self.assignments.append(word)
         else:
             self.words.append((word_start, end))
@@ -590,16 +736,16 @@ class _Cutter:
                 if not quoted and ("$(" in body or "`" in body):
                     seg.heredoc_code.extend(substitution_bodies(body))
             if self.herestring is not None:
-                from wispsh.parse.words import unquote
                 value = unquote(self.herestring)
                 seg.stdin_code = value if value is not None else self.herestring
                 seg.stdin_quoted = value is not None
             self.out.append(seg)
             self.committed.append((seg.start, seg.end, len(self.out) - 1))
-        if background_pipeline is not None:
-            for seg in self.out:
-                if seg.pipeline == background_pipeline:
-                    seg.background = True
+            if seg.pipeline is not None:
+                self.pipeline_segments.setdefault(seg.pipeline, []).append(len(self.out) - 1)
+        if background_pipeline is not None:   # `a | b &`: every stage runs in the background
+            for k in self.pipeline_segments.get(background_pipeline, ()):
+                self.out[k].background = True
         self._new_segment()
 
 
@@ -612,17 +758,6 @@ def _operator_at(text: str, i: int) -> str:
         if text.startswith(op, i):
             return op
     return text[i]
-
-
-def _is_assignment(word: str) -> bool:
-    eq = word.find("=")
-    if eq <= 0:
-        return False
-    name = word[:eq].rstrip("+")
-    bracket = name.find("[")
-    if bracket > 0:
-        name = name[:bracket]
-    return name.replace("_", "a").isalnum() and not name[0].isdigit()
 
 
 def scan(text: str) -> list[Segment]:
@@ -638,9 +773,12 @@ def scan(text: str) -> list[Segment]:
     committed_by_region: dict[int, tuple[list, list]] = {}
     parent_of_region: dict[int, int | None] = {}
     handed_on: set[int] = set()    # backtick regions passed on as code of their own, with what they hold
+    patterns: set[int] = set()     # `(a|b)` of a case item: patterns, not a subshell
     for index, region in enumerate(lexed.regions):
         if region.code_parent in handed_on:
             handed_on.add(index)
+            continue
+        if index in patterns:
             continue
         parent = None
         if region.origin == "subshell":
@@ -658,7 +796,7 @@ def scan(text: str) -> list[Segment]:
             handed_on.add(index)
             continue
         before = len(out)
-        cutter = _Cutter(text, lexed, out, pipelines)
+        cutter = _Cutter(text, lexed, out, pipelines, patterns)
         holders = cutter.cut(region.inner_start, region.inner_end, region.origin)
         committed_by_region[index] = ([h[0] for h in holders], holders)
         for seg in out[before:]:

@@ -1,22 +1,262 @@
-"""Reading shell words as bash reads them: quote removal, ANSI-C decoding, brace expansion, and the
-"second spelling" (quotes, escapes and $IFS read away, data of printing/searching programs kept).
+"""Reading shell words as bash reads them: the one word decoder of the package.
 
-Every function here works on one word's text (or one part's words) with plain loops: no recursion.
+`decode(word)` cuts one word (as written) into typed segments: LITERAL text (what bash reads after quote
+removal, escapes, ANSI-C `$'…'`), and the pieces bash only knows at run time: PARAM (`$x`, `${x…}`), COMMAND
+(`$(…)`, backticks), ARITH (`$((…))`, `$[…]`). Everything else here is a fold over those segments:
+- `unquote(word)`: the static value, or None when any piece is known only at run time;
+- `read_away(word)`: the "second spelling" (quotes and escapes read away, `$IFS` as a space, expansions kept
+  as written), and `second_words` for a part's words (data of printing/searching programs kept as written);
+- `expand_word(word, subst)`: the variables we know put in, UNKNOWN for the rest (what the rules need);
+and the readings bash does before that: line continuations (`drop_continuations`), brace expansion
+(`expand_braces`: `{sh,}` is `sh`, `{r..r}m` is `rm`), globs (`has_unquoted_glob`), heredoc delimiters.
+
+Plain loops, no recursion (a word can nest 100,000 deep).
 """
 from __future__ import annotations
 
+import re
+
 from wispsh.support.lazyre import lazy_re
 
+UNKNOWN = "\x00"    # stands for text known only at run time inside a word (programs.grammar.UNKNOWN)
+
+LITERAL, PARAM, COMMAND, ARITH = "literal", "param", "command", "arith"
+
 _NAME_START = lazy_re(r"[A-Za-z_]")
+_NAME = lazy_re(r"[A-Za-z_][A-Za-z0-9_]*")
 # After `$`, these begin an expansion bash performs at run time.
-_EXPANSION_AFTER_DOLLAR = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789{(@*#?$!-")
-_DQ_ESCAPABLE = set('$`"\\\n')
+_EXPANSION_AFTER_DOLLAR = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789{([@*#?$!-")
+_DQ_ESCAPABLE = frozenset('$`"\\\n')
 _IFS_WORD = lazy_re(r"\$IFS(?![A-Za-z0-9_])|\$\{IFS\}")
+_NEEDS_READING = lazy_re(r"[\\'\"$`]")
 
 _SIMPLE_ESCAPES = {
     "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
     "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?",
 }
+
+
+# ---------------------------------------------------------------- the decoder
+
+
+class Segment:
+    """One piece of a word: `kind`, the piece `text` as written, and its `value`: for LITERAL the characters
+    bash reads; for PARAM the variable's name when the expansion is a plain `$x`/`${x}` (else None); for
+    COMMAND and ARITH the code or expression inside. `quoted`: an expansion inside "…" (not word-split)."""
+
+    __slots__ = ("kind", "text", "value", "quoted")
+
+    def __init__(self, kind: str, text: str, value: str | None, quoted: bool = False):
+        self.kind, self.text, self.value, self.quoted = kind, text, value, quoted
+
+    def __repr__(self) -> str:
+        return f"Segment({self.kind}, {self.text!r}, {self.value!r})"
+
+
+class Word:
+    """A word as written, decoded: `segments`, and `static`, its value when nothing in it is known only at
+    run time (else None). `Word.of(text)`."""
+
+    __slots__ = ("text", "segments")
+
+    def __init__(self, text: str, segments: list[Segment]):
+        self.text, self.segments = text, segments
+
+    @classmethod
+    def of(cls, text: str) -> "Word":
+        return cls(text, decode(text))  # type: ignore[arg-type]
+
+    @property
+    def static(self) -> str | None:
+        if any(s.kind != LITERAL for s in self.segments):
+            return None
+        return "".join(s.value for s in self.segments)  # type: ignore[misc]
+
+    @property
+    def dynamic(self) -> bool:
+        return any(s.kind != LITERAL for s in self.segments)
+
+
+def decode(word: str, static_only: bool = False) -> list[Segment] | None:
+    """The segments of one word, left to right (adjacent literal text merged into one segment).
+    `static_only`: None as soon as a piece known only at run time begins (without reading to its end)."""
+    if "\\\n" in word:
+        word = drop_continuations(word)
+    out: list[Segment] = []
+    lit: list[str] = []          # literal characters waiting to become a segment
+    lit_text: list[str] = []     # the same, as written
+
+    def flush() -> None:
+        if lit_text:
+            out.append(Segment(LITERAL, "".join(lit_text), "".join(lit)))
+            lit.clear()
+            lit_text.clear()
+
+    def dynamic(start: int, quoted: bool) -> int:
+        if static_only:
+            raise _Dynamic
+        end = expansion_end(word, start)
+        text = word[start:end]
+        flush()
+        out.append(_dynamic_segment(text, quoted))
+        return end
+
+    try:
+        _decode_into(word, lit, lit_text, flush, dynamic)
+    except _Dynamic:
+        return None
+    flush()
+    return out
+
+
+class _Dynamic(Exception):
+    """decode(static_only=True) met a piece known only at run time."""
+
+
+def _decode_into(word: str, lit: list, lit_text: list, flush, dynamic) -> None:
+    i, n = 0, len(word)
+    while i < n:
+        ch = word[i]
+        if ch == "\\":
+            if i + 1 < n:
+                lit.append(word[i + 1])
+                lit_text.append(word[i:i + 2])
+                i += 2
+            else:
+                lit.append("\\")
+                lit_text.append("\\")
+                i += 1
+        elif ch == "'":
+            end = word.find("'", i + 1)
+            end = n if end < 0 else end
+            lit.append(word[i + 1:end])
+            lit_text.append(word[i:end + 1])
+            i = end + 1
+        elif ch == "$" and i + 1 < n and word[i + 1] == "'":
+            end = ansi_c_end(word, i + 2)
+            body = word[i + 2:end - 1] if word[end - 1:end] == "'" and end - 1 >= i + 2 else word[i + 2:end]
+            # bash ends the string at its first NUL: $'rm\x00ls' is rm
+            lit.append(decode_ansi_c(body).split("\x00", 1)[0])
+            lit_text.append(word[i:end])
+            i = end
+        elif ch == '"' or (ch == "$" and i + 1 < n and word[i + 1] == '"'):   # "…" and $"…" (a translation)
+            lit_text.append(word[i:i + (1 if ch == '"' else 2)])
+            i += 1 if ch == '"' else 2
+            while i < n and word[i] != '"':
+                c = word[i]
+                if c == "\\" and i + 1 < n and word[i + 1] in _DQ_ESCAPABLE:
+                    if word[i + 1] != "\n":
+                        lit.append(word[i + 1])
+                    lit_text.append(word[i:i + 2])
+                    i += 2
+                elif c == "`" or (c == "$" and i + 1 < n and word[i + 1] in _EXPANSION_AFTER_DOLLAR):
+                    i = dynamic(i, True)
+                else:
+                    lit.append(c)
+                    lit_text.append(c)
+                    i += 1
+            if i < n:
+                lit_text.append('"')
+            i += 1
+        elif ch == "`" or (ch == "$" and i + 1 < n and word[i + 1] in _EXPANSION_AFTER_DOLLAR):
+            i = dynamic(i, False)
+        else:
+            lit.append(ch)
+            lit_text.append(ch)
+            i += 1
+
+
+def _dynamic_segment(text: str, quoted: bool) -> Segment:
+    if text.startswith("`"):
+        return Segment(COMMAND, text, text[1:-1] if text.endswith("`") and len(text) > 1 else text[1:], quoted)
+    if text.startswith("$(("):
+        return Segment(ARITH, text, text[3:-2] if text.endswith("))") else text[3:], quoted)
+    if text.startswith("$("):
+        return Segment(COMMAND, text, text[2:-1] if text.endswith(")") else text[2:], quoted)
+    if text.startswith("$["):
+        return Segment(ARITH, text, text[2:-1] if text.endswith("]") else text[2:], quoted)
+    if text.startswith("${"):
+        body = text[2:-1] if text.endswith("}") else text[2:]
+        name = _NAME.fullmatch(body)
+        return Segment(PARAM, text, body if name else None, quoted)
+    name = text[1:]
+    return Segment(PARAM, text, name if _NAME.fullmatch(name) else None, quoted)
+
+
+# ---------------------------------------------------------------- folds over the segments
+
+
+def unquote(word: str) -> str | None:
+    """The word after quote removal, or None when bash only knows it at run time."""
+    if not _NEEDS_READING.search(word):
+        return word
+    segments = decode(word, static_only=True)
+    if segments is None:
+        return None
+    return "".join(s.value for s in segments)  # type: ignore[misc]
+
+
+def read_away(word: str) -> str:
+    """The word with quotes and escapes read away, $IFS as a space, other expansions as written."""
+    if not _NEEDS_READING.search(word):
+        return word
+    return "".join(s.value if s.kind == LITERAL else (" " if _IFS_WORD.fullmatch(s.text) else s.text)
+                   for s in decode(word))  # type: ignore[misc]
+
+
+def expand_word(written: str, subst: dict) -> str:
+    """A word known only at run time, with the variables we know (`subst`) put in and the rest as UNKNOWN:
+    `$x`/`${x}` from subst, `$(pwd)` and `` `pwd` `` as subst["PWD"], every other expansion UNKNOWN."""
+    out: list[str] = []
+    for segment in decode(written):
+        kind = segment.kind
+        if kind == LITERAL:
+            out.append(segment.value)  # type: ignore[arg-type]
+        elif kind == PARAM:
+            if segment.value is not None:
+                out.append(subst.get(segment.value, UNKNOWN))
+            elif segment.text.startswith("${") and segment.text.endswith("}"):
+                out.append(_braced(segment.text[2:-1], subst))
+            else:
+                out.append(UNKNOWN)
+        elif kind == COMMAND and segment.value is not None and segment.value.strip() == "pwd" and "PWD" in subst:
+            out.append(subst["PWD"])    # the directory the line runs in
+        else:
+            out.append(UNKNOWN)
+    return "".join(out)
+
+
+_BRACED = lazy_re(r"([A-Za-z_][A-Za-z0-9_]*)(%%|%|##|#|:-|-|/)?(.*)\Z", re.S)
+
+
+def _braced(body: str, subst: dict) -> str:
+    """`${name}` and the operators that keep a known value a path: `${f%.js}`, `${f#src/}`, `${x:-default}`,
+    `${f/.js/.ts}`. Anything else, or an unknown name, is UNKNOWN."""
+    m = _BRACED.match(body)
+    if m is None:
+        return UNKNOWN
+    name, op, word = m.groups()
+    value = subst.get(name)
+    if op in (":-", "-"):
+        return value if value else (word.strip("'\"") if UNKNOWN not in word and "$" not in word else UNKNOWN)
+    if value is None or op is None and word:
+        return UNKNOWN
+    if op is None:
+        return value
+    if "$" in word or "`" in word or UNKNOWN in value:
+        return UNKNOWN
+    word = word.strip("'\"")
+    if op == "/":
+        old, _, replacement = word.partition("/")
+        return value.replace(old, replacement, 1) if old and not any(c in old for c in "*?[") else UNKNOWN
+    if any(c in word for c in "*?["):
+        return UNKNOWN      # a glob pattern: which part it removes depends on the value at run time
+    if op in ("%", "%%"):
+        return value[:-len(word)] if word and value.endswith(word) else value
+    return value[len(word):] if word and value.startswith(word) else value
+
+
+# ---------------------------------------------------------------- extents
 
 
 def decode_ansi_c(body: str) -> str:
@@ -59,8 +299,8 @@ def decode_ansi_c(body: str) -> str:
     return "".join(out)
 
 
-def _ansi_c_end(text: str, start: int) -> int:
-    """Index just past the closing quote of a $'…' whose body starts at `start`."""
+def ansi_c_end(text: str, start: int) -> int:
+    """Index just past the closing quote of a $'…' whose body starts at `start` (the end of text if none)."""
     i, n = start, len(text)
     while i < n:
         if text[i] == "\\":
@@ -70,6 +310,48 @@ def _ansi_c_end(text: str, start: int) -> int:
         else:
             i += 1
     return n
+
+
+def expansion_end(word: str, i: int) -> int:
+    """Index just past the expansion starting at word[i] ($name, ${…}, $(…), $((…)), $[…], `…`, $1, $@)."""
+    n = len(word)
+    if word[i] == "`":
+        j = i + 1
+        while j < n and word[j] != "`":
+            j += 2 if word[j] == "\\" else 1
+        return min(j + 1, n)
+    nxt = word[i + 1] if i + 1 < n else ""
+    if nxt in ("{", "(", "["):
+        closer = {"{": "}", "(": ")", "[": "]"}[nxt]
+        depth, j = 0, i + 1
+        quote = None
+        while j < n:
+            c = word[j]
+            if quote:
+                if c == "\\" and quote == '"':
+                    j += 2
+                    continue
+                if c == quote:
+                    quote = None
+            elif c == "\\":
+                j += 2
+                continue
+            elif c in "'\"":
+                quote = c
+            elif c in "{([":
+                depth += 1
+            elif c in "})]":
+                depth -= 1
+                if depth == 0 and c == closer:
+                    return j + 1
+            j += 1
+        return n
+    if nxt and _NAME_START.match(nxt):
+        j = i + 2
+        while j < n and (word[j].isalnum() or word[j] == "_"):
+            j += 1
+        return j
+    return min(i + 2, n)
 
 
 def drop_continuations(word: str) -> str:
@@ -88,7 +370,7 @@ def drop_continuations(word: str) -> str:
             end = word.find("'", i + 1)
             i = n if end < 0 else end + 1
         elif ch == "$" and word.startswith("$'", i):
-            i = _ansi_c_end(word, i + 2)
+            i = ansi_c_end(word, i + 2)
         elif ch == '"':   # inside double quotes a continuation is removed too; only skip escaped quotes
             j = i + 1
             while j < n and word[j] != '"':
@@ -106,124 +388,27 @@ def drop_continuations(word: str) -> str:
     return "".join(out)
 
 
-def _read(word: str, keep_dynamic: bool) -> str | None:
-    """Quote removal over one word. keep_dynamic=False: None when any part is known only at run time.
-    keep_dynamic=True: expansions stay as written, $IFS reads as a space (the second spelling)."""
-    if "\\\n" in word:
-        word = drop_continuations(word)
-    out: list[str] = []
-    i, n = 0, len(word)
-    while i < n:
-        ch = word[i]
-        if ch == "\\":
-            if i + 1 < n:
-                if word[i + 1] != "\n":
-                    out.append(word[i + 1])
-                i += 2
-            else:
-                out.append("\\")
-                i += 1
-        elif ch == "'":
-            end = word.find("'", i + 1)
-            end = n if end < 0 else end
-            out.append(word[i + 1:end])
-            i = end + 1
-        elif ch == "$" and i + 1 < n and word[i + 1] == "'":
-            end = _ansi_c_end(word, i + 2)
-            out.append(decode_ansi_c(word[i + 2:end - 1] if word[end - 1:end] == "'" else word[i + 2:end]))
-            i = end
-        elif ch == '"' or (ch == "$" and i + 1 < n and word[i + 1] == '"'):
-            i += 1 if ch == '"' else 2
-            while i < n and word[i] != '"':
-                c = word[i]
-                if c == "\\" and i + 1 < n and word[i + 1] in _DQ_ESCAPABLE:
-                    if word[i + 1] != "\n":
-                        out.append(word[i + 1])
-                    i += 2
-                    continue
-                if c == "`" or (c == "$" and i + 1 < n and word[i + 1] in _EXPANSION_AFTER_DOLLAR):
-                    if not keep_dynamic:
-                        return None
-                    end = _expansion_end(word, i)
-                    out.append(_ifs_as_space(word[i:end]))
-                    i = end
-                    continue
-                out.append(c)
-                i += 1
-            i += 1
-        elif ch == "`" or (ch == "$" and i + 1 < n and word[i + 1] in _EXPANSION_AFTER_DOLLAR):
-            if not keep_dynamic:
-                return None
-            end = _expansion_end(word, i)
-            out.append(_ifs_as_space(word[i:end]))
-            i = end
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
+def heredoc_delimiter(word: str) -> tuple[str, bool]:
+    """A heredoc's delimiter as bash compares it (quotes removed, `<<EOF\\⏎X` is EOFX) and whether any of it
+    was quoted (then the body is data: no expansion)."""
+    joined = drop_continuations(word)
+    quoted = any(q in joined for q in "'\"\\")
+    value = unquote(joined)
+    return (value if value is not None else joined), quoted
 
 
-def _ifs_as_space(expansion: str) -> str:
-    return " " if _IFS_WORD.fullmatch(expansion) else expansion
-
-
-def _expansion_end(word: str, i: int) -> int:
-    """Index just past the expansion starting at word[i] ($name, ${…}, $(…), $((…)), `…`, $1, $@)."""
-    n = len(word)
-    if word[i] == "`":
-        j = i + 1
-        while j < n and word[j] != "`":
-            j += 2 if word[j] == "\\" else 1
-        return min(j + 1, n)
-    nxt = word[i + 1]
-    if nxt in "{(":
-        closer = "}" if nxt == "{" else ")"
-        depth, j = 0, i + 1
-        quote = None
-        while j < n:
-            c = word[j]
-            if quote:
-                if c == "\\" and quote == '"':
-                    j += 2
-                    continue
-                if c == quote:
-                    quote = None
-            elif c == "\\":
-                j += 2
-                continue
-            elif c in "'\"":
-                quote = c
-            elif c in "{(":
-                depth += 1
-            elif c in "})":
-                depth -= 1
-                if depth == 0 and c == closer:
-                    return j + 1
-            j += 1
-        return n
-    if _NAME_START.match(nxt):
-        j = i + 2
-        while j < n and (word[j].isalnum() or word[j] == "_"):
-            j += 1
-        return j
-    return i + 2
-
-
-_NEEDS_READING = lazy_re(r"[\\'\"$`]")
-
-
-def unquote(word: str) -> str | None:
-    """The word after quote removal, or None when bash only knows it at run time."""
-    if not _NEEDS_READING.search(word):
-        return word
-    return _read(word, keep_dynamic=False)
-
-
-def read_away(word: str) -> str:
-    """The word with quotes and escapes read away, $IFS as a space, other expansions as written."""
-    if not _NEEDS_READING.search(word):
-        return word
-    return _read(word, keep_dynamic=True) or ""
+def is_assignment(word: str) -> bool:
+    """`NAME=…`, `NAME+=…`, `NAME[SUB]=…` as written: an assignment when it leads a command."""
+    eq = word.find("=")
+    if eq <= 0:
+        return False
+    name = word[:eq]
+    if name.endswith("+"):
+        name = name[:-1]
+    bracket = name.find("[")
+    if bracket > 0 and name.endswith("]"):
+        name = name[:bracket]
+    return bool(_NAME.fullmatch(name))
 
 
 def has_unquoted_glob(word: str) -> bool:
@@ -248,8 +433,38 @@ def has_unquoted_glob(word: str) -> bool:
     return False
 
 
-def _top_level_brace(word: str) -> tuple[int, int, list[tuple[int, int]]] | None:
-    """The first unquoted {a,b,…} of the word: (open, close, [(start, end) of each alternative])."""
+# ---------------------------------------------------------------- brace expansion
+
+_SEQUENCE = lazy_re(r"([-+]?\d+)\.\.([-+]?\d+)(?:\.\.([-+]?\d+))?|([A-Za-z])\.\.([A-Za-z])(?:\.\.([-+]?\d+))?")
+
+
+def _sequence(body: str, limit: int) -> list[str] | None:
+    """The words of a sequence expression `{1..5}`, `{01..10..2}`, `{a..e}`, `{Z..b}` (None: not one)."""
+    m = _SEQUENCE.fullmatch(body)
+    if m is None:
+        return None
+    if m.group(1) is not None:
+        first, last = int(m.group(1)), int(m.group(2))
+        step = abs(int(m.group(3) or 1)) or 1
+        width = max(len(m.group(1)), len(m.group(2))) if (m.group(1).lstrip("-").startswith("0")
+                                                           or m.group(2).lstrip("-").startswith("0")) else 0
+        numbers = range(first, last + 1, step) if first <= last else range(first, last - 1, -step)
+        out = []
+        for k in numbers:
+            if len(out) >= limit:
+                break
+            out.append(f"{k:0{width}d}" if width else str(k))
+        return out
+    first_ch, last_ch = m.group(4), m.group(5)
+    step = abs(int(m.group(6) or 1)) or 1
+    a, b = ord(first_ch), ord(last_ch)
+    codes = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
+    # a character that is special to the shell is written escaped, so the word reads as that character
+    return ["\\" + chr(k) if chr(k) in "\\'\"`$ |&;<>(){}*?[]#~=%" else chr(k) for k in codes][:limit]
+
+
+def _top_level_brace(word: str, limit: int) -> tuple[int, int, list[str]] | None:
+    """The first unquoted brace expression of the word that expands: (open, close, alternatives as written)."""
     stack: list[tuple[int, list[int]]] = []
     i, n = 0, len(word)
     while i < n:
@@ -267,8 +482,11 @@ def _top_level_brace(word: str) -> tuple[int, int, list[tuple[int, int]]] | None
                 j += 2 if word[j] == "\\" else 1
             i = j + 1
             continue
-        if ch == "$" and i + 1 < n and word[i + 1] in "{(":
-            i = _expansion_end(word, i)
+        if ch == "$" and i + 1 < n and word[i + 1] in "{([":
+            i = expansion_end(word, i)
+            continue
+        if ch == "`":
+            i = expansion_end(word, i)
             continue
         if ch == "{":
             stack.append((i, []))
@@ -278,27 +496,37 @@ def _top_level_brace(word: str) -> tuple[int, int, list[tuple[int, int]]] | None
             open_at, commas = stack.pop()
             if commas and not stack:
                 bounds = [open_at, *commas, i]
-                return open_at, i, [(bounds[k] + 1, bounds[k + 1]) for k in range(len(bounds) - 1)]
+                return open_at, i, [word[bounds[k] + 1:bounds[k + 1]] for k in range(len(bounds) - 1)]
+            if not commas and not stack:
+                words = _sequence(word[open_at + 1:i], limit)
+                if words is not None:
+                    return open_at, i, words
         i += 1
     return None
 
 
 def expand_braces(word: str, limit: int = 256) -> list[str]:
-    """Brace expansion of one word as written ({sh,-c,x} -> sh, -c, x), each result still as written.
-    A word without a comma brace expands to itself. At most `limit` results (the rest are dropped
-    only in the sense of not being spelled out; callers treat an overflow as a runtime program)."""
+    """Brace expansion of one word as written ({sh,-c,x} -> sh, -c, x; {r..r}m -> rm), each result still as
+    written; an unquoted empty result is dropped, as bash drops it (`{sh,}` is `sh`). A word without a brace
+    expression expands to itself. At most `limit` results (see brace_overflow)."""
     done: list[str] = []
     todo = [word]
     while todo and len(done) < limit:
         current = todo.pop(0)
-        found = _top_level_brace(current)
+        found = _top_level_brace(current, limit)
         if found is None:
-            done.append(current)
+            if current != "" or word == "":
+                done.append(current)
             continue
         open_at, close_at, alternatives = found
         prefix, suffix = current[:open_at], current[close_at + 1:]
-        todo[0:0] = [prefix + current[a:b] + suffix for a, b in alternatives]
+        todo[0:0] = [prefix + alternative + suffix for alternative in alternatives]
     return done
+
+
+def brace_overflow(word: str, limit: int = 256) -> bool:
+    """Whether the word expands to more than `limit` words."""
+    return len(expand_braces(word, limit + 1)) > limit
 
 
 # ---------------------------------------------------------------- the second spelling

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import posixpath
-import re
 from collections import namedtuple
 
 from wispsh.model import Finding, Level
 from wispsh.policy import places
+from wispsh.parse.words import expand_word  # noqa: F401  (the one word decoder; engine imports it from here)
 from wispsh.programs.grammar import UNKNOWN, Options, read_options
 from wispsh.support.lazyre import lazy_re
 
@@ -64,97 +64,6 @@ class Facts:
                             tuple(self.runs), self.noop, self.cd_to, dict(self.assigns), self.interp,
                             self.deletes, self.lists_big, tuple(self.found_under), self.secret_copy,
                             tuple(self.links), tuple(self.builds), tuple(self.sends))
-
-
-def expand_word(written: str, subst: dict) -> str:
-    """A word known only at run time, with the variables we do know put in and the rest as UNKNOWN.
-
-    Quotes are read away; $(…), backticks and unknown variables become UNKNOWN. No recursion.
-    """
-    out: list[str] = []
-    i, n = 0, len(written)
-    in_double = False
-    while i < n:
-        ch = written[i]
-        if ch == "'" and not in_double:
-            end = written.find("'", i + 1)
-            end = n if end < 0 else end
-            out.append(written[i + 1:end])
-            i = end + 1
-        elif ch == '"':
-            in_double = not in_double
-            i += 1
-        elif ch == "\\" and i + 1 < n:
-            out.append(written[i + 1])
-            i += 2
-        elif ch == "`":
-            end = written.find("`", i + 1)
-            out.append(UNKNOWN)
-            i = n if end < 0 else end + 1
-        elif written.startswith(("$(pwd)", "`pwd`"), i) and "PWD" in subst:
-            out.append(subst["PWD"])        # the directory the line runs in
-            i += 6 if written[i] == "$" else 5
-        elif ch in "$<>" and i + 1 < n and written[i + 1] == "(" and not in_double or (
-                ch == "$" and i + 1 < n and written[i + 1] == "("):
-            depth, j = 0, i + 1
-            while j < n:
-                if written[j] == "(":
-                    depth += 1
-                elif written[j] == ")":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                j += 1
-            out.append(UNKNOWN)
-            i = j + 1
-        elif ch == "$" and i + 1 < n and written[i + 1] == "{":
-            end = written.find("}", i + 2)
-            end = n - 1 if end < 0 else end
-            out.append(_braced(written[i + 2:end], subst))
-            i = end + 1
-        elif ch == "$" and i + 1 < n and (written[i + 1].isalnum() or written[i + 1] in "_@*#?$!-"):
-            m = re.match(r"[A-Za-z_][A-Za-z0-9_]*", written[i + 1:])
-            if m:
-                name = m.group(0)
-                out.append(subst.get(name, UNKNOWN))
-                i += 1 + len(name)
-            else:
-                out.append(UNKNOWN)
-                i += 2
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
-
-
-_BRACED = lazy_re(r"([A-Za-z_][A-Za-z0-9_]*)(%%|%|##|#|:-|-|/)?(.*)\Z", re.S)
-
-
-def _braced(body: str, subst: dict) -> str:
-    """`${name}` and the operators that keep a known value a path: `${f%.js}`, `${f#src/}`, `${x:-default}`,
-    `${f/.js/.ts}`. Anything else, or an unknown name, is UNKNOWN."""
-    m = _BRACED.match(body)
-    if m is None:
-        return UNKNOWN
-    name, op, word = m.groups()
-    value = subst.get(name)
-    if op in (":-", "-"):
-        return value if value else (word.strip("'\"") if UNKNOWN not in word and "$" not in word else UNKNOWN)
-    if value is None or op is None and word:
-        return UNKNOWN
-    if op is None:
-        return value
-    if "$" in word or "`" in word or UNKNOWN in value:
-        return UNKNOWN
-    word = word.strip("'\"")
-    if op == "/":
-        old, _, replacement = word.partition("/")
-        return value.replace(old, replacement, 1) if old and not any(c in old for c in "*?[") else UNKNOWN
-    if any(c in word for c in "*?["):
-        return UNKNOWN      # a glob pattern: which part it removes depends on the value at run time
-    if op in ("%", "%%"):
-        return value[:-len(word)] if word and value.endswith(word) else value
-    return value[len(word):] if word and value.startswith(word) else value
 
 
 class Cmd:

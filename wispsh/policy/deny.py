@@ -17,8 +17,10 @@ from wispsh.config import Config, ConfigError
 from wispsh.support.lazyre import lazy_re
 from wispsh.model import DenyHit, Judged, Split
 
-# Where a command starts: the beginning, or after an unescaped separator; then any wrappers.
-_START = r"(?:^|(?<!\\)[;&|(`\n{]|\$\()\s*"
+# Where a command starts: the beginning, or after an unescaped separator; then blanks (a newline is a separator
+# of its own, so blanks never span lines: `\s*` here rescanned a long blank run from each of its newlines, which
+# made a 2 MB heredoc take minutes), then any wrappers.
+_START = r"(?:^|(?<!\\)[;&|(`\n{]|\$\()[ \t]*+"
 _WRAPPERS = (r"(?:(?:sudo|doas|env|command|exec|builtin|nohup|nice|time|timeout|xargs|busybox|stdbuf|ionice"
              r"|[A-Za-z_][A-Za-z0-9_]*=\S*)(?:\s+-{1,2}[\w=-]+)*(?:\s+\d+[smhd]?)?\s+)*")
 _RM = r"(?:\S*/)?rm\s+"
@@ -78,17 +80,20 @@ def compile_patterns(config: Config) -> tuple[tuple[str, re.Pattern], ...]:
 
 
 def _without_quoted_heredocs(split: Split) -> str:
-    """The line with the bodies of quoted heredocs blanked: they are data, never run."""
+    """The line without the bodies of quoted heredocs: they are data, never run. One pass over the line
+    (cutting each body out of a copy of the whole line made many heredocs quadratic)."""
     line = split.line
     if "\\\n" in line:
         line = line.replace("\\\n", "")      # bash joins a backslash-newline: `r\⏎m` is `rm`
-    for part in split.parts:
-        body = part.stdin_code
-        if part.stdin_quoted and body:
-            at = line.find(body, part.span[0])
-            if at >= 0:
-                line = line[:at] + re.sub(r"[^\n]", " ", body) + line[at + len(body):]
-    return line
+    pieces: list[str] = []
+    at = 0
+    for part in sorted((p for p in split.parts if p.stdin_quoted and p.stdin_code), key=lambda p: p.span[0]):
+        found = line.find(part.stdin_code, max(at, part.span[0]))   # type: ignore[arg-type]
+        if found >= 0:
+            pieces.append(line[at:found])
+            at = found + len(part.stdin_code)    # type: ignore[arg-type]
+    pieces.append(line[at:])
+    return "".join(pieces)
 
 
 def _checked_second(item: Judged) -> str:

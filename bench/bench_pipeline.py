@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""The whole pipeline on big inputs, each at two sizes: is every stage linear?
+
+Each input runs through `wispsh --explain --json` in a fresh process (the text on stdin: a 2 MB line does
+not fit in one argv word, the kernel caps that at 128 KiB; the -c path is the same pipeline from the text
+on), and through `wispsh SCRIPT` (check mode: the gate, the refusal or the exec of a stand-in shell, the
+audit). In process, the same text is timed stage by stage: split, keys + rules per part, whole-line rules,
+deny, gate, the JSON (best of the runs, so machine noise shows less). Prints seconds and the growth for
+the ×2 input; exits 1 when a full run takes 1 s or more, or an input twice as big takes more than 2.6 times
+as long. The machine's load average is printed: on a shared machine the figures are only comparable within
+one run.
+
+    .venv/bin/python bench/bench_pipeline.py [--quick] [--shapes] [--explain-only]
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+LIMIT_SECONDS = 1.0
+LIMIT_GROWTH = 2.6      # ×2 input: linear is 2; some slack for a noisy machine
+
+
+def commands(n: int) -> str:
+    return "; ".join(f"grep -n 'x{i}' src/f{i}.py | head -{i % 9 + 1}" for i in range(n // 2))
+
+
+def quoted_heredoc(megabytes: float) -> str:
+    """An agent writing a file: a quoted heredoc whose body holds words the deny patterns look for."""
+    row = "  rm -rf / is only text here; so is $(date) and `id` and () { :|:& };:\n"
+    return "cat <<'EOF' > /dev/null\n" + row * int(megabytes * 1_000_000 / len(row)) + "EOF\n"
+
+
+def unquoted_heredoc(megabytes: float) -> str:
+    rows = ["some text with $HOME and ${USER} in it, plus 'quotes' and \"more\"\n"] * 99 + ["built on $(date)\n"]
+    block = "".join(rows)
+    return "cat <<EOF > out.txt\n" + block * int(megabytes * 1_000_000 / len(block)) + "EOF\n"
+
+
+def nested(depth: int) -> str:
+    return "echo " + "$(" * depth + "x" + ")" * depth
+
+
+INPUTS = (
+    ("quoted heredoc (MB)", quoted_heredoc, (1, 2)),
+    ("unquoted heredoc (MB)", unquoted_heredoc, (1, 2)),
+    ("commands", commands, (10_000, 20_000)),
+    ("$( nested (levels)", nested, (50_000, 100_000)),
+)
+
+
+# Shapes that once grew faster than their input somewhere in the pipeline, or could: run in process with
+# `--shapes` (split, rules, deny, gate, JSON), at a size and twice that size.
+SHAPES = {
+    "quoted heredocs": lambda n: "cat <<'E'\nx $(a)\nE\n" * n,
+    "unquoted heredocs": lambda n: "cat <<E\nx $(a)\nE\n" * n,
+    "missed operands ${x#$(a)}": lambda n: "echo ${x#$(a)}; " * n,
+    "sh -c": lambda n: "sh -c 'a b' ; " * n,
+    "backgrounded pipes (scanner)": lambda n: "coproc { :; }; " + "a | b & " * n,
+    "case items (scanner)": lambda n: "coproc { :; }; case $x in " + "a|b) c;; " * n + "esac",
+    "and-or list": lambda n: "a && " * n + "b",
+    "one word of $x": lambda n: 'echo "' + "$x" * (8 * n) + '"',
+    "redirects": lambda n: "a " + ">f " * (8 * n),
+    "stored code": lambda n: "x='$(a)'; echo $((x)); " * n,
+}
+
+
+def _env(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WISP")}
+    env.update(WISP_HOME=str(home / ".wisp"), HOME=str(home), XDG_RUNTIME_DIR=str(home / "run"))
+    return env
+
+
+def _best(runs: int, fn) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+CAP_SECONDS = 60        # a run slower than this is reported as "> 60 s" (a quadratic path), not waited for
+
+
+def whole(argv: list[str], text_file: Path, env: dict[str, str], cwd: Path, runs: int) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        try:
+            with open(text_file, "rb") as stdin:
+                subprocess.run(argv, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                               cwd=cwd, timeout=CAP_SECONDS)
+        except subprocess.TimeoutExpired:
+            return float("inf")
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _seconds(value: float) -> str:
+    return f"{value:8.3f}s" if value != float("inf") else f"> {CAP_SECONDS} s"
+
+
+def stages(text: str, home: Path, project: Path) -> dict[str, float]:
+    from wispsh import pipeline
+    from wispsh.cli import explain
+    from wispsh.config import Config
+    from wispsh.decide import gate
+    from wispsh.parse import split
+    from wispsh.policy import deny
+
+    config = Config(path=home / ".wisp" / "config.json")
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    t = [time.perf_counter()]
+    parsed = split.split_line(text)
+    t.append(time.perf_counter())
+    ctx = pipeline.rules_context(str(project), env, config)
+    judged, line_verdict = pipeline.judge_parts(parsed, ctx)
+    t.append(time.perf_counter())
+    hit = deny.check(parsed, judged, config)
+    t.append(time.perf_counter())
+    plan = gate.plan(parsed, judged, line_verdict, hit, config, cwd=str(project), env=env)
+    t.append(time.perf_counter())
+    explain.render_json(plan)
+    t.append(time.perf_counter())
+    names = ("split", "keys+rules", "deny", "gate", "json")
+    return {name: t[k + 1] - t[k] for k, name in enumerate(names)} | {"parts": len(parsed.parts)}
+
+
+def shapes(home: Path, project: Path, runs: int) -> list[str]:
+    failed = []
+    print(f"\n{'shape (in process)':30} {'n':>6} {'seconds':>9} {'for 2n':>9} {'growth':>7}   worst stage")
+    for label, make in SHAPES.items():
+        timed = []
+        for n in (2_000, 4_000):
+            best = min((stages(make(n), home, project) for _ in range(runs)),
+                       key=lambda st: sum(v for k, v in st.items() if k != "parts"))
+            timed.append(best)
+        total = [sum(v for k, v in st.items() if k != "parts") for st in timed]
+        worst = max((k for k in timed[1] if k != "parts"), key=lambda k: timed[1][k] / max(timed[0][k], 1e-3))
+        growth = total[1] / total[0]
+        print(f"{label:30} {2_000:>6} {total[0]:8.3f}s {total[1]:8.3f}s {growth:6.2f}x   {worst} "
+              f"x{timed[1][worst] / max(timed[0][worst], 1e-3):.1f}")
+        if growth > LIMIT_GROWTH:
+            failed.append(f"{label}: grew x{growth:.2f} for a x2 input")
+    return failed
+
+
+def main() -> int:
+    quick = "--quick" in sys.argv
+    runs = 1 if quick else 3
+    wispsh = str(Path(sys.executable).with_name("wispsh"))
+    failed = []
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        project = home / "project"
+        (project / ".git").mkdir(parents=True)
+        (home / ".wisp").mkdir()
+        (home / "run").mkdir(mode=0o700)
+        # check mode execs a stand-in for the real shell: what is timed is the gate, not bash running the text
+        (home / ".wisp" / "config.json").write_text(json.dumps({"shell": {"default": "/bin/true"}}))
+        env = _env(home)
+        print(f"{'input':30} {'size':>9} {'chars':>10} {'parts':>7} {'explain':>9} {'check':>9}   stages in process")
+        for label, make, sizes in INPUTS:
+            row = []
+            for size in sizes:
+                text = make(size)
+                text_file = home / "line.sh"
+                text_file.write_text(text)
+                explained = whole([wispsh, "--explain", "--json"], text_file, env, project, runs)
+                checked = whole([wispsh, str(text_file)], Path(os.devnull), env, project, 1) \
+                    if "--explain-only" not in sys.argv else float("nan")
+                inner = min((stages(text, home, project) for _ in range(runs)),
+                            key=lambda st: sum(v for k, v in st.items() if k != "parts"))
+                row.append((explained, checked))
+                shown = " ".join(f"{k}={v * 1000:.0f}ms" for k, v in inner.items() if k != "parts")
+                print(f"{label:30} {size:>9,} {len(text):>10,} {inner['parts']:>7,} {_seconds(explained)} "
+                      f"{_seconds(checked)}   {shown}")
+                for what, seconds in (("explain", explained), ("check", checked)):
+                    if seconds >= LIMIT_SECONDS:   # (nan, a check not run, is never >=)
+                        failed.append(f"{label} {size:,}: {what} took {seconds:.2f} s")
+            (e1, c1), (e2, c2) = row
+            growth_e, growth_c = e2 / e1, (c2 / c1 if c1 != float("inf") else float("inf"))
+            print(f"{'':30} {'growth for x2 input:':>29} {growth_e:8.2f}x {growth_c:8.2f}x")
+            for what, growth in (("explain", growth_e), ("check", growth_c)):
+                if growth > LIMIT_GROWTH:   # (nan is never >)
+                    failed.append(f"{label}: {what} grew x{growth:.2f} for a x2 input")
+        if "--shapes" in sys.argv:
+            failed += shapes(home, project, runs)
+    print("load average:", " ".join(f"{x:.2f}" for x in os.getloadavg()), f"on {os.cpu_count()} cores")
+    for line in failed:
+        print("bench:", line)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
