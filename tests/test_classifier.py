@@ -245,7 +245,7 @@ def test_a_dangerous_answer_is_asked_with_its_reason_in_the_dialog(tmp_path, stu
     assert prompt.valid_request(req)
     shown = prompt.render(req, colour=False, width=100)
     assert "wipes your home directory except two folders" in shown
-    assert "model" in shown and "the rules said high" in shown
+    assert "stub-1 raised this from high (the rules' level) to dangerous" in shown
     assert "[y] once  [n] no" in shown                              # dangerous: once or no
 
 

@@ -40,23 +40,25 @@ class AnswerError(Exception):
 
 
 def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit] + f"… [{len(text) - limit} more characters cut]"
+    """Redacted (as the audit redacts) and cut: a 2 MB heredoc is not read by the redaction, only its start."""
+    from wispsh.decide.audit import redact
+
+    shown = redact(text[:limit + 200])[:limit]
+    return shown if len(text) <= limit else shown + f"… [{len(text) - limit} more characters cut]"
 
 
 def user_message(judged, findings, line: str) -> str:
     """The part as the model sees it (also what the cache key is made of, with the model and the prompt)."""
-    from wispsh.decide.audit import redact
-
     part = judged.part
-    data = {"part": _cut(redact(part.text), MAX_PART_CHARS)}
+    data = {"part": _cut(part.text, MAX_PART_CHARS)}
     if line.strip() != part.text.strip():
-        data["line"] = _cut(redact(line), MAX_LINE_CHARS)
+        data["line"] = _cut(line, MAX_LINE_CHARS)
     if part.origin != "top":
         data["inside"] = part.origin
     if part.context:
         data["loop"] = part.context
     if part.stdin_code:
-        data["stdin"] = _cut(redact(part.stdin_code), MAX_STDIN_CHARS)
+        data["stdin"] = _cut(part.stdin_code, MAX_STDIN_CHARS)
     data["rules"] = {"level": str(judged.verdict.level),
                      "findings": [{"effect": f.kind, "rule": f.rule, "reason": f.reason} for f in findings]}
     return json.dumps(data, ensure_ascii=False, sort_keys=True)
