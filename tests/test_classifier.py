@@ -127,6 +127,8 @@ def test_config_classifier_section_defaults_and_errors(tmp_path):
     assert parse_config({}, path).classifier is None                     # off unless configured
     got = parse_config({"classifier": {"url": "http://127.0.0.1:8080/v1", "model": "m"}}, path).classifier
     assert (got.provider, got.timeout, got.api_key_env, got.cache_days) == ("openai", 2.0, None, 7.0)
+    for good in ("http://[::1]:8000/v1", "http://localhost:11434/v1", "https://api.openai.com/v1?x=1"):
+        assert parse_config({"classifier": {"url": good, "model": "m"}}, path).classifier.url == good
     got = parse_config({"classifier": {"url": "https://api.anthropic.com", "model": "claude-x",
                                        "provider": "anthropic", "apiKeyEnv": "ANTHROPIC_API_KEY",
                                        "timeoutSeconds": 1.5, "cacheDays": 0}}, path).classifier
@@ -135,6 +137,10 @@ def test_config_classifier_section_defaults_and_errors(tmp_path):
                       ({"model": "m"}, "classifier.url is missing"),
                       ({"url": "ftp://x", "model": "m"}, "classifier.url must be"),
                       ({"url": "http://", "model": "m"}, "classifier.url must be"),
+                      ({"url": "http://h:port/v1", "model": "m"}, "classifier.url must be"),
+                      ({"url": "http://h:70000", "model": "m"}, "classifier.url must be"),
+                      ({"url": "https://user:pw@h/v1", "model": "m"}, "classifier.url must be"),
+                      ({"url": "http://h /v1", "model": "m"}, "classifier.url must be"),
                       ({"url": "http://x", "model": " "}, "classifier.model must be"),
                       ({"url": "http://x", "model": "m", "provider": "gemini"}, "classifier.provider must be"),
                       ({"url": "http://x", "model": "m", "timeoutSeconds": 0}, "classifier.timeoutSeconds"),
@@ -655,7 +661,8 @@ def test_doctor_reports_the_classifier(tmp_path, stub):
 
 
 def test_the_endpoint_is_the_providers_own_under_the_base_url():
-    assert client.endpoint("https://api.openai.com/v1", "openai")[1:] == ("api.openai.com", None, "/v1/chat/completions")
+    assert client.endpoint("https://api.openai.com/v1", "openai")[1:] == ("api.openai.com", None,
+                                                                         "/v1/chat/completions")
     assert client.endpoint("http://127.0.0.1:11434/v1/", "openai")[1:] == ("127.0.0.1", 11434, "/v1/chat/completions")
     assert client.endpoint("http://h:8080/v1/chat/completions", "openai")[3] == "/v1/chat/completions"
     assert client.endpoint("https://api.anthropic.com", "anthropic")[3] == "/v1/messages"

@@ -324,6 +324,28 @@ class ClassifierSettings:
                 f"{self.api_key_env or 'nothing'}, {self.timeout} s)")
 
 
+def _endpoint_url(url: str) -> bool:
+    """http(s)://host[:port][/path]: no credentials in it (they would show wherever the URL is shown), a port
+    that is a port. Read without urllib (this runs on every line's config read)."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme not in ("http", "https") or any(c.isspace() for c in url):
+        return False
+    authority = rest.split("/", 1)[0].split("?", 1)[0]
+    if not authority or "@" in authority:
+        return False
+    host, port = authority, ""
+    if authority.startswith("["):
+        host, _, after = authority.partition("]")
+        if after and not after.startswith(":"):
+            return False
+        port = after[1:]
+    elif ":" in authority:
+        host, _, port = authority.rpartition(":")
+    if (port or authority.endswith(":")) and not (port.isdigit() and 0 < int(port) < 65536):
+        return False
+    return bool(host.strip("["))
+
+
 def parse_classifier(section: object, path: Path) -> ClassifierSettings | None:
     """The classifier section, or None when there is none (no network call ever happens then)."""
     if section is None:
@@ -338,8 +360,7 @@ def parse_classifier(section: object, path: Path) -> ClassifierSettings | None:
     for key in ("url", "model"):
         _expect(key in section, path, f"classifier.{key} is missing: it must be {CLASSIFIER_KEYS[key]}")
     url, model = section["url"], section["model"]
-    if not (isinstance(url, str) and url.split("://", 1)[0] in ("http", "https") and "://" in url
-            and url.split("://", 1)[1].split("/", 1)[0] and not any(c.isspace() for c in url)):
+    if not (isinstance(url, str) and _endpoint_url(url)):
         raise wrong("url")
     if not (isinstance(model, str) and model.strip()):
         raise wrong("model")
@@ -347,8 +368,8 @@ def parse_classifier(section: object, path: Path) -> ClassifierSettings | None:
     if provider not in CLASSIFIER_PROVIDERS:
         raise wrong("provider")
     key_env = section.get("apiKeyEnv")
-    if key_env is not None and not (isinstance(key_env, str) and key_env.isascii() and key_env.replace("_", "a").isalnum()
-                                    and not key_env[0].isdigit()):
+    if key_env is not None and not (isinstance(key_env, str) and key_env.isascii()
+                                    and key_env.replace("_", "a").isalnum() and not key_env[0].isdigit()):
         raise wrong("apiKeyEnv")
     timeout = section.get("timeoutSeconds", 2)
     if not (isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and 0 < timeout <= 60):

@@ -19,6 +19,7 @@ UNCERTAIN: tuple[tuple[str, str], ...] = (
     ("run-project", "*.script"),            # an interpreter's script file, as the program tables name it
     ("", "interpreters.*"),                 # until the interpreters' table names kinds: inline code, code on stdin
     ("", "parse.*"),                        # code the gate could not fully read (nested code)
+    ("", "code.*"),                         # code nested too deeply for the rules to follow
 )
 
 # The levels a second opinion can matter at: below moderate the rules rated the part by what they know of it
