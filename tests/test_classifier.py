@@ -173,8 +173,9 @@ def test_selection_goes_by_effect_kind_first_then_rule_id():
     assert pick(_judged(H, Finding(H, "python.inline", "runs inline code", "run-code")))
     assert pick(_judged(H, Finding(H, "anything.new", "whatever", "run-code")))
     assert pick(_judged(M, Finding(M, "path.run.project", "bash runs project code", "run-project")))
-    assert pick(_judged(M, Finding(M, "node.script", "runs a script", "run-project")))
-    assert pick(_judged(H, Finding(H, "interpreters.python3", "python3 -c runs inline code")))    # interim
+    assert pick(_judged(M, Finding(M, "program.project", "runs a program of the project", "run-project")))
+    assert pick(_judged(H, Finding(H, "parse.partial", "code the gate could not fully read")))     # no kind
+    assert not pick(_judged(H, Finding(H, "runners.npx", "runs an unpinned package")))
     # the rules know what these do: no second opinion
     assert not pick(_judged(M, Finding(M, "make.build", "runs the project's build", "run-project")))
     assert not pick(_judged(M, Finding(M, "path.write.project", "writes x", "path:write")))

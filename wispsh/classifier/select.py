@@ -1,9 +1,10 @@
 """Which parts get a second opinion: those the rules left uncertain, found by the effect kind and rule id of the
 findings that decided their level (policy/effects.py names the kinds), never by reason text.
 
-Kinds come first: the rule ids change as the rules become tables ("interpreters.python3" becomes
-"python.inline"), the kinds do not. Imported only when the classifier is configured and some part is at or
-above moderate; it imports nothing that costs.
+Kinds come first: rule ids change as the rules are rewritten ("interpreters.python3" became "python.inline"
+when the interpreters became a table), the kinds do not. Findings that name no kind (nested code the rules
+could not follow) are picked by rule id. Imported only when the classifier is configured and some part is
+from moderate to high; it imports nothing that costs.
 """
 from __future__ import annotations
 
@@ -16,10 +17,8 @@ UNCERTAIN: tuple[tuple[str, str], ...] = (
     ("run-code", "*"),                      # code the gate cannot read: inline code, opaque text, eval, $X args
     ("run-project", "path.run.project"),    # a script file of the project: bash x.sh, python3 x.py
     ("run-project", "program.project"),     # a program of the project: ./tool
-    ("run-project", "*.script"),            # an interpreter's script file, as the program tables name it
-    ("", "interpreters.*"),                 # until the interpreters' table names kinds: inline code, code on stdin
-    ("", "parse.*"),                        # code the gate could not fully read (nested code)
-    ("", "code.*"),                         # code nested too deeply for the rules to follow
+    ("", "parse.*"),                        # nested code the gate could not fully read (pipeline.judge_code)
+    ("", "code.*"),                         # nested code too deep or too long for the rules to follow
 )
 
 # The levels a second opinion can matter at: below moderate the rules rated the part by what they know of it
