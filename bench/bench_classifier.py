@@ -13,7 +13,12 @@ and interleaved, so machine noise hits all alike):
 and `python -I -S -c pass` as the unit. Prints medians and the medians of the paired differences
 (uncached - off, cached - off) in ms and in bare Python starts, and how many requests the stub saw.
 
-usage: bench_classifier.py [--rounds N] [--model-delay SECONDS] [--line LINE ...]
+The stub answers `--answer` (default low: below every rules' level, so it raises nothing and the gate does the
+same work in all three: the difference is the classifier's own cost). With `--answer dangerous` the parts are
+raised, and the gate's work changes with them (a dangerous part never reads the store: no psutil, no
+platformdirs), so "cached" can come out faster than "off".
+
+usage: bench_classifier.py [--rounds N] [--answer LEVEL] [--model-delay SECONDS] [--line LINE ...]
 """
 from __future__ import annotations
 
@@ -70,6 +75,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--model-delay", type=float, default=0.0, help="seconds the stub waits before answering")
+    parser.add_argument("--answer", default="low", choices=("safe", "low", "moderate", "high", "dangerous"),
+                        help="the level the stub answers (default low: raises nothing)")
     parser.add_argument("--line", action="append", help="a line to time (repeatable; default: four lines)")
     opts = parser.parse_args()
     lines = opts.line or LINES
@@ -77,7 +84,7 @@ def main() -> int:
     bare = [sys.executable, "-I", "-S", "-c", "pass"]
 
     with ModelStub() as stub, tempfile.TemporaryDirectory(prefix="bench-classifier-") as tmp:
-        stub.answer = lambda asked: Reply(text=json.dumps({"level": "dangerous", "reason": "scripted"}),
+        stub.answer = lambda asked: Reply(text=json.dumps({"level": opts.answer, "reason": "scripted"}),
                                           delay=opts.model_delay)
         root = Path(tmp)
         project = root / "project"
@@ -95,7 +102,8 @@ def main() -> int:
             for env in homes.values():
                 run_once(wispsh + ["--explain", "-c", line], env, str(project))
 
-        print(f"rounds: {opts.rounds} (interleaved)   stub delay: {opts.model_delay:g} s   python: {sys.executable}")
+        print(f"rounds: {opts.rounds} (interleaved)   stub answers: {opts.answer}   stub delay: "
+              f"{opts.model_delay:g} s   python: {sys.executable}")
         for line in lines:
             before = len(stub.posts)
             times = {name: [] for name in (*homes, "python_bare")}

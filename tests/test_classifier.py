@@ -312,6 +312,16 @@ def test_errors_and_unreadable_answers_leave_the_rules_level_and_the_audit_says_
     assert said[0]["model"] == "stub-1"
 
 
+def test_a_fault_in_the_second_opinion_leaves_the_rules_and_says_so(tmp_path, stub, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(opinion, "second_opinions", broken)
+    plan = Box(tmp_path, stub).plan("frobctl purge --all")
+    assert plan.judged[0].verdict.level == M and plan.verdict == "ask"
+    assert "classifier not used: RuntimeError: a bug" in plan.split.notes
+
+
 def test_a_reply_that_wraps_its_json_in_words_or_a_fence_is_read(tmp_path, stub):
     stub.answer = lambda asked: 'Sure.\n```json\n{"level": "high", "reason": "drops\\ntables\\u001b[2J"}\n```'
     j = Box(tmp_path, stub).part("frobctl purge --all")

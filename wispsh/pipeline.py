@@ -247,11 +247,11 @@ def second_opinion(parsed: Split, judged: tuple[Judged, ...], config: Config, *,
     if getattr(config, "classifier", None) is None or \
             not any(Level.MODERATE <= j.verdict.level <= Level.HIGH for j in judged):
         return parsed, judged
-    from wispsh.classifier import select
-
-    if not select.uncertain_parts(judged):
-        return parsed, judged
     try:
+        from wispsh.classifier import select
+
+        if not select.uncertain_parts(judged):
+            return parsed, judged
         from wispsh.classifier import opinion
 
         return parsed, opinion.second_opinions(parsed, judged, config, remember=remember, environ=environ)
