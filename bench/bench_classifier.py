@@ -130,8 +130,36 @@ def main() -> int:
                 print(f"  added ({name:<8}) paired median {d * 1000:+8.2f} ms  = {d / unit:+.2f} x python -I -S")
             print(f"  requests at the stub: {asked} over {opts.rounds} rounds "
                   f"({asked / opts.rounds:.1f} per uncached run; cached runs ask nothing)")
+        import_costs(lines, homes, str(project), wispsh, max(5, opts.rounds // 4))
         in_process(lines, homes, str(project), opts.rounds * 10)
     return 0
+
+
+def import_costs(lines, homes, cwd: str, wispsh: list[str], runs: int) -> None:
+    """What the start-up noise hides: the modules each configuration loads that `off` does not (and the
+    other way round), with their own import time (python -X importtime, median over `runs`)."""
+    print(f"\nimports beside `off` (python -X importtime, self time, median of {runs} runs):")
+    for line in lines:
+        loaded: dict[str, dict[str, list[int]]] = {name: {} for name in homes}
+        for _ in range(runs):
+            for name, env in homes.items():
+                done = subprocess.run([sys.executable, "-X", "importtime"] + wispsh[1:] + ["--explain", "-c", line],
+                                      env=env, cwd=cwd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+                for row in done.stderr.splitlines():
+                    if not row.startswith("import time:") or "self [us]" in row:
+                        continue
+                    own, _, module = (x.strip() for x in row[len("import time:"):].split("|", 2))
+                    loaded[name].setdefault(module, []).append(int(own))
+        med = {name: {m: statistics.median(v) for m, v in mods.items()} for name, mods in loaded.items()}
+        shown = " ".join(line.split())
+        print(f"  {shown[:60]}")
+        for name in ("uncached", "cached"):
+            extra = sorted(set(med[name]) - set(med["off"]))
+            fewer = sorted(set(med["off"]) - set(med[name]))
+            print(f"    {name:<8} +{sum(med[name][m] for m in extra) / 1000:6.2f} ms in {len(extra):>2} modules "
+                  f"({', '.join(m for m in extra if m.startswith('wispsh') or '.' not in m)[:90]})"
+                  + (f"; -{sum(med['off'][m] for m in fewer) / 1000:.2f} ms in {len(fewer)} it skips"
+                     if fewer else ""))
 
 
 def in_process(lines, homes, cwd: str, rounds: int) -> None:

@@ -22,9 +22,9 @@ SWEEP_ONE_IN = 64           # a write sweeps expired entries now and then
 
 
 def digest(*pieces: str) -> str:
-    import hashlib
+    from wispsh.support.signing import sha256
 
-    h = hashlib.sha256()
+    h = sha256()
     for piece in pieces:
         data = piece.encode("utf-8", "surrogatepass")
         h.update(len(data).to_bytes(8, "big") + data)
