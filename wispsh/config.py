@@ -163,6 +163,7 @@ class Config:
     audit_required: bool = False        # a line at or above the threshold that cannot be audited is refused
     wait_seconds_by_agent: dict = field(default_factory=dict)   # approval.waitSeconds as agent -> seconds
     protect: tuple[str, ...] = ()       # run.protect: paths `wisp run` keeps read-only
+    classifier: "ClassifierSettings | None" = None     # classifier.*: the model's second opinion; None: off
     raw: dict = field(default_factory=dict)
 
     def shell_path(self, name: str) -> str | None:
@@ -183,6 +184,18 @@ def _shown(value) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
+CLASSIFIER_PROVIDERS = ("openai", "anthropic")
+# Every key of the classifier section, and what its value must be (unknown keys are errors).
+CLASSIFIER_KEYS = {
+    "url": "an http:// or https:// URL (the provider's API base, e.g. http://127.0.0.1:11434/v1)",
+    "model": "a model name",
+    "provider": "one of " + ", ".join(CLASSIFIER_PROVIDERS),
+    "apiKeyEnv": "the name of the environment variable that holds the API key (never the key itself)",
+    "timeoutSeconds": "a number of seconds above 0 and up to 60",
+    "cacheDays": "a number of days from 0 to 365",
+}
+
+
 NUMBER = "a number of seconds from 0 to 1000000"
 STRINGS = "a list of strings"
 # Every key config.json may hold, as "section.key" -> what its value must be (the message says so). A key not
@@ -200,8 +213,9 @@ SCHEMA = {
     "audit.maxBytes": "a positive whole number of bytes",
     "audit.required": "true or false",
     "run.protect": "a list of paths",
+    **{f"classifier.{key}": what for key, what in CLASSIFIER_KEYS.items()},
 }
-SECTIONS = ("approval", "shell", "audit", "run")
+SECTIONS = ("approval", "shell", "audit", "run", "classifier")
 
 
 def _unknown(path: Path, key: str) -> ConfigError:
@@ -239,6 +253,8 @@ def _check_value(key: str, value, path: Path) -> None:
         ok = isinstance(value, int) and not isinstance(value, bool) and value > 0
     elif key == "audit.required":
         ok = isinstance(value, bool)
+    elif key.startswith("classifier."):
+        ok = True                           # parse_classifier reads the section as a whole
     else:                                   # pragma: no cover - every SCHEMA key is handled above
         ok = False
     if not ok:
@@ -283,8 +299,85 @@ def parse_config(data: object, path: Path) -> Config:
         audit_max_bytes=audit.get("maxBytes", 10 * 1024 * 1024),
         audit_required=audit.get("required", False),
         protect=tuple(data.get("run", {}).get("protect", [])),
+        classifier=parse_classifier(data.get("classifier"), path),
         raw=data,
     )
+
+
+# ---------------------------------------------------------------- classifier.* (the model's second opinion)
+
+
+
+class ClassifierSettings:
+    """classifier.* of config.json: where the second opinion comes from. A plain class: it is built on every
+    line's config read, and only read off the hot path."""
+
+    __slots__ = ("url", "model", "provider", "api_key_env", "timeout", "cache_days")
+
+    def __init__(self, url: str, model: str, provider: str = "openai", api_key_env: str | None = None,
+                 timeout: float = 2.0, cache_days: float = 7.0) -> None:
+        self.url, self.model, self.provider = url, model, provider
+        self.api_key_env, self.timeout, self.cache_days = api_key_env, timeout, cache_days
+
+    def __repr__(self) -> str:
+        return (f"ClassifierSettings({self.provider} {self.model} at {self.url}, key from "
+                f"{self.api_key_env or 'nothing'}, {self.timeout} s)")
+
+
+def _endpoint_url(url: str) -> bool:
+    """http(s)://host[:port][/path]: no credentials in it (they would show wherever the URL is shown), a port
+    that is a port. Read without urllib (this runs on every line's config read)."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme not in ("http", "https") or any(c.isspace() for c in url):
+        return False
+    authority = rest.split("/", 1)[0].split("?", 1)[0]
+    if not authority or "@" in authority:
+        return False
+    host, port = authority, ""
+    if authority.startswith("["):
+        host, _, after = authority.partition("]")
+        if after and not after.startswith(":"):
+            return False
+        port = after[1:]
+    elif ":" in authority:
+        host, _, port = authority.rpartition(":")
+    if (port or authority.endswith(":")) and not (port.isdigit() and 0 < int(port) < 65536):
+        return False
+    return bool(host.strip("["))
+
+
+def parse_classifier(section: object, path: Path) -> ClassifierSettings | None:
+    """The classifier section, or None when there is none (no network call ever happens then)."""
+    if section is None:
+        return None
+    _expect(isinstance(section, dict), path, "classifier must be an object of settings")
+
+    def wrong(key: str) -> ConfigError:
+        # apiKeyEnv's wrong value may be the key itself: never echoed
+        shown = "" if key == "apiKeyEnv" else f", not {section[key]!r}"
+        return ConfigError(f"{path}: classifier.{key} must be {CLASSIFIER_KEYS[key]}{shown}")
+
+    for key in ("url", "model"):
+        _expect(key in section, path, f"classifier.{key} is missing: it must be {CLASSIFIER_KEYS[key]}")
+    url, model = section["url"], section["model"]
+    if not (isinstance(url, str) and _endpoint_url(url)):
+        raise wrong("url")
+    if not (isinstance(model, str) and model.strip()):
+        raise wrong("model")
+    provider = section.get("provider", "openai")
+    if provider not in CLASSIFIER_PROVIDERS:
+        raise wrong("provider")
+    key_env = section.get("apiKeyEnv")
+    if key_env is not None and not (isinstance(key_env, str) and key_env.isascii()
+                                    and key_env.replace("_", "a").isalnum() and not key_env[0].isdigit()):
+        raise wrong("apiKeyEnv")
+    timeout = section.get("timeoutSeconds", 2)
+    if not (isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and 0 < timeout <= 60):
+        raise wrong("timeoutSeconds")
+    days = section.get("cacheDays", 7)
+    if not (isinstance(days, (int, float)) and not isinstance(days, bool) and 0 <= days <= 365):
+        raise wrong("cacheDays")
+    return ClassifierSettings(url, model.strip(), provider, key_env, float(timeout), float(days))
 
 
 def load_config(home: Path | None = None) -> Config:

@@ -167,6 +167,7 @@ class Judged:
     key: Key
     verdict: Verdict
     facts: object = None                # what the rules found that the whole-line rules follow (policy.cmd)
+    opinion: object = None              # the model's second opinion (classifier.opinion.Opinion), None: not asked
 
 
 @dataclass(frozen=True)

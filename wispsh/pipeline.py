@@ -21,8 +21,10 @@ _code_depth = [0]
 
 
 def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Sequence[str] = (), *,
-          remember: bool = True) -> Plan:
-    """`remember`: cache a snapshot's passing verdict in the wisp home (False for --explain, which writes nothing)."""
+          remember: bool = True, opinion: bool = True) -> Plan:
+    """`remember`: cache a snapshot's passing verdict and the model's answers in the wisp home (False for
+    --explain, which writes nothing). `opinion`: ask the configured model about the parts the rules left
+    uncertain (classifier/; False for warming up a judge, which should make no calls)."""
     from wispsh.agents import harness
     from wispsh.parse import split
 
@@ -36,13 +38,14 @@ def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Seq
             payload = split.split_line(hit.payload_decoded)
             note = (f"{hit.agent} boilerplate recognised (template {hit.template}); only its payload is judged"
                     + (f"; sources {', '.join(hit.sourced)}" if hit.sourced else ""))
-            plan = _judge_split(replace(payload, notes=payload.notes + (note,)), config, cwd, env)
+            plan = _judge_split(replace(payload, notes=payload.notes + (note,)), config, cwd, env,
+                                opinion=opinion, remember=remember)
             return replace(plan, template=hit.template, written=line)
         # a sourced snapshot whose content is not the agent's own capture: the whole line as written
         line_split = split.split_line(line)
         line_split = replace(line_split, notes=line_split.notes + (untrusted,))
-        return _judge_split(line_split, config, cwd, env)
-    plan = _judge_split(split.split_line(line), config, cwd, env)
+        return _judge_split(line_split, config, cwd, env, opinion=opinion, remember=remember)
+    plan = _judge_split(split.split_line(line), config, cwd, env, opinion=opinion, remember=remember)
     if plan.verdict == "run":
         return plan
     sourced: list[str] = []
@@ -225,10 +228,35 @@ def judge_code(text: str, ctx, cwd: str | None = None, whole_line: bool = True) 
         _code_depth[0] -= 1
 
 
-def _judge_split(parsed: Split, config: Config, cwd: str, env: Mapping[str, str]) -> Plan:
+def _judge_split(parsed: Split, config: Config, cwd: str, env: Mapping[str, str], *, opinion: bool = False,
+                 remember: bool = True) -> Plan:
+    """`opinion`: ask the model's second opinion after the rules (not for a snapshot's text: the rules alone)."""
     ctx = rules_context(cwd, env, config)
     judged, line_verdict = judge_parts(parsed, ctx)
+    if opinion:
+        parsed, judged = second_opinion(parsed, judged, config, remember=remember)
     return _decide(parsed, judged, line_verdict, config, cwd, env)
+
+
+def second_opinion(parsed: Split, judged: tuple[Judged, ...], config: Config, *, remember: bool = True,
+                   environ=None) -> tuple[Split, tuple[Judged, ...]]:
+    """The model's second opinion on the parts the rules left uncertain (classifier/): it can only raise.
+    A line whose parts the rules all rated below moderate (or dangerous), or no classifier in config, never
+    loads the classifier."""
+    # classifier.select asks only about parts from moderate to high (its LOWEST and HIGHEST)
+    if getattr(config, "classifier", None) is None or \
+            not any(Level.MODERATE <= j.verdict.level <= Level.HIGH for j in judged):
+        return parsed, judged
+    try:
+        from wispsh.classifier import select
+
+        if not select.uncertain_parts(judged):
+            return parsed, judged
+        from wispsh.classifier import opinion
+
+        return parsed, opinion.second_opinions(parsed, judged, config, remember=remember, environ=environ)
+    except Exception as exc:    # a fault in the second opinion leaves the rules' levels, and says so
+        return replace(parsed, notes=parsed.notes + (f"classifier not used: {type(exc).__name__}: {exc}",)), judged
 
 
 def _decide(parsed: Split, judged: tuple[Judged, ...], line_verdict: Verdict, config: Config, cwd: str,

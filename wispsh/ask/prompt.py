@@ -143,6 +143,7 @@ def question_request(plan: Plan, index: int, *, cwd: str, env: Mapping[str, str]
             "findings": [{"level": str(f.level), "rule": f.rule, "text": f.reason} for f in j.verdict.findings],
             "context": j.part.context,
             "asked": i in q.parts,
+            **({"classifier": j.opinion.to_json()} if j.opinion is not None else {}),
         })
     return {
         "line": plan.line, "index": index, "count": len(plan.questions), "pattern": q.pattern,
@@ -373,6 +374,13 @@ def render(req: dict, *, colour: bool, width: int = 80) -> str:
                        room)
     level_rows[0] = level_rows[0].replace(f"{level}:", style(f"{level}:", LEVEL_STYLE.get(level, "1")), 1)
     lines += level_rows
+    for part in req["parts"]:       # the model's second opinion, where it raised the rules' level (its reason
+        said = part.get("classifier")   # is the first of the level row's)
+        if isinstance(said, dict) and said.get("raised") is True and all(
+                isinstance(said.get(k), str) for k in ("model", "level", "rules_level")):
+            whose = "" if not req.get("whole_line") else f" for {_short(part['text'], 30)}"
+            lines += _wrap(style, "model", f"{said['model']} raised this from {said['rules_level']} (the rules' "
+                                           f"level) to {said['level']}{whose}", room)
     lines += _wrap(style, "remember", remember_text(req), room)
     where = " ".join(filter(None, [req.get("cwd"), f"(agent {req['agent']})" if req.get("agent") else ""]))
     if where:

@@ -430,13 +430,49 @@ def running_watchers() -> list[int]:
     return pids
 
 
+# ---------------------------------------------------------------- the model's second opinion
+
+
+def classifier_check(env) -> Check:
+    """Whether the classifier is configured, and whether its endpoint answers (its model list: no tokens)."""
+    from wispsh.config import ConfigError, load_config, wisp_home
+
+    try:
+        settings = load_config(wisp_home(env)).classifier
+    except ConfigError as exc:
+        return Check(WARN, "classifier", f"unknown: the config cannot be read ({exc})", "fix config.json")
+    if settings is None:
+        return Check(OK, "classifier", "off (no classifier in config.json): the rules alone rate every part")
+    from wispsh.classifier import cache, client
+
+    what = f"{settings.provider} model {settings.model} at {settings.url}"
+    if settings.api_key_env and not env.get(settings.api_key_env):
+        return Check(WARN, "classifier", f"{what}: ${settings.api_key_env} is not set in this environment, so no "
+                     "key is sent", f"export {settings.api_key_env}=… where wispsh runs (or drop apiKeyEnv)")
+    try:
+        status, raw = client.call(settings, None, what="models", environ=env)
+    except client.ClientError as exc:
+        return Check(WARN, "classifier", f"{what}: not reachable ({exc}); the rules' level stands for every part "
+                     "until it answers", "start the server or correct classifier.url")
+    if not 200 <= status < 300:
+        return Check(WARN, "classifier", f"{what}: its model list answered HTTP {status}",
+                     "check classifier.url, classifier.apiKeyEnv and the key")
+    listed = settings.model in raw.decode("utf-8", "replace")
+    problem = cache.untrusted(str(wisp_home(env)))
+    detail = (f"{what}: reachable (HTTP {status}; the model is " + ("listed" if listed else "not in its list")
+              + f"), timeout {settings.timeout:g} s")
+    if problem:
+        return Check(WARN, "classifier", f"{detail}; {problem}", "chmod 700 the cache directory, or remove it")
+    return Check(OK, "classifier", detail)
+
+
 def checks(env=None):
     """Every check, in the order printed. A check that fails to run is a FAIL saying so, never a crash."""
     env = dict(os.environ if env is None else env)
     seen: list[str] = []
     groups = (("install", lambda: install_checks(env)), ("files", lambda: file_checks(env)),
-              ("shims", lambda: shim_checks(env)), ("agents", lambda: agent_checks(env, seen)),
-              ("wisp watch", lambda: [watch_check(env, seen)]))
+              ("classifier", lambda: [classifier_check(env)]), ("shims", lambda: shim_checks(env)),
+              ("agents", lambda: agent_checks(env, seen)), ("wisp watch", lambda: [watch_check(env, seen)]))
     for name, group in groups:
         try:
             yield from group()

@@ -32,6 +32,8 @@ def plan_dict(plan: Plan) -> dict:
             "context": part.context,
             "decision": decision.kind,
             "approval_id": decision.approval_id,
+            # the model's second opinion (classifier/), only on the parts it was asked about
+            **({"classifier": judged.opinion.to_json()} if judged.opinion is not None else {}),
         })
     return {
         "version": SCHEMA_VERSION,
@@ -102,4 +104,6 @@ def render_text(plan: Plan) -> str:
         out.append("     " + ", ".join(detail))
         for finding in verdict.findings:
             out.append(f"     - {shown(finding.reason)} [{finding.rule}]")
+        if judged.opinion is not None:
+            out.append(f"     second opinion: {shown(judged.opinion.summary())}")
     return "\n".join(out)

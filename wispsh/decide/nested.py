@@ -162,7 +162,8 @@ def audit(home: str, text: str, beneath: int, cwd: str) -> None:
     redaction runs here), the allowing pid. Appended in one write; a home or log that is not private is
     left alone (best effort: the allowed line above was audited in full)."""
     import time
-    from _sha256 import sha256
+
+    from wispsh.support.signing import sha256
 
     first = text.split(None, 1)[0][:64] if text.split() else ""
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + ".%03dZ" % (int(time.time() * 1000) % 1000)

@@ -52,7 +52,8 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
                      if found_file is not None
                      else f" (in {cwd})" if cwd != ctx.cwd else " (with the line's own variables)")
             again = engine.verdict_of(cmd)
-            again = Verdict(again.level, tuple(Finding(f.level, f.rule, f.reason + where) for f in again.findings))
+            again = Verdict(again.level, tuple(Finding(f.level, f.rule, f.reason + where, f.kind)
+                                                for f in again.findings))
             sure = certain and found_file is None and "||" not in line[last_mover_end:part.span[0]]
             verdict = again if sure or again.level > alone.verdict.level else alone.verdict
             item = Judged(part, key, verdict, cmd.facts.summary())

@@ -1,6 +1,6 @@
 """The wisp home's signing key (`grants.key`, the same file decide/store.py signs runtime grants with) and
-HMAC-SHA256 built on `_sha256` alone: cheap enough for the nested-shell check, which runs before any heavy
-import. Nothing here imports pathlib, json, hmac or the store."""
+HMAC-SHA256 built on CPython's own SHA-256 alone (`_sha256`, `_sha2` from 3.12): cheap enough for the
+nested-shell check, which runs before any heavy import. Nothing here imports pathlib, json, hmac or the store."""
 from __future__ import annotations
 
 import os
@@ -71,10 +71,18 @@ def key_for_signing(home: str) -> bytes | None:
     return read_key(home)
 
 
+def sha256(data: bytes = b""):
+    """A SHA-256 object without hashlib's import (OpenSSL): CPython's own module, `_sha256` up to 3.11 and
+    `_sha2` from 3.12 on."""
+    try:
+        from _sha256 import sha256 as make
+    except ImportError:
+        from _sha2 import sha256 as make
+    return make(data)
+
+
 def mac(key: bytes, message: bytes) -> str:
     """HMAC-SHA256 (RFC 2104) of message, hex."""
-    from _sha256 import sha256
-
     if len(key) > _BLOCK:
         key = sha256(key).digest()
     key = key.ljust(_BLOCK, b"\0")
