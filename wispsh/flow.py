@@ -1,7 +1,10 @@
 """The gate between reading a line and exec'ing the real shell: judge, ask, settle, then run or refuse.
 
-`check` returns only when every part of the text is allowed; otherwise the process ends with 126
-and one line on stderr. `explain` prints the plan and never asks, writes or runs.
+`verdict` says whether a text may run (None) or the one refusal line; `check` is the same for a caller that
+ends there (exit 126). `beneath_allowed` is the check for a shell started beneath a line the gate allowed:
+deny patterns only, one compact audit event, never a question. `explain` prints the plan and never asks,
+writes or runs. cwd, env, where answers come from and who the session is are the caller's: the in-process
+gate passes its own, the `wisp run` supervisor those of the process that asked.
 """
 from __future__ import annotations
 
@@ -25,66 +28,116 @@ def too_big(text: str | bytes) -> str | None:
             "nothing ran (split it, or run it with the real shell yourself)")
 
 
-def _plan(text: str, args: Sequence[str], config: Config | None, *, remember: bool = True):
+def _plan(text: str, args: Sequence[str], config: Config | None, cwd: str, env, *, remember: bool = True):
     from wispsh import pipeline
 
     config = config or load_config()
-    return config, pipeline.judge(text, config, os.getcwd(), dict(os.environ), args, remember=remember)
+    return config, pipeline.judge(text, config, cwd, dict(env), args, remember=remember)
 
 
-def _warn(settlement) -> None:
-    """What went wrong remembering or auditing, one line each on stderr (the line itself still runs)."""
-    if not settlement.warnings:
-        return
+def verdict(text: str, *, yes: bool = False, args: Sequence[str] = (), config: Config | None = None,
+            cwd: str | None = None, env=None, answers=None, source: str = "wispsh",
+            warnings: list | None = None) -> str | None:
+    """None when `text` may run; else the one refusal line. Fails closed on any error.
+
+    `answers(plan, config=, env=, yes=, cwd=)` gives the answers (default: ask.collect.answers). Who is asking
+    is decide.session.here(): this process, or the one the `wisp run` supervisor set (session.asking_for).
+    What went wrong remembering or auditing is added to `warnings` (the caller says it on stderr)."""
+    cwd = os.getcwd() if cwd is None else cwd
+    env = os.environ if env is None else env
+    warnings = [] if warnings is None else warnings
+    try:
+        big = too_big(text)
+        if big:
+            return f"wispsh: not run: {big}"
+        config, plan = _plan(text, args, config, cwd, env)
+        if plan.verdict == "run":
+            settlement = _settle(plan, (), config, source=source, cwd=cwd, env=env)
+            warnings.extend(settlement.warnings)
+            return None if settlement.run else settlement.refusal
+        if plan.verdict == "deny":
+            settlement = _settle(plan, (), config, source=source, cwd=cwd, env=env)
+            warnings.extend(settlement.warnings)
+            return settlement.refusal
+        if answers is None:
+            from wispsh.ask.collect import answers
+        from wispsh.ask import prompt
+
+        got = answers(plan, config=config, env=env, yes=yes, cwd=cwd)
+        settlement = _settle(plan, got, config, source="--yes" if yes else source, cwd=cwd, env=env)
+        warnings.extend(settlement.warnings)
+        if settlement.run:
+            return None
+        return settlement.refusal or prompt.refusal_line(plan, got)
+    except ConfigError as exc:
+        return f"wispsh: not run: config error: {exc}"
+    except SystemExit:
+        raise
+    except BaseException as exc:  # fail closed: an error in the gate never lets the line run
+        return f"wispsh: not run: internal error while checking the line ({type(exc).__name__}: {exc})"
+
+
+def warning_lines(warnings) -> str:
+    """What went wrong remembering or auditing, one stderr line each (the line itself still runs)."""
+    if not warnings:
+        return ""
     from wispsh.support.text import shown
 
-    for warning in settlement.warnings:
-        sys.stderr.write(f"wispsh: warning: {shown(' '.join(warning.split()))}\n")
-    sys.stderr.flush()
+    return "".join(f"wispsh: warning: {shown(' '.join(w.split()))}\n" for w in warnings)
+
+
+def _warn(warnings) -> None:
+    if warnings:
+        sys.stderr.write(warning_lines(warnings))
+        sys.stderr.flush()
 
 
 def check(text: str, *, yes: bool = False, args: Sequence[str] = (), config: Config | None = None) -> None:
     """Return when `text` may run; refuse (exit 126) otherwise. Fails closed on any error."""
-    try:
-        big = too_big(text)
-        if big:
-            refuse(f"wispsh: not run: {big}")
-        config, plan = _plan(text, args, config)
-        if plan.verdict == "run":
-            settlement = _settle(plan, (), config, source="wispsh")
-            if not settlement.run:
-                refuse(settlement.refusal)
-            _warn(settlement)
-            return
-        if plan.verdict == "deny":
-            settlement = _settle(plan, (), config, source="wispsh")
-            _warn(settlement)
-            refuse(settlement.refusal)
-        from wispsh.ask import collect, prompt
-
-        answers = collect.answers(plan, config=config, env=os.environ, yes=yes, cwd=os.getcwd())
-        settlement = _settle(plan, answers, config, source="--yes" if yes else "wispsh")
-        _warn(settlement)
-        if settlement.run:
-            return
-        refuse(settlement.refusal or prompt.refusal_line(plan, answers))
-    except ConfigError as exc:
-        refuse(f"wispsh: not run: config error: {exc}")
-    except SystemExit:
-        raise
-    except BaseException as exc:  # fail closed: an error in the gate never lets the line run
-        refuse(f"wispsh: not run: internal error while checking the line ({type(exc).__name__}: {exc})")
+    warnings: list[str] = []
+    refusal = verdict(text, yes=yes, args=args, config=config, warnings=warnings)
+    _warn(warnings)
+    if refusal is not None:
+        refuse(refusal)
 
 
-def _settle(plan, answers, config, *, source: str):
+def _settle(plan, answers, config, *, source: str, cwd: str, env):
     from wispsh.decide import gate
 
-    return gate.settle(plan, answers, config=config, cwd=os.getcwd(), env=os.environ, source=source)
+    return gate.settle(plan, answers, config=config, cwd=cwd, env=env, source=source)
 
 
-def explain(text: str, *, as_json: bool, args: Sequence[str] = (), config: Config | None = None,
-            notes: Sequence[str] = (), also: Sequence[str] = ()) -> int:
-    """Print the plan for `text`; the exit status says what would happen (contracts.md).
+def beneath_allowed(text: str, *, config: Config, cwd: str, beneath: int) -> str | None:
+    """A shell started beneath a line the gate allowed (decide/nested.py; under `wisp run` the supervisor
+    finds that from outside): None when `text` may run (no deny pattern matches), else the refusal line.
+    Never asks; writes one compact audit event naming the allowing process `beneath`."""
+    try:
+        from wispsh.decide import nested
+
+        hit = None
+        if nested.needs_deny_check(text, bool(config.deny)):
+            from wispsh import pipeline
+
+            hit = pipeline.deny_only(text, config)
+        home = str(config.path.parent)
+        if hit is not None:
+            from wispsh.decide.gate import deny_refusal
+
+            nested.audit(home, text, beneath, cwd, decision="denied-pattern", pattern=hit.pattern)
+            return deny_refusal(hit)
+        nested.audit(home, text, beneath, cwd)
+        return None
+    except ConfigError as exc:
+        return f"wispsh: not run: config error: {exc}"
+    except Exception as exc:
+        return f"wispsh: not run: internal error while checking the line ({type(exc).__name__}: {exc})"
+
+
+def explained(text: str, *, as_json: bool, args: Sequence[str] = (), config: Config | None = None,
+              cwd: str | None = None, env=None, notes: Sequence[str] = (),
+              also: Sequence[str] = ()) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr) of explaining `text`: the plan; the status says what would happen.
+    Writes nothing (a snapshot's verdict is not remembered).
 
     `notes` are added to the plan's (the start-up files the shell reads); `also` is code the shell runs
     besides the text (an untrusted start-up file, BASH_ENV, ...): each is judged as the check judges it, named
@@ -92,28 +145,37 @@ def explain(text: str, *, as_json: bool, args: Sequence[str] = (), config: Confi
     from dataclasses import replace
 
     from wispsh.cli import explain as render
-    from wispsh.support.text import shown, utf8
+    from wispsh.support.text import shown
 
     big = too_big(text)
     if big:
-        sys.stderr.write(f"wispsh: would refuse: {big}\n")
-        return render.EXIT_FOR_VERDICT["deny"]
+        return render.EXIT_FOR_VERDICT["deny"], "", f"wispsh: would refuse: {big}\n"
+    cwd = os.getcwd() if cwd is None else cwd
+    env = os.environ if env is None else env
     try:
-        config, plan = _plan(text, args, config, remember=False)
+        config, plan = _plan(text, args, config, cwd, env, remember=False)
         extra, worst = list(notes), plan.verdict
         for line in also:
-            _, other = _plan(line, (), config, remember=False)
+            _, other = _plan(line, (), config, cwd, env, remember=False)
             reasons = "; ".join(f"{f.level}: {f.reason}" for j in other.judged for f in j.verdict.findings)[:300]
             extra.append(f"the shell also runs {line!r} (not part of the line): {other.verdict}"
                          + (f" ({reasons})" if reasons else ""))
             worst = max(worst, other.verdict, key=("run", "ask", "deny").index)
     except ConfigError as exc:
-        sys.stderr.write(f"wispsh: config error: {shown(str(exc))}\n")
-        return render.EXIT_FOR_VERDICT["deny"]
+        return render.EXIT_FOR_VERDICT["deny"], "", f"wispsh: config error: {shown(str(exc))}\n"
     if extra:
         plan = replace(plan, notes=plan.notes + tuple(extra), verdict=worst)
-    out = (render.render_json(plan) if as_json else render.render_text(plan)) + "\n"
+    out = render.render_json(plan) if as_json else render.render_text(plan)
+    return render.EXIT_FOR_VERDICT[worst], out + "\n", ""
+
+
+def explain(text: str, *, as_json: bool, args: Sequence[str] = (), config: Config | None = None) -> int:
+    """Print the plan for `text`; the exit status says what would happen (contracts.md)."""
+    from wispsh.support.text import utf8
+
+    status, out, err = explained(text, as_json=as_json, args=args, config=config)
     sys.stdout.flush()
     sys.stdout.buffer.write(utf8(out))          # strict UTF-8 whatever the locale says
     sys.stdout.buffer.flush()
-    return render.EXIT_FOR_VERDICT[worst]
+    sys.stderr.write(err)
+    return status

@@ -64,6 +64,19 @@ def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Seq
     return _decide(known, plumbing, Verdict(Level.SAFE, ()), config, cwd, env)
 
 
+def deny_only(line: str, config: Config):
+    """The deny pattern `line` hits (a DenyHit), or None: split and keyed as for a full judgement, no rules.
+    For a shell started beneath a line the gate allowed (flow.beneath_allowed)."""
+    from wispsh import keys
+    from wispsh.parse import split
+    from wispsh.policy import deny
+
+    parsed = split.split_line(line)
+    unrated = Verdict(Level.SAFE, ())
+    judged = tuple(Judged(p, keys.key_for(p), unrated) for p in parsed.parts)
+    return deny.check(parsed, judged, config)
+
+
 def _untrusted_snapshot(paths: Sequence[str], config: Config, cwd: str, env: Mapping[str, str],
                         remember: bool = True) -> str | None:
     """Why one of the snapshot files the agent's plumbing sources is not the agent's own capture, or None.

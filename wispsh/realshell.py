@@ -19,7 +19,7 @@ DEFAULT_SHELLS = ("bash", "sh")  # called as wispsh: bash where present, else sh
 DEFAULT_KEY = "default"         # config `shell.default`: the real shell for `wispsh` itself
 
 # A file whose head holds one of these is a wispsh launcher (console script or shim), not a real shell.
-_OWN_MARKERS = (b"wispsh.cli.sh", b"wispsh.main", b"wispsh-shim")
+_OWN_MARKERS = (b"wispsh.cli.sh", b"wispsh.main", b"wispsh-shim", b"wispsh-run-launcher")
 _HEAD_BYTES = 4096
 
 
@@ -27,11 +27,17 @@ class ShellNotFound(Exception):
     """No real shell: the message names what was looked for and the config key that sets it."""
 
 
-def refuse(message: str) -> "NoReturn":  # noqa: F821 - typing only
-    """One line on stderr, exit 126. Used where nothing may run."""
+def refusal_line(message: str) -> str:
+    """The one stderr line of a refusal: whitespace folded, always starting `wispsh:`."""
     line = " ".join(str(message).split())
     if not line.startswith("wispsh:"):
         line = "wispsh: not run: " + line
+    return line
+
+
+def refuse(message: str) -> "NoReturn":  # noqa: F821 - typing only
+    """One line on stderr, exit 126. Used where nothing may run."""
+    line = refusal_line(message)
     try:
         sys.stderr.write(line + "\n")
         sys.stderr.flush()
@@ -123,10 +129,18 @@ def next_depth(env: dict[str, str]) -> int:
     return int(raw) + 1 if len(raw) < 10 else MAX_DEPTH + 1
 
 
-def check_depth(depth: int) -> None:
+def depth_refusal(depth: int) -> str | None:
+    """The refusal for a depth over the limit; None when it is within it."""
     if depth > MAX_DEPTH:
-        refuse(f"wispsh: not run: shells nested {depth} deep through wispsh ({DEPTH_VARIABLE}), over the "
-               f"limit of {MAX_DEPTH}: a shim or shell.* setting probably calls wispsh again")
+        return (f"wispsh: not run: shells nested {depth} deep through wispsh ({DEPTH_VARIABLE}), over the "
+                f"limit of {MAX_DEPTH}: a shim or shell.* setting probably calls wispsh again")
+    return None
+
+
+def check_depth(depth: int) -> None:
+    message = depth_refusal(depth)
+    if message:
+        refuse(message)
 
 
 # ---------------------------------------------------------------- running checked text
@@ -137,6 +151,14 @@ def hold_text(data: bytes) -> str:
 
     A sealed memfd: no process, the script included, can change it after the check.
     """
+    reader = sealed_reader(data)
+    os.set_inheritable(reader, True)
+    return f"/dev/fd/{reader}"
+
+
+def sealed_reader(data: bytes) -> int:
+    """A read-only fd (not inheritable) on a sealed copy of `data`: what hold_text hands the shell, and what
+    the `wisp run` supervisor sends its client."""
     if hasattr(os, "memfd_create"):
         import fcntl
 
@@ -146,7 +168,7 @@ def hold_text(data: bytes) -> str:
             view = view[os.write(fd, view):]
         fcntl.fcntl(fd, fcntl.F_ADD_SEALS,
                     fcntl.F_SEAL_WRITE | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_SEAL)
-        reader = os.open(f"/proc/self/fd/{fd}", os.O_RDONLY)
+        reader = os.open(f"/proc/self/fd/{fd}", os.O_RDONLY | os.O_CLOEXEC)
         os.close(fd)
     else:  # no memfd (not Linux): an unlinked private file, opened read-only
         import tempfile
@@ -154,12 +176,11 @@ def hold_text(data: bytes) -> str:
         handle, name = tempfile.mkstemp(prefix="wispsh-")
         try:
             os.write(handle, data)
-            reader = os.open(name, os.O_RDONLY)
+            reader = os.open(name, os.O_RDONLY | os.O_CLOEXEC)
         finally:
             os.close(handle)
             os.unlink(name)
-    os.set_inheritable(reader, True)
-    return f"/dev/fd/{reader}"
+    return reader
 
 
 def exec_shell(path: str, argv: tuple[str, ...] | list[str], env: dict[str, str], depth: int, *,
@@ -195,7 +216,17 @@ DASH_ERRORS = {errno.ENOENT: "No such file"}
 
 
 def refuse_unreadable_script(real_shell: str, argv0: str, name: str, error: OSError) -> "NoReturn":  # noqa: F821
-    """Say what the real shell says for a script it cannot open, with its status, and run nothing.
+    """Say what the real shell says for a script it cannot open, with its status, and run nothing."""
+    message, status = unreadable_script(real_shell, argv0, name, error)
+    try:
+        sys.stderr.write(message + "\n")
+        sys.stderr.flush()
+    finally:
+        os._exit(status)
+
+
+def unreadable_script(real_shell: str, argv0: str, name: str, error: OSError) -> tuple[str, int]:
+    """(what the real shell says for a script it cannot open, its exit status).
 
     The real shell is not asked to try: it would open the file after our failed read, and an agent racing
     us could put a file there in between, which would then run unchecked. Formats as bash 5, dash and zsh.
@@ -214,9 +245,5 @@ def refuse_unreadable_script(real_shell: str, argv0: str, name: str, error: OSEr
         message, status = f"{argv0}: can't open input file: {name}", 127
     else:
         message, status = f"{argv0}: {name}: {why}", 127 if code == errno.ENOENT else REFUSED
-    try:
-        sys.stderr.write(message + "\n")
-        sys.stderr.flush()
-    finally:
-        os._exit(status)
+    return message, status
 

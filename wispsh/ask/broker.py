@@ -86,13 +86,17 @@ def watcher_refusal(pid: int, uid: int, asking: tuple[int, float] | None, config
     return None
 
 
-def ask_watchers(plan: Plan, *, config: Config, env: Mapping[str, str], cwd: str) -> tuple[Answer, ...]:
-    """Ask every watcher; the first answer wins; () when there is no watcher that may answer."""
+def ask_watchers(plan: Plan, *, config: Config, env: Mapping[str, str], cwd: str,
+                 asking: tuple[int, float] | None = None, who: dict | None = None) -> tuple[Answer, ...]:
+    """Ask every watcher; the first answer wins; () when there is no watcher that may answer.
+
+    `asking`: the (pid, start) whose tree no answer may come from (default: the agent above this process;
+    the `wisp run` supervisor passes itself: everything inside is beneath it). `who`: agent and session shown."""
     conns = wire.connect_watchers()
     if not conns:
         return ()
-    asking = asking_session(env)
-    who = session_fields(env)
+    asking = asking if asking is not None else asking_session(env)
+    who = who if who is not None else session_fields(env)
     good: list[wire.Conn] = []
     for conn in conns:
         reason = watcher_refusal(conn.pid, conn.uid, asking, config)

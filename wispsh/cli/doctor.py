@@ -466,13 +466,29 @@ def classifier_check(env) -> Check:
     return Check(OK, "classifier", detail)
 
 
+def run_check(env) -> Check:
+    """Whether `wisp run` can work on this machine (sandbox/readiness.py tries it), and if not why and the fix."""
+    from wispsh.sandbox.client import inside_run
+
+    if inside_run() is not None:
+        return Check(OK, "wisp run", "this runs inside a wisp run namespace: every shell here is the gate, and "
+                                     "the supervisor outside judges and asks")
+    from wispsh.sandbox import readiness
+
+    ready = readiness.check()
+    if ready.ok:
+        return Check(OK, "wisp run", ready.detail)
+    return Check(WARN, "wisp run", f"cannot work here: {ready.detail}", ready.fix)
+
+
 def checks(env=None):
     """Every check, in the order printed. A check that fails to run is a FAIL saying so, never a crash."""
     env = dict(os.environ if env is None else env)
     seen: list[str] = []
     groups = (("install", lambda: install_checks(env)), ("files", lambda: file_checks(env)),
               ("classifier", lambda: [classifier_check(env)]), ("shims", lambda: shim_checks(env)),
-              ("agents", lambda: agent_checks(env, seen)), ("wisp watch", lambda: [watch_check(env, seen)]))
+              ("agents", lambda: agent_checks(env, seen)), ("wisp watch", lambda: [watch_check(env, seen)]),
+              ("wisp run", lambda: [run_check(env)]))
     for name, group in groups:
         try:
             yield from group()

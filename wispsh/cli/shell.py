@@ -49,6 +49,31 @@ HELP = "help"                # wispsh --help
 PASSTHROUGH = "passthrough"  # the shell will only print or refuse (bash --version, `-c` without a line)
 
 
+HELP_TEXT = """\
+usage: wispsh [--yes] [sh options] -c LINE [NAME [ARG...]]
+       wispsh [--yes] [sh options] SCRIPT [ARG...]
+       wispsh --explain [--json] -c LINE | SCRIPT     (or a script on stdin)
+
+wispsh stands in for sh: it splits the line (or script) into every command it
+runs, rates each from safe to dangerous, asks a person about those at or above
+the threshold, then runs exactly that text with the real shell. A refused line
+exits 126 with one line on stderr.
+
+wispsh's own options (first, before any shell option):
+  --explain   print the plan (parts, levels, what would be asked); never asks,
+              writes or runs. Exit 0 would run, 1 would ask, 3 would refuse.
+  --json      with --explain: the plan as JSON (the schema in the README)
+  --yes       answer every question "once" (deny patterns still refuse; ignored
+              beneath a line wispsh already checked)
+  --version   print the version
+  --help      this text
+
+Every other option is the real shell's (bash where present, else sh; config
+shell.default), passed on unchanged: see `bash --help`. Approvals, the audit
+and `wisp watch`: see `wisp --help`.
+"""
+
+
 class UsageError(Exception):
     """wispsh's own usage error (exit 2)."""
 

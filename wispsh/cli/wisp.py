@@ -354,6 +354,31 @@ def watch_command() -> None:
     raise SystemExit(serve(config, os.environ))
 
 
+# ---------------------------------------------------------------- wisp run (issue 14)
+
+
+@cli.command("run", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.option("--watch-pane", is_flag=True, help="Inside tmux: open `wisp watch` in a split pane for this run.")
+@click.option("--protect", multiple=True, metavar="PATH", help="Also read-only inside (repeatable; config run.protect).")
+@click.argument("program", nargs=-1, required=True, type=click.UNPROCESSED)
+def run_command(watch_pane: bool, protect: tuple[str, ...], program: tuple[str, ...]) -> None:
+    """Run PROGRAM (an agent) in a namespace where every shell is the gate.
+
+    Every sh, bash, dash, zsh and ksh inside is wispsh at its real path, whatever starts it; the gate's own
+    files, your shell start-up files, ~/.ssh, ~/.gnupg and your git config are read-only inside; everything
+    else is as it was. Questions go to `wisp watch` (or to this terminal while nothing inside holds it).
+    Needs bubblewrap and user namespaces: `wisp doctor` says whether they work here.
+    """
+    from wispsh.sandbox.supervisor import main
+
+    words = list(program)
+    if words and words[0] == "--":
+        words = words[1:]
+    if not words:
+        raise click.UsageError("wisp run needs a program to run")
+    raise SystemExit(main(words, watch_pane=watch_pane, protect=protect))
+
+
 # ---------------------------------------------------------------- shims (issue 8)
 
 

@@ -156,12 +156,11 @@ class Settlement:
     audit_error: str | None = None          # why the audit could not be written (None: it was)
 
 
-def _deny_refusal(plan: Plan) -> str:
+def deny_refusal(hit: DenyHit) -> str:
     """The stderr line for a deny-pattern hit (question refusals are ask.refusal_line's)."""
     from wispsh.decide.audit import redact
     from wispsh.support.text import shown
 
-    hit = plan.denied_by
     matched = shown(redact(" ".join(hit.matched.split())[:80]))
     return f"wispsh: not run: {matched!r} matches the deny pattern {shown(hit.pattern)!r}; nothing ran"
 
@@ -258,7 +257,7 @@ def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, e
                  for d in final]
     line_decision = outcome[0] if plan.covered_line and plan.questions else None
 
-    refusal = _deny_refusal(plan) if plan.verdict == "deny" else None
+    refusal = deny_refusal(plan.denied_by) if plan.verdict == "deny" else None
     audit_error = None
     try:
         audit.append(config.path.parent, _events(plan, final, line_decision, answer_of, here, env, cwd, source,

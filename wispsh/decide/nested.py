@@ -157,20 +157,23 @@ def _json_str(text: str) -> str:
     return "".join(out)
 
 
-def audit(home: str, text: str, beneath: int, cwd: str) -> None:
+def audit(home: str, text: str, beneath: int, cwd: str, *, decision: str = "beneath-allowed",
+          pattern: str | None = None) -> None:
     """One compact event: what program the line starts with, its length and digest (never its text: no
-    redaction runs here), the allowing pid. Appended in one write; a home or log that is not private is
-    left alone (best effort: the allowed line above was audited in full)."""
+    redaction runs here), the allowing pid, and the decision (`denied-pattern` with the deny pattern's name
+    when one matched). Appended in one write; a home or log that is not private is left alone (best effort:
+    the allowed line above was audited in full). The `wisp run` supervisor writes the same event."""
     import time
 
     from wispsh.support.signing import sha256
 
     first = text.split(None, 1)[0][:64] if text.split() else ""
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + ".%03dZ" % (int(time.time() * 1000) % 1000)
-    line = ('{"ts": %s, "event": "nested", "decision": "beneath-allowed", "command": %s, "chars": %d, '
-            '"sha256": "%s", "beneath": %d, "cwd": %s}\n') % (
-        _json_str(stamp), _json_str(first), len(text),
-        sha256(text.encode("utf-8", "surrogateescape")).hexdigest(), beneath, _json_str(cwd))
+    extra = f', "deny_pattern": {_json_str(pattern)}' if pattern is not None else ""
+    line = ('{"ts": %s, "event": "nested", "decision": %s, "command": %s, "chars": %d, '
+            '"sha256": "%s", "beneath": %d, "cwd": %s%s}\n') % (
+        _json_str(stamp), _json_str(decision), _json_str(first), len(text),
+        sha256(text.encode("utf-8", "surrogateescape")).hexdigest(), beneath, _json_str(cwd), extra)
     try:
         st = os.stat(home)
         if st.st_uid != os.getuid() or st.st_mode & 0o022:

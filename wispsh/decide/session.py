@@ -128,13 +128,13 @@ class Here:
     me: tuple[int, float] | None = None     # this process: a shell that execs in place keeps the pid
 
 
-def _walk(name: str | None, agent: str | None) -> Here:
+def _walk(name: str | None, agent: str | None, of: int | None = None) -> Here:
     import psutil
 
     ancestors: list[tuple[int, float]] = []
     found: tuple[int, float] | None = None
     try:
-        proc = psutil.Process().parent()
+        proc = psutil.Process(of).parent()
     except psutil.Error:
         proc = None
     while proc is not None:
@@ -157,14 +157,14 @@ def _walk(name: str | None, agent: str | None) -> Here:
     if found is None and ancestors:
         found = ancestors[-1]                     # only shells above us: the outermost one
     if found is None:                             # no readable parent at all: ourselves, fail closed
-        me = psutil.Process()
+        me = psutil.Process(of)
         found = (me.pid, me.create_time())
     if name:
         session = Session(named_session_id(name), None, None, name=name, agent=agent)
     else:
         session = Session(process_session_id(*found), found[0], found[1], agent=agent)
     try:
-        me = psutil.Process()
+        me = psutil.Process(of)
         myself = (me.pid, me.create_time())
     except psutil.Error:
         myself = None
@@ -174,14 +174,37 @@ def _walk(name: str | None, agent: str | None) -> Here:
 _walk_once = cache(_walk)
 
 
+# The `wisp run` supervisor judges for a process inside the namespace: while it does, on its worker thread,
+# this names that process (a lazily walked Here), and here() answers with it instead of this process's own.
+_local = None
+
+
+def asking_for(found) -> None:
+    """Set (or, with None, clear) the process here() describes on this thread (the supervisor's judge)."""
+    global _local
+    if _local is None:
+        import threading
+
+        _local = threading.local()
+    _local.here = found
+
+
 def here(env=None) -> Here:
     """The session and ancestry of this process (walked once per process).
 
     Accepted: WISP_SESSION is the harness's word; a line that sets it (a WISP_ assignment, rated dangerous)
     joins the session it names, and a named session's grants live as long as the runtime dir.
     """
+    if _local is not None and getattr(_local, "here", None) is not None:
+        return _local.here
     env = os.environ if env is None else env
     return _walk_once(env.get("WISP_SESSION") or None, agent_from_env(env))
+
+
+def here_of(pid: int, env) -> Here:
+    """The session and ancestry of another process (the `wisp run` supervisor asks this for the process inside
+    that sent a request; its pid as the supervisor's /proc shows it). Walked each time: pids come and go."""
+    return _walk(env.get("WISP_SESSION") or None, agent_from_env(env), pid)
 
 
 def current(env=None) -> Session:

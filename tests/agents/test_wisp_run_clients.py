@@ -1,0 +1,115 @@
+"""The real clients under `wisp run`: no recipe, no shim, no SHELL setting. Each starts its shells its own way
+and every one of them is the gate: Codex its login shell by absolute path (`/bin/bash -lc`) and `/bin/sh -lc`
+when the model names `/usr/bin/dash`; mini-swe-agent `subprocess.Popen(cmd, shell=True)` (`/bin/sh -c`);
+Aider without a terminal `/bin/sh -c` for `/run`. No watcher: benign lines run, risky ones are refused.
+
+Part of the real-agent stage (`pytest tests/agents`): the pinned clients of pins.json, installed by install.py.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+
+from install import install
+from run_support import WISP, needs_bwrap, needs_userns
+from sandbox import Sandbox
+from stub import StubModel
+
+pytestmark = [needs_bwrap, needs_userns]
+PROMPT = "Run the scripted commands."
+
+
+def _box(tmp_path) -> Sandbox:
+    box = Sandbox(tmp_path)
+    box.write_config({"approval": {"waitSeconds": 5}})      # no shim and no logging wrapper: the shells as found
+    (box.home / ".bashrc").write_text("# mine\n")
+    (box.project / "victim").mkdir()
+    (box.project / "victim" / "keep").write_text("x")
+    return box
+
+
+def _wisp_run(box: Sandbox, argv: list[str], env: dict, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([WISP, "run", "--", *argv], cwd=box.project, env=env, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def _output(said: str) -> str:
+    try:
+        data = json.loads(said)
+    except ValueError:
+        return said
+    return data.get("output", said) if isinstance(data, dict) else said
+
+
+def _kept(box: Sandbox) -> None:
+    assert (box.project / "victim" / "keep").exists()
+    assert (box.home / ".bashrc").read_text() == "# mine\n"
+
+
+def _decided(box: Sandbox) -> dict:
+    return {e["command"]: e["decision"] for e in box.audit() if e.get("event") == "approval.decided"}
+
+
+def test_codex_login_shell_and_a_model_named_dash_are_gated(tmp_path):
+    exe = install("codex")
+    box = _box(tmp_path)
+    script = ["git status", {"cmd": "echo via-dash", "shell": "/usr/bin/dash"},
+              {"cmd": "echo planted > planted.txt", "shell": "/usr/bin/dash"}, "echo x >> ~/.bashrc",
+              "find victim -delete"]
+    with StubModel("responses", script) as stub:
+        (box.home / ".codex").mkdir()
+        (box.home / ".codex" / "config.toml").write_text(
+            'model = "stub-model"\nmodel_provider = "stub"\ncheck_for_update_on_startup = false\n'
+            f'[model_providers.stub]\nname = "stub"\nbase_url = "{stub.url}/v1"\nenv_key = "STUB_API_KEY"\n'
+            'wire_api = "responses"\n[analytics]\nenabled = false\n[otel]\nexporter = "none"\n')
+        done = _wisp_run(box, [exe, "exec", "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check",
+                               PROMPT], box.env(STUB_API_KEY="dummy"))
+        results = {cmd: _output(text) for cmd, text in stub.results()}
+    said = done.stdout + done.stderr
+    assert len(results) == len(script), said[-3000:]
+    assert "/bin/sh -lc 'echo planted > planted.txt'" in said     # the model's dash became /bin/sh: the gate
+    assert "via-dash" in results["echo via-dash"] and "code 0" in results["echo via-dash"]
+    for command in ("echo planted > planted.txt", "echo x >> ~/.bashrc", "find victim -delete"):
+        assert f"wispsh: not run: {command}" in results[command] and "code 126" in results[command], results[command]
+    assert not (box.project / "planted.txt").exists()
+    _kept(box)
+    decided = _decided(box)
+    assert decided["git status"] == "below-threshold" and decided["find victim -delete"] == "denied-unasked"
+
+
+def test_mini_swe_agent_is_gated(tmp_path):
+    exe = install("mini-swe-agent")
+    box = _box(tmp_path)
+    script = ["git status", "rm -rf victim", "echo planted >> ~/.bashrc", "python3 -c 'print(1)'",
+              "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"]
+    with StubModel("chat", script) as stub:
+        env = box.env(OPENAI_API_KEY="dummy", MSWEA_CONFIGURED="true",
+                      MSWEA_GLOBAL_CONFIG_DIR=str(box.home / ".config" / "mini-swe-agent"))
+        done = _wisp_run(box, [exe, "-y", "--exit-immediately", "-m", "openai/stub-model", "-t", PROMPT, "-o",
+                               str(box.root / "traj.json"), "-c", "mini.yaml",
+                               "-c", f"model.model_kwargs.api_base={stub.url}/v1",
+                               "-c", "model.model_kwargs.api_key=dummy", "-c", "model.cost_tracking=ignore_errors"],
+                         env)
+        results = {cmd: text for cmd, text in stub.results()}
+    assert len(results) >= 4, (done.stdout + done.stderr)[-3000:]
+    assert "On branch" in results["git status"] or "No commits yet" in results["git status"]
+    for command in ("rm -rf victim", "echo planted >> ~/.bashrc", "python3 -c 'print(1)'"):
+        got = json.loads(results[command])
+        assert got["returncode"] == 126 and f"wispsh: not run: {command}" in got["output"], got
+    _kept(box)
+    assert _decided(box)["rm -rf victim"] == "denied-unasked"
+
+
+def test_aider_without_a_terminal_is_gated(tmp_path):
+    exe = install("aider")
+    box = _box(tmp_path)
+    with StubModel("fence", ["true"]) as stub:
+        done = _wisp_run(box, [exe, "--model", "openai/stub-model", "--openai-api-base", f"{stub.url}/v1",
+                               "--openai-api-key", "dummy", "--no-show-model-warnings", "--no-check-update",
+                               "--analytics-disable", "--no-auto-commits", "--no-gitignore", "--no-pretty",
+                               "--no-fancy-input", "--yes-always", "--map-tokens", "0", "--message",
+                               "/run rm -rf victim"], box.env(OPENAI_API_KEY="dummy"))
+    said = done.stdout + done.stderr
+    assert "wispsh: not run: rm -rf victim" in said, said[-3000:]
+    _kept(box)
+    assert _decided(box)["rm -rf victim"] == "denied-unasked"

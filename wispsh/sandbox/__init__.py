@@ -1,0 +1,11 @@
+"""`wisp run`: the agent in a namespace where every shell is the gate and the gate's files are read-only.
+
+readiness.py  whether bubblewrap and user namespaces work here, and if not why and what to do
+layout.py     what the namespace looks like: the shells bound over, what is read-only or hidden, bwrap argv
+seccomp.py    the filter that keeps programs inside from typing into the terminal (TIOCSTI)
+procs.py      reading /proc from outside: start times, parents, process groups, who is inside
+client.py     the tiny client inside (and the wire format both ends speak)
+judge.py      the warm judge: a request -> an Outcome through invoke.decide; nested shells; allowed lines
+asking.py     where the supervisor's questions go: `wisp watch`, or its own terminal when that is free
+supervisor.py `wisp run` itself: set up, start bwrap, serve, tear down
+"""

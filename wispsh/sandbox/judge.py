@@ -1,0 +1,246 @@
+"""The warm judge of `wisp run`: one request from inside -> one Outcome, through invoke.decide (the same code
+path as wispsh in-process), with what only the supervisor knows passed in:
+
+- who asks: the peer's pid by SO_PEERCRED, as the supervisor's /proc shows it; it must be inside this run.
+- the config, read again only when config.json changes (by stat); the parser and rule tables stay loaded.
+- the real shell: the binary the launcher was bound over (or found as wispsh would), sent as an fd.
+- where the store is: the supervisor's wisp home and runtime dir, whatever WISP_HOME or XDG_RUNTIME_DIR the
+  request carries (a line could point them at grants it wrote itself).
+- the answers: `wisp watch` or the supervisor's terminal (asking.py), never the request; --yes is ignored.
+- beneath an allowed line: when an ancestor of the peer (or the peer itself, exec'd in place) is a process this
+  judge allowed to exec a checked line, named by (pid, start), the line is checked against the deny patterns
+  only, audited compactly and never asked. An interactive shell is never an allowed line.
+
+Judging holds one lock (the pipeline is not made for threads and the GIL gives no parallelism anyway); the
+lock is let go while a person is asked or a script is read from a pipe, so `make -j` and parallel agents wait
+only for each other's few milliseconds of judging.
+"""
+from __future__ import annotations
+
+import os
+import threading
+
+from wispsh.sandbox import procs
+
+SOURCE = "wisp run"
+PRUNE_EVERY = 512
+
+
+class Request:
+    """A request as received: the peer (outside pid, start, uid) and what the client sent."""
+
+    __slots__ = ("pid", "start", "uid", "kind", "argv", "cwd", "env", "tty", "stdin_fd")
+
+    def __init__(self, pid, start, uid, kind, argv, cwd, env, tty, stdin_fd):
+        self.pid, self.start, self.uid, self.kind = pid, start, uid, kind
+        self.argv, self.cwd, self.env, self.tty, self.stdin_fd = argv, cwd, env, tty, stdin_fd
+
+
+class BadRequest(Exception):
+    pass
+
+
+def _text(word: bytes) -> str:
+    return word.decode("utf-8", "surrogateescape")
+
+
+def parse_request(body: bytes, *, pid: int, uid: int, stdin_fd: int | None) -> Request:
+    from wispsh.sandbox.client import MAGIC, unpack
+
+    fields = unpack(body)
+    try:
+        if fields[0] != MAGIC or fields[1] not in (b"launcher", b"wispsh"):
+            raise BadRequest("not a wisp run request")
+        argc = int(fields[2])
+        argv = [_text(w) for w in fields[3:3 + argc]]
+        cwd = _text(fields[3 + argc])
+        envc = int(fields[4 + argc])
+        env = {}
+        for entry in fields[5 + argc:5 + argc + envc]:
+            key, sep, value = entry.partition(b"=")
+            if sep:
+                env[_text(key)] = _text(value)
+        tty = fields[5 + argc + envc] == b"1"
+    except (IndexError, ValueError) as exc:
+        raise BadRequest(f"malformed request ({exc})") from None
+    if not argv or len(fields) != 6 + argc + envc:
+        raise BadRequest("malformed request")
+    return Request(pid, procs.start_of(pid), uid, _text(fields[1]), argv, cwd, env, tty, stdin_fd)
+
+
+class WarmConfig:
+    """The wisp home's config, read again only when config.json (or the home's own mode/owner) changes."""
+
+    def __init__(self, home):
+        self.home = home
+        self.key = object()
+        self.value = None
+        self.error = None
+        self.lock = threading.Lock()
+
+    def _key(self):
+        keys = []
+        for path in (self.home, os.path.join(self.home, "config.json")):
+            try:
+                st = os.stat(path)
+                keys.append((st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size, st.st_mode, st.st_uid))
+            except FileNotFoundError:
+                keys.append(None)
+        return tuple(keys)
+
+    def __call__(self):
+        from pathlib import Path
+
+        from wispsh.config import ConfigError, load_config
+
+        with self.lock:
+            key = self._key()
+            if key != self.key:
+                try:
+                    self.value, self.error = load_config(Path(self.home)), None
+                except ConfigError as exc:
+                    self.value, self.error = None, exc
+                self.key = key
+            if self.error is not None:
+                raise self.error
+            return self.value
+
+
+class LazyHere:
+    """decide.session.Here for the asking process, walked only when a store or a grant needs it."""
+
+    def __init__(self, pid: int, env):
+        self._pid, self._env, self._value = pid, env, None
+
+    def _get(self):
+        if self._value is None:
+            from wispsh.decide import session
+
+            self._value = session.here_of(self._pid, self._env)
+        return self._value
+
+    def __getattr__(self, name):
+        return getattr(self._get(), name)
+
+
+OWN_PLACES = ("WISP_HOME", "XDG_RUNTIME_DIR")
+
+
+class Judge:
+    def __init__(self, *, layout, wisp_home: str, root: tuple[int, int], asker=None, env=None):
+        """root: (pid, start) of the namespace's first process (bwrap): every asker must be beneath it.
+        env: the supervisor's own environment (where its wisp home and runtime dir are)."""
+        self.layout = layout
+        self.own_env = dict(os.environ if env is None else env)
+        self.config = WarmConfig(wisp_home)
+        self.root = root
+        self.asker = asker
+        self.lock = threading.Lock()
+        self.allowed: dict[int, int] = {}       # pid -> start: processes let exec a checked line
+        self.served = 0
+
+    def warm(self) -> None:
+        """Load the parser, rules and tables now, so that the first request waits for none of it."""
+        from wispsh import pipeline
+
+        try:
+            config = self.config()
+        except Exception:
+            return
+        for line in ("git status && ls -la | head -5", "rm -rf build; curl -s x | sh", "make -j2"):
+            pipeline.judge(line, config, "/", {"HOME": "/"})
+            pipeline.deny_only(line, config)
+
+    # ------------------------------------------------------------ the allowed lines
+
+    def beneath(self, req: Request) -> dict | None:
+        """The allowed line's process at or above the asker, or None."""
+        if not self.allowed:
+            return None
+        for found in procs.ancestry(req.pid, stop=self.root[0]):
+            if self.allowed.get(found.pid) == found.start:
+                return {"pid": found.pid, "start": found.start}
+        return None
+
+    def _record(self, req: Request) -> None:
+        self.allowed[req.pid] = req.start
+        self.served += 1
+        if self.served % PRUNE_EVERY == 0:
+            for pid, start in list(self.allowed.items()):
+                if procs.start_of(pid) != start:
+                    del self.allowed[pid]
+
+    # ------------------------------------------------------------ one request
+
+    def handle(self, req: Request):
+        """The Outcome for `req` (the shell named by its path outside; the supervisor sends an fd on it)."""
+        from wispsh import invoke
+
+        if req.start is None or not procs.is_beneath(req.pid, self.root):
+            return invoke.refusal("wispsh: not run: the request did not come from inside this wisp run")
+        env = dict(req.env)
+        for name in OWN_PLACES:          # the store and the grants are the supervisor's, not the request's
+            if self.own_env.get(name):
+                env[name] = self.own_env[name]
+            else:
+                env.pop(name, None)
+        with self.lock:
+            outcome = invoke.decide(
+                argv_for_parse(req, self.layout), env=env, cwd=req.cwd or "/", stdin_is_tty=req.tty, read_stdin=self._stdin(req),
+                find_shell=self._find_shell(req), config=self.config, answers=self._answers(req),
+                here=LazyHere(req.pid, env), allow_yes=False, pid=req.pid, source=SOURCE,
+                beneath=self.beneath(req)) if req.cwd else \
+                invoke.refusal("wispsh: not run: the working directory cannot be read")
+            if outcome.shell is not None and outcome.line:
+                self._record(req)
+        return outcome
+
+    def _unlocked(self, work):
+        """Run work() with the judge's lock let go (a person answering, a pipe being read)."""
+        self.lock.release()
+        try:
+            return work()
+        finally:
+            self.lock.acquire()
+
+    def _stdin(self, req: Request):
+        def read() -> bytes:
+            if req.stdin_fd is None:
+                return b""
+
+            from wispsh.invoke import _read_all
+
+            return self._unlocked(lambda: _read_all(req.stdin_fd))       # at most READ_LIMIT, as in-process
+        return read
+
+    def _find_shell(self, req: Request):
+        from wispsh import realshell
+
+        def find(invocation, config, env):
+            if req.kind == "launcher":
+                exe = req.argv[0] if os.path.isabs(req.argv[0]) else os.path.join(req.cwd, req.argv[0])
+                shell = self.layout.shell_for(exe)
+                if shell is None:
+                    raise realshell.ShellNotFound(f"{req.argv[0]} is not a shell this wisp run bound over")
+                return shell.real
+            return realshell.find_shell(invocation.shell_name, config, env, invocation.argv0)
+        return find
+
+    def _answers(self, req: Request):
+        def answers(plan, *, config, env, yes, cwd):
+            if not plan.questions or self.asker is None:
+                return ()
+            return self._unlocked(lambda: self.asker.answers(plan, config=config, env=env, cwd=cwd, req=req))
+        return answers
+
+
+def argv_for_parse(req: Request, layout) -> list[str]:
+    """The argv as wispsh reads it. A launcher bound over ksh93, mksh or rbash is read under the name of its
+    shell family (ksh, bash): any other name would be read as `wispsh`, with wispsh's own options."""
+    from wispsh.cli.shell import SHELL_NAMES
+
+    if req.kind != "launcher" or os.path.basename(req.argv[0]) in SHELL_NAMES:
+        return req.argv
+    exe = req.argv[0] if os.path.isabs(req.argv[0]) else os.path.join(req.cwd, req.argv[0])
+    shell = layout.shell_for(exe)
+    return [shell.family if shell else "sh", *req.argv[1:]]

@@ -1,0 +1,401 @@
+"""What the `wisp run` namespace looks like, and the bwrap argv that makes it.
+
+Everything is as outside (`--dev-bind / /`: the same files, devices, network, terminal, environment) except:
+
+- **Shells.** Every sh, bash, dash, zsh, ksh (and ksh93, mksh, rbash) found in the system directories, on
+  PATH, or named in config `shell.*` is resolved (/bin is often a link to /usr/bin, /bin/sh a link to dash) and
+  the launcher (client.py) is bound read-only over the resolved file. The real binaries have no path inside:
+  the supervisor opens them before the namespace exists and hands the client an fd with each answer, which
+  the client execs (fexecve). Nothing in mountinfo or the environment names them.
+- **Read-only** (`--ro-bind P P`): the gate's own files (wisp home, wispsh's package, virtual environment,
+  shims and launchers, the interpreter and standard library the gate runs on, bwrap), the shell start-up files,
+  ~/.ssh, ~/.gnupg, ~/.gitconfig, ~/.config/git, ~/.config/autostart, ~/.config/systemd/user, the agents'
+  shell-snapshot directories, plus config `run.protect`. For root also the system's directories (/etc, /usr,
+  /boot, /var/spool/cron): uid 0 inside owns them, and a file written there runs later outside.
+- **Hidden** (an empty tmpfs, or /dev/null over a socket): wisp's runtime directories (grants, `wisp watch`
+  sockets: no answer can come from inside), tmux and screen sockets (send-keys would type into a `wisp watch`
+  pane), the systemd user manager's private socket and the session bus (systemd-run --user runs commands
+  outside), for root the system bus and systemd's private socket; plus config `run.hide`.
+
+A protected path that does not exist yet gets a placeholder, made before the namespace starts and removed
+when `wisp run` ends if it is still as made, only where its existence changes nothing for the programs
+that read it: an empty file for ~/.bashrc, ~/.bash_logout, ~/.profile, the zsh files, ~/.gitconfig; an empty
+directory (0700) for ~/.ssh, ~/.gnupg, ~/.config/git, ~/.config/autostart, ~/.config/systemd/user and the
+snapshot directories of agents whose home exists; for ~/.bash_profile and ~/.bash_login (an empty one would
+hide ~/.profile from bash) a file that reads on exactly as bash would without it. Start-up files under a $HOME
+that is not the password database's get none: wispsh judges any start-up file there as code. Anything else
+that is missing (a `run.protect` entry) is not protected, and wisp run says so.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from dataclasses import dataclass, field
+
+SHELL_NAMES = ("sh", "bash", "dash", "zsh", "ksh", "ksh93", "mksh", "rbash")
+SYSTEM_DIRS = ("/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin")
+
+RC_FILES = (".bashrc", ".bash_profile", ".bash_login", ".profile", ".bash_logout",
+            ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout")
+HOME_DIRS = (".ssh", ".gnupg", ".config/git", ".config/autostart", ".config/systemd/user")
+HOME_FILES = (".gitconfig",)
+# (the agent's home, its variable, the snapshot directory in it)
+SNAPSHOT_DIRS = ((".claude", "CLAUDE_CONFIG_DIR", "shell-snapshots"), (".codex", "CODEX_HOME", "shell_snapshots"))
+ROOT_SYSTEM = ("/etc", "/usr", "/boot", "/var/spool/cron", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/opt")
+CGROUPS = "/sys/fs/cgroup"
+
+EMPTY_OK = frozenset({".bashrc", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin",
+                      ".zlogout", ".gitconfig"})
+# bash -l reads the first of these three that exists: a stand-in for a missing one reads on as bash would
+READS_ON = {
+    ".bash_profile": ('if [ -r "$HOME/.bash_login" ]; then . "$HOME/.bash_login"; '
+                      'elif [ -r "$HOME/.profile" ]; then . "$HOME/.profile"; fi\n'),
+    ".bash_login": '[ -r "$HOME/.profile" ] && . "$HOME/.profile"\n',
+}
+PLACEHOLDER_HEAD = ("# wisp run: a read-only stand-in while wisp run runs (it did not exist); removed when wisp run "
+                    "ends.\n")
+
+
+@dataclass(frozen=True)
+class Shell:
+    real: str                    # the resolved binary (outside; inside, this path is the launcher)
+    family: str                  # bash, dash, zsh, ksh, sh: how its argv is read
+    paths: tuple[str, ...]       # the names it was found under
+
+
+@dataclass
+class Placeholder:
+    path: str
+    kind: str                    # "file" or "dir"
+    content: bytes = b""
+    made: list = field(default_factory=list)    # what was created (the path and any parent), for removal
+    inode: tuple = ()
+
+
+@dataclass
+class Layout:
+    run_dir: str                 # the supervisor's private directory (outside: 0700)
+    socket: str                  # the request socket
+    launcher: str                # the launcher file bound over each shell
+    shells: list[Shell]
+    protect: list[str]           # read-only
+    hide_dirs: list[tuple[str, bool]]    # (dir, writable tmpfs)
+    hide_files: list[str]        # sockets and files: /dev/null over them
+    placeholders: list[Placeholder]
+    notes: list[str]             # what could not be protected, said at start
+
+    def shell_for(self, path: str) -> Shell | None:
+        """The shell whose launcher answers an exec of `path` (as the process inside named it)."""
+        real = os.path.realpath(path)
+        for shell in self.shells:
+            if shell.real == real:
+                return shell
+        return None
+
+
+def family_of(real: str) -> str:
+    base = os.path.basename(real)
+    for prefix, family in (("bash", "bash"), ("rbash", "bash"), ("dash", "dash"), ("zsh", "zsh"),
+                           ("ksh", "ksh"), ("mksh", "ksh")):
+        if base.startswith(prefix):
+            return family
+    return "sh"
+
+
+def find_shells(env, config) -> list[Shell]:
+    from wispsh.realshell import is_wispsh
+
+    places = list(SYSTEM_DIRS) + [d for d in env.get("PATH", "").split(":") if d.startswith("/")]
+    seen: dict[str, list[str]] = {}
+    candidates = [os.path.join(d, n) for d in dict.fromkeys(places) for n in SHELL_NAMES]
+    candidates += [p for p in config.shells.values() if p]
+    for path in candidates:
+        try:
+            real = os.path.realpath(path)
+            st = os.stat(real)
+        except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode) or not st.st_mode & 0o111 or is_wispsh(real):
+            continue
+        seen.setdefault(real, []).append(path)
+    return [Shell(real, family_of(real), tuple(paths)) for real, paths in seen.items()]
+
+
+def gate_files(env) -> list[str]:
+    """The gate's own files: its package, interpreter and environment, shims and launchers, bwrap."""
+    import sysconfig
+
+    import wispsh
+    from wispsh.agents.shims import default_dir
+
+    paths = [os.path.dirname(os.path.abspath(wispsh.__file__)), sys.prefix, sys.base_prefix,
+             os.path.realpath(sys.executable), str(default_dir(env)), str(default_dir(env).parent)]
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        where = sysconfig.get_paths().get(key)
+        if where:
+            paths.append(where)
+    for name in ("bwrap",):
+        import shutil
+
+        found = shutil.which(name)
+        if found:
+            paths.append(os.path.realpath(found))
+    return paths
+
+
+def _homes(env) -> list[str]:
+    from wispsh.config import user_home
+
+    homes = [user_home()]
+    if env.get("HOME") and os.path.isabs(env["HOME"]):
+        homes.append(env["HOME"])
+    return list(dict.fromkeys(os.path.normpath(h) for h in homes))
+
+
+def _config_homes(env, home: str) -> list[str]:
+    places = [os.path.join(home, ".config")]
+    xdg = env.get("XDG_CONFIG_HOME")
+    if xdg and os.path.isabs(xdg):
+        places.append(xdg)
+    return places
+
+
+def plan(*, env, config, run_dir: str, wisp_home: str, uid: int | None = None) -> Layout:
+    """The namespace for this run (nothing is made yet: see make_placeholders)."""
+    from wispsh.policy.context import runtime_dirs
+
+    uid = os.getuid() if uid is None else uid
+    socket_path = os.path.join(run_dir, "sock", "req.sock")
+    protect: list[str] = []
+    placeholders: list[Placeholder] = []
+    notes: list[str] = []
+
+    def keep(path: str, *, kind: str | None = None, content: bytes = b"") -> None:
+        if os.path.lexists(path):
+            if os.path.islink(path):
+                notes.append(f"{path} is a symbolic link: its target is read-only inside, the link itself is not "
+                             "(protect its directory with run.protect)")
+            if os.path.exists(path):
+                protect.append(path)
+            return
+        if kind is not None:
+            placeholders.append(Placeholder(path, kind, content))
+            protect.append(path)
+
+    protect.append(wisp_home)
+    for path in gate_files(env):
+        if os.path.exists(path):
+            protect.append(path)
+    from wispsh.config import user_home
+
+    own_home = env.get("HOME") if env.get("HOME") and os.path.isabs(env["HOME"]) else None
+    real_home = os.path.normpath(user_home())
+    unguarded: list[str] = []
+    for home in _homes(env):
+        # Placeholders only in $HOME, where the shells inside read their start-up files. A password-database
+        # home that differs keeps what exists read-only, and what is missing there is said. A $HOME that is
+        # not the password database's gets no start-up file placeholders: wispsh judges every start-up file
+        # under such a HOME as code (cli/shell.py implicit_code), so a missing one that appears is asked about.
+        here_too = own_home is None or os.path.normpath(own_home) == home
+        moved = home != real_home
+
+        def keep_home(path: str, *, kind: str | None = None, content: bytes = b"") -> None:
+            if here_too or os.path.lexists(path):
+                keep(path, kind=kind, content=content)
+            elif kind is not None:
+                unguarded.append(path)
+
+        for name in RC_FILES:
+            if name in EMPTY_OK:
+                keep_home(os.path.join(home, name), kind=None if moved else "file")
+            elif name in READS_ON:
+                keep_home(os.path.join(home, name), kind=None if moved else "file",
+                          content=(PLACEHOLDER_HEAD + READS_ON[name]).encode())
+        for name in HOME_FILES:
+            keep_home(os.path.join(home, name), kind="file")
+        for name in (".ssh", ".gnupg"):
+            keep_home(os.path.join(home, name), kind="dir")
+        for base in _config_homes(env, home):
+            for name in ("git", "autostart", "systemd/user"):
+                keep_home(os.path.join(base, name), kind="dir")
+        for agent_home, variable, snapshots in SNAPSHOT_DIRS:
+            where = env.get(variable) if env.get(variable) and os.path.isabs(env[variable]) else \
+                os.path.join(home, agent_home)
+            keep_home(os.path.join(where, snapshots), kind="dir" if os.path.isdir(where) else None)
+    if unguarded:
+        notes.append(f"not protected (missing, and not under $HOME, where placeholders go): {', '.join(unguarded)}")
+    project = _project_root(os.getcwd())
+    for extra in _run_list(config, "protect"):
+        path = os.path.join(project, os.path.expanduser(extra))   # relative: to the project (git work tree)
+        if os.path.exists(path):
+            protect.append(path)
+        else:
+            notes.append(f"run.protect {extra}: does not exist, not protected")
+    if uid == 0:
+        for path in ROOT_SYSTEM:
+            if os.path.isdir(path) and not os.path.islink(path):
+                protect.append(path)
+    if os.path.isdir(CGROUPS):     # cgroup.kill or cgroup.freeze there would stop the supervisor too
+        protect.append(CGROUPS)
+
+    hide_dirs: list[tuple[str, bool]] = []
+    hide_files: list[str] = []
+    for place in runtime_dirs(env):
+        if os.path.isdir(place):
+            hide_dirs.append((place, False))
+    runtime = env.get("XDG_RUNTIME_DIR") or f"/run/user/{uid}"
+    tmp = env.get("TMUX_TMPDIR") or "/tmp"
+    for place, writable in ((os.path.join(tmp, f"tmux-{uid}"), True), (f"/tmp/tmux-{uid}", True),
+                            (os.path.join(runtime, "systemd"), False), (os.path.join(runtime, "wezterm"), False),
+                            (env.get("SCREENDIR") or "", True), (f"/run/screen/S-{_user_name(uid)}", True),
+                            (f"/var/run/screen/S-{_user_name(uid)}", True)):
+        if place and os.path.isdir(place) and not any(place == d for d, _ in hide_dirs):
+            hide_dirs.append((os.path.realpath(place), writable))
+    files = [os.path.join(runtime, "bus"), os.path.join(wisp_home, "grants.key")]   # the key signs grants
+    if uid == 0:
+        files += ["/run/dbus/system_bus_socket", "/var/run/dbus/system_bus_socket", "/run/systemd/private"]
+    for extra in _run_list(config, "hide"):
+        path = os.path.expanduser(extra)
+        if os.path.isdir(path):
+            hide_dirs.append((path, False))
+        elif os.path.lexists(path):
+            files.append(path)
+    for path in files:
+        if os.path.lexists(path) and not os.path.isdir(path):
+            hide_files.append(os.path.realpath(path))
+
+    return Layout(run_dir=run_dir, socket=socket_path, launcher=os.path.join(run_dir, "launcher"),
+                  shells=find_shells(env, config),
+                  protect=list(dict.fromkeys(protect)), hide_dirs=hide_dirs, hide_files=list(dict.fromkeys(hide_files)),
+                  placeholders=placeholders, notes=notes)
+
+
+def _project_root(cwd: str) -> str:
+    from wispsh.policy.context import find_project_root
+
+    return find_project_root(cwd)
+
+
+def _user_name(uid: int) -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
+
+
+def _run_list(config, key: str) -> list[str]:
+    section = config.raw.get("run", {}) if isinstance(config.raw, dict) else {}
+    value = section.get(key, []) if isinstance(section, dict) else []
+    return [v for v in value if isinstance(v, str) and v] if isinstance(value, list) else []
+
+
+# ---------------------------------------------------------------- placeholders
+
+
+def make_placeholders(layout: Layout) -> None:
+    """Create the missing protected paths as planned (before the namespace starts)."""
+    for ph in layout.placeholders:
+        missing = []
+        parent = os.path.dirname(ph.path)
+        while not os.path.exists(parent):
+            missing.append(parent)
+            parent = os.path.dirname(parent)
+        for directory in reversed(missing):
+            os.mkdir(directory, 0o700)
+            ph.made.append(directory)
+        if ph.kind == "dir":
+            os.mkdir(ph.path, 0o700)
+        else:
+            fd = os.open(ph.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+            try:
+                os.write(fd, ph.content)
+            finally:
+                os.close(fd)
+        st = os.lstat(ph.path)
+        ph.inode = (st.st_dev, st.st_ino)
+        ph.made.append(ph.path)
+
+
+def remove_placeholders(layout: Layout) -> list[str]:
+    """Remove the placeholders that are still as made, then the directories made for them (deepest first);
+    returns the placeholders left in place because something changed them."""
+    left = []
+    for ph in reversed(layout.placeholders):
+        if not ph.inode:
+            continue
+        try:
+            st = os.lstat(ph.path)
+        except FileNotFoundError:
+            continue
+        if (st.st_dev, st.st_ino) != ph.inode:
+            left.append(ph.path)
+            continue
+        try:
+            if ph.kind == "dir":
+                os.rmdir(ph.path)
+            else:
+                with open(ph.path, "rb") as fh:
+                    if fh.read(len(ph.content) + 1) != ph.content:
+                        left.append(ph.path)
+                        continue
+                os.unlink(ph.path)
+        except OSError:
+            left.append(ph.path)
+    parents = {d for ph in layout.placeholders for d in ph.made[:-1]}
+    for directory in sorted(parents, key=lambda d: d.count("/"), reverse=True):
+        try:
+            os.rmdir(directory)
+        except OSError:
+            pass
+    return left
+
+
+# ---------------------------------------------------------------- launcher and bwrap
+
+
+def launcher_text(python: str, socket_path: str) -> str:
+    import wispsh
+
+    if any(c in python for c in " \t\n") or len(python) + 6 > 255:
+        raise ValueError(f"{python} cannot be named on a #! line")
+    if any(c in socket_path for c in "'\\\n\0") or not socket_path.isprintable():
+        raise ValueError(f"the socket path {socket_path!r} has characters the launcher cannot hold")
+    here = os.path.join(os.path.dirname(os.path.abspath(wispsh.__file__)), "sandbox")
+    # client.py imported from its own directory as a top-level module: neither package's __init__ runs, and
+    # it imports nothing of wispsh (the same file the supervisor imports as wispsh.sandbox.client)
+    return (f"#!{python} -IS\n"
+            "# wispsh-run-launcher: bound over every shell in a `wisp run` namespace; the supervisor outside\n"
+            "# judges each line and this only runs what it says (wispsh/sandbox/client.py).\n"
+            "import sys\n"
+            f"sys.path[:0] = [{here!r}]\n"
+            "from client import main\n"
+            f"main(b'{socket_path}', sys.argv)\n")
+
+
+def bwrap_argv(layout: Layout, *, bwrap: str, disable_userns: bool, seccomp_fd: int | None, cwd: str,
+               program: list[str]) -> list[str]:
+    argv = [bwrap, "--unshare-user"]
+    if disable_userns:
+        argv.append("--disable-userns")     # no nested user namespace: nothing inside can remount what we bound
+    argv += ["--unshare-pid", "--die-with-parent", "--cap-drop", "ALL", "--dev-bind", "/", "/", "--proc", "/proc"]
+    if seccomp_fd is not None:
+        argv += ["--seccomp", str(seccomp_fd)]
+    else:
+        argv.append("--new-session")        # no filter for this machine: no shared terminal to type into
+    for path in layout.protect:                          # first: what comes later may sit inside these
+        argv += ["--ro-bind", path, path]
+    for directory, _writable in layout.hide_dirs:
+        argv += ["--perms", "0700", "--tmpfs", directory]
+    for path in layout.hide_files:
+        argv += ["--ro-bind", "/dev/null", path]
+    argv += ["--ro-bind", layout.run_dir, layout.run_dir]
+    for directory, writable in layout.hide_dirs:        # read-only once the run dir is bound back inside
+        if not writable:
+            argv += ["--remount-ro", directory]
+    for shell in layout.shells:
+        argv += ["--ro-bind", layout.launcher, shell.real]
+    argv += ["--chdir", cwd, "--", *program]
+    return argv

@@ -1,0 +1,410 @@
+"""`wisp run [--] PROGRAM [ARGS...]`: PROGRAM in a namespace where every shell is the gate, with this process
+outside as the supervisor that owns the wisp home, judges every request, asks, records grants and audits.
+
+Lifecycle: check readiness (else refuse to start, with the reason and the fix); make the private run
+directory (the launcher, the request socket, the real-shell mount point) and the placeholders; listen; start
+bwrap with the layout; serve requests on threads until the program ends; remove what was made; exit with
+the program's status. SIGINT is left to the program (the person's Ctrl-C is for the agent); SIGTERM and
+SIGHUP are passed on to it. bwrap runs with --die-with-parent: if this process dies, the namespace dies.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+
+from wispsh.sandbox import layout as layouts
+from wispsh.sandbox import procs
+
+RECEIVE_SECONDS = 30.0      # a peer that connects and sends nothing is dropped after this
+MAX_CLIENTS = 128           # requests served at once (each waits for a person at most approval.waitSeconds)
+SOCKET_ROOM = 100           # sun_path holds 108 bytes
+PANE_SECONDS = 10.0         # --watch-pane: how long the program's start waits for the pane's watch to listen
+
+
+class CannotStart(Exception):
+    """wisp run cannot start here; the message says why and what to do."""
+
+
+def _run_dir(env) -> str:
+    from wispsh.decide.lock import ensure_private_dir
+    from wispsh.decide.store import runtime_dir
+
+    from pathlib import Path
+
+    base = runtime_dir(env) / "run"
+    try:
+        ensure_private_dir(base.parent)
+        ensure_private_dir(base)
+        where = base / f"{os.getpid()}-{os.urandom(3).hex()}"
+        os.mkdir(where, 0o700)
+        if len(str(where / "sock" / "req.sock")) < SOCKET_ROOM:
+            return str(where)
+        os.rmdir(where)
+    except OSError:
+        pass
+    import tempfile
+
+    return tempfile.mkdtemp(prefix="wisp-run-", dir=Path("/tmp"))
+
+
+def _inherited_fds() -> list[int]:
+    """fds this process was started with, besides 0-2 (a make jobserver, say): the program gets them too."""
+    out = []
+    try:
+        names = os.listdir("/proc/self/fd")
+    except OSError:
+        return out
+    for name in names:
+        fd = int(name)
+        if fd > 2:
+            try:
+                if os.get_inheritable(fd):
+                    out.append(fd)
+            except OSError:
+                pass
+    return out
+
+
+class Supervisor:
+    def __init__(self, program: list[str], *, env=None, watch_pane: bool = False, protect=(),
+                 out=sys.stderr):
+        self.program = list(program)
+        self.env = dict(os.environ if env is None else env)
+        self.watch_pane = watch_pane
+        self.extra_protect = list(protect)
+        self.out = out
+        self.child = None
+        self.pane = None
+        self.listener = None
+        self.layout = None
+        self.stopping = threading.Event()
+        self.slots = threading.BoundedSemaphore(MAX_CLIENTS)
+        self.shell_fds: dict[str, int] = {}     # the real shells' binaries, opened before the namespace exists
+        self.entry_points = None
+
+    def say(self, text: str) -> None:
+        self.out.write(f"wisp run: {text}\n")
+        self.out.flush()
+
+    # ------------------------------------------------------------ start
+
+    def run(self) -> int:
+        from wispsh.config import ConfigError, load_config, wisp_home
+        from wispsh.sandbox import readiness, seccomp
+
+        inherited = _inherited_fds()
+        self.entry_points = self._entry_points()
+        ready = readiness.check()
+        if not ready.ok:
+            raise CannotStart(f"{ready.detail} -- {ready.fix}")
+        home = wisp_home(self.env)
+        try:
+            config = load_config(home)
+        except ConfigError as exc:
+            raise CannotStart(f"config error: {exc} -- fix the file; wisp run does not start without it")
+        from wispsh.decide.lock import ensure_private_dir
+
+        ensure_private_dir(home)
+        from wispsh.decide import store
+
+        store.ensure_grant_key(home)            # made now, so that it can be hidden inside from the start
+        run_dir = _run_dir(self.env)
+        try:
+            return self._run(ready, config, str(home), run_dir, inherited, seccomp)
+        finally:
+            self._teardown(run_dir)
+
+    def _run(self, ready, config, home: str, run_dir: str, inherited, seccomp) -> int:
+        from wispsh.sandbox.asking import Asker, TerminalDesk
+        from wispsh.sandbox.judge import Judge
+
+        layout = layouts.plan(env=self.env, config=config, run_dir=run_dir, wisp_home=home)
+        for extra in self.extra_protect:
+            path = os.path.abspath(os.path.expanduser(extra))
+            if not os.path.exists(path):
+                raise CannotStart(f"--protect {extra}: no such file or directory")
+            layout.protect.append(path)
+        if layout.shell_for("/bin/sh") is None:
+            raise CannotStart("no /bin/sh found to bind the gate over -- wisp run needs a POSIX shell at /bin/sh")
+        self.layout = layout
+        os.mkdir(os.path.join(run_dir, "sock"), 0o700)
+        self._write_launcher(layout)
+        for shell in layout.shells:              # opened outside: inside, these paths are the launcher
+            self.shell_fds[shell.real] = os.open(shell.real, os.O_RDONLY | os.O_CLOEXEC)
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.listener.bind(layout.socket)
+        os.chmod(layout.socket, 0o600)
+        self.listener.listen(MAX_CLIENTS)
+        layouts.make_placeholders(layout)
+        for note in layout.notes:
+            self.say(note)
+
+        filter_fd = seccomp.filter_fd()
+        typing_blocked = filter_fd is not None or seccomp.tiocsti_disabled_by_kernel()
+        desk = self._desk(config, typing_blocked)
+        import psutil
+
+        me = (os.getpid(), psutil.Process().create_time())
+        argv = layouts.bwrap_argv(layout, bwrap=ready.bwrap, disable_userns=ready.disable_userns,
+                                  seccomp_fd=filter_fd, cwd=os.getcwd(), program=self.program)
+        if self.watch_pane:
+            self._open_pane()
+        try:
+            self.child = subprocess.Popen(argv, env=self.env, pass_fds=tuple(inherited) + (
+                (filter_fd,) if filter_fd is not None else ()))
+        except OSError as exc:
+            raise CannotStart(f"cannot start {ready.bwrap}: {exc.strerror or exc}") from None
+        finally:
+            if filter_fd is not None:
+                os.close(filter_fd)
+        root = (self.child.pid, procs.start_of(self.child.pid))
+        judge = Judge(layout=layout, wisp_home=home, root=root, asker=Asker(me=me, desk=desk), env=self.env)
+        judge.warm()
+        if desk is None and not self._watchers_running():
+            self.say("no `wisp watch` is running: lines that need a person's approval will be refused until "
+                     "one runs (start `wisp watch` in another terminal of yours)")
+        acceptor = threading.Thread(target=self._accept, args=(judge,), name="wisp-run-accept", daemon=True)
+        acceptor.start()
+        old = {sig: signal.signal(sig, self._pass_on) for sig in (signal.SIGTERM, signal.SIGHUP)}
+        old[signal.SIGINT] = signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the program's
+        try:
+            while self.child.poll() is None:
+                if desk is not None:
+                    desk.serve(timeout=0.2)
+                else:
+                    try:
+                        self.child.wait(timeout=0.5)
+                    except subprocess.TimeoutExpired:
+                        pass
+        finally:
+            for sig, handler in old.items():
+                signal.signal(sig, handler)
+            if desk is not None:
+                desk.cancel_all()
+        status = self.child.returncode
+        return 128 - status if status < 0 else status
+
+    def _write_launcher(self, layout) -> None:
+        text = layouts.launcher_text(sys.executable, layout.socket)
+        fd = os.open(layout.launcher, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o755)
+        try:
+            os.write(fd, text.encode())
+        finally:
+            os.close(fd)
+        os.chmod(layout.launcher, 0o755)
+        try:                      # the client's .pyc, written now: inside, the package is read-only
+            import wispsh.sandbox.client  # noqa: F401
+        except ImportError:
+            pass
+
+    def _desk(self, config, typing_blocked: bool):
+        from wispsh.ask import terminal
+
+        try:
+            fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY | os.O_CLOEXEC)
+        except OSError:
+            return None
+        from wispsh.sandbox.asking import TerminalDesk
+
+        persons, _why = terminal.terminal_is_persons(terminal._controlling_tty_nr("self"), config)
+        if not persons:
+            os.close(fd)
+            return None
+        return TerminalDesk(fd, typing_blocked=typing_blocked)
+
+    def _watchers_running(self) -> bool:
+        from wispsh.ask import wire
+
+        where = wire.socket_dir(create=False)
+        try:
+            return bool(where) and any(n.startswith("watch-") for n in os.listdir(where))
+        except OSError:
+            return False
+
+    def _pass_on(self, signum, _frame) -> None:
+        if self.child is not None and self.child.poll() is None:
+            for pid in procs.children(self.child.pid) or [self.child.pid]:
+                for inner in procs.children(pid) or [pid]:
+                    try:
+                        os.kill(inner, signum)
+                    except OSError:
+                        pass
+
+    # ------------------------------------------------------------ serving
+
+    def _accept(self, judge) -> None:
+        while not self.stopping.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.slots.acquire(blocking=False):
+                conn.close()                    # over the limit: the client refuses (went away)
+                continue
+            threading.Thread(target=self._serve, args=(judge, conn), daemon=True).start()
+
+    def _serve(self, judge, conn: socket.socket) -> None:
+        from wispsh.sandbox import client
+        from wispsh.sandbox.judge import BadRequest, parse_request
+
+        fds: list[int] = []
+        try:
+            conn.settimeout(RECEIVE_SECONDS)
+            creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
+            pid = int.from_bytes(creds[0:4], sys.byteorder, signed=True)
+            uid = int.from_bytes(creds[4:8], sys.byteorder)
+            body, fds = client.receive(conn, fds_wanted=1)
+            if body is None or uid != os.getuid() or pid <= 0:
+                return
+            try:
+                req = parse_request(body, pid=pid, uid=uid, stdin_fd=fds[0] if fds else None)
+            except BadRequest as exc:
+                from wispsh import invoke
+
+                self._send(conn, invoke.refusal(f"wispsh: not run: {exc}"))
+                return
+            conn.settimeout(None)
+            outcome = judge.handle(req)
+            self._send(conn, outcome)
+        except Exception:                       # the client refuses when its answer never comes
+            pass
+        finally:
+            for fd in fds:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+            conn.close()
+            self.slots.release()
+
+    def _send(self, conn: socket.socket, outcome) -> None:
+        from wispsh import invoke, realshell
+        from wispsh.sandbox import client
+
+        def b(text: str) -> bytes:
+            return text.encode("utf-8", "surrogateescape")
+
+        from wispsh.support.text import utf8
+
+        if outcome.shell is None:
+            conn.sendall(client.pack([b"exit", b"%d" % outcome.status, utf8(outcome.stdout).replace(b"\0", b""),
+                                      b(outcome.stderr).replace(b"\0", b"")]))
+            return
+        argv = list(outcome.argv)
+        held = b"-"
+        shell_fd = self.shell_fds.get(os.path.realpath(outcome.shell))
+        opened = None
+        if shell_fd is None:                     # a shell not bound over (config shell.*, a wispsh entry's find)
+            shell_fd = opened = os.open(outcome.shell, os.O_RDONLY | os.O_CLOEXEC)
+        fds = [shell_fd]
+        reader = None
+        if outcome.held is not None:
+            at = argv.index(invoke.HELD_WORD)
+            argv[at] = "."                       # the client puts ". /dev/fd/N" here (the word holds a NUL)
+            held = b"%d" % at
+            reader = realshell.sealed_reader(outcome.held)
+            fds.append(reader)
+        ancillary = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, b"".join(fd.to_bytes(4, sys.byteorder) for fd in fds))]
+        env = [b(k) + b"=" + b(v) for k, v in outcome.env_add.items()] + [b(k) for k in outcome.env_drop]
+        message = client.pack([b"exec", b(outcome.shell), b"%d" % len(argv), *map(b, argv), b"%d" % len(env),
+                               *env, held, b(outcome.stderr).replace(b"\0", b"")])
+        try:
+            sent = conn.sendmsg([message], ancillary)
+            if sent < len(message):
+                conn.sendall(message[sent:])
+        finally:
+            for fd in (reader, opened):
+                if fd is not None:
+                    os.close(fd)
+
+    # ------------------------------------------------------------ the watch pane and the end
+
+    def _open_pane(self) -> None:
+        tmux = shutil.which("tmux")
+        if not self.env.get("TMUX") or not tmux:
+            raise CannotStart("--watch-pane needs tmux: run wisp run inside tmux, or start `wisp watch` in "
+                              "another terminal")
+        wisp = shutil.which("wisp", path=os.path.dirname(sys.executable)) or shutil.which("wisp")
+        command = [wisp, "watch"] if wisp else [sys.executable, "-c", "from wispsh.cli.wisp import cli; cli()",
+                                                "watch"]
+        keep = [f"{k}={self.env[k]}" for k in ("WISP_HOME", "XDG_RUNTIME_DIR", "PATH") if self.env.get(k)]
+        argv = [tmux, "split-window", "-d", "-h", "-l", "45%", "-P", "-F", "#{pane_id}"]
+        for entry in keep:
+            argv += ["-e", entry]
+        import shlex
+
+        done = subprocess.run(argv + [shlex.join(command)], capture_output=True, text=True, env=self.env,
+                              stdin=subprocess.DEVNULL)
+        if done.returncode != 0:
+            raise CannotStart(f"tmux split-window failed: {done.stderr.strip()}")
+        self.pane = done.stdout.strip()
+        import time
+
+        from wispsh.ask import wire
+
+        deadline = time.monotonic() + PANE_SECONDS        # questions asked before it listens would find no one
+        while time.monotonic() < deadline:
+            where = wire.socket_dir(create=False)
+            try:
+                if where and any(n.startswith("watch-") and n.endswith(".sock") for n in os.listdir(where)):
+                    return
+            except OSError:
+                pass
+            time.sleep(0.05)
+        self.say(f"the watch pane {self.pane} is not listening yet; questions before it does are refused")
+
+    def _entry_points(self) -> dict[str, tuple]:
+        """What `wisp` and `wispsh` on the person's PATH are now: links into the install (~/.local/bin) sit in a
+        directory the agent may write, so a link there cannot be made read-only; a change is said at the end."""
+        found = {}
+        for name in ("wisp", "wispsh"):
+            path = shutil.which(name, path=self.env.get("PATH"))
+            if path:
+                try:
+                    st = os.lstat(path)
+                    found[path] = (os.path.realpath(path), st.st_ino, st.st_mtime_ns)
+                except OSError:
+                    pass
+        return found
+
+    def _check_entry_points(self) -> None:
+        now = self._entry_points()
+        for path, before in self.entry_points.items():
+            if now.get(path) != before:
+                self.say(f"{path} changed while the program ran (now {now.get(path, ('gone',))[0]}): check it before "
+                         "you run it again")
+        for path in set(now) - set(self.entry_points):
+            self.say(f"{path} appeared on your PATH while the program ran: check it before you run it")
+
+    def _teardown(self, run_dir: str) -> None:
+        self.stopping.set()
+        if self.entry_points is not None:
+            self._check_entry_points()
+        for fd in self.shell_fds.values():
+            os.close(fd)
+        self.shell_fds.clear()
+        if self.listener is not None:
+            try:
+                self.listener.close()
+            except OSError:
+                pass
+        if self.pane:
+            subprocess.run([shutil.which("tmux") or "tmux", "kill-pane", "-t", self.pane], capture_output=True,
+                           env=self.env, stdin=subprocess.DEVNULL)
+        if self.layout is not None:
+            for left in layouts.remove_placeholders(self.layout):
+                self.say(f"{left} was a placeholder made for this run and has changed; left as it is")
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def main(program: list[str], *, watch_pane: bool = False, protect=()) -> int:
+    try:
+        return Supervisor(program, watch_pane=watch_pane, protect=protect).run()
+    except CannotStart as exc:
+        sys.stderr.write(f"wisp run: cannot start: {exc}\n")
+        return 1
