@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 import os
 import stat
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from wispsh.model import Level
+from wispsh.support.record import Record
+
+_set = object.__setattr__  # records set their fields once, in __init__
 
 CONFIG_NAME = "config.json"
 
@@ -148,23 +150,45 @@ def untrusted_reason(path: Path, st: os.stat_result | None = None) -> str | None
     return None
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(Record):
     path: Path
-    threshold: Level = Level.MODERATE
-    persist_days: float = 30.0
-    wait_seconds: float = 120.0
-    prompt_seconds: float = 300.0
-    terminal_programs: tuple[str, ...] = ()
-    deny: tuple[str, ...] = ()
-    shells: dict[str, str] = field(default_factory=dict)        # "bash" -> "/usr/bin/bash"
-    trusted_sources: tuple[str, ...] = ()
-    audit_max_bytes: int = 10 * 1024 * 1024
-    audit_required: bool = False        # a line at or above the threshold that cannot be audited is refused
-    wait_seconds_by_agent: dict = field(default_factory=dict)   # approval.waitSeconds as agent -> seconds
-    protect: tuple[str, ...] = ()       # run.protect: paths `wisp run` keeps read-only
-    classifier: "ClassifierSettings | None" = None     # classifier.*: the model's second opinion; None: off
-    raw: dict = field(default_factory=dict)
+    threshold: Level
+    persist_days: float
+    wait_seconds: float
+    prompt_seconds: float
+    terminal_programs: tuple[str, ...]
+    deny: tuple[str, ...]
+    shells: dict[str, str]          # "bash" -> "/usr/bin/bash"
+    trusted_sources: tuple[str, ...]
+    audit_max_bytes: int
+    audit_required: bool            # a line at or above the threshold that cannot be audited is refused
+    wait_seconds_by_agent: dict     # approval.waitSeconds as agent -> seconds
+    protect: tuple[str, ...]        # run.protect: paths `wisp run` keeps read-only
+    classifier: "ClassifierSettings | None"# classifier.*: the model's second opinion; None: off
+    raw: dict
+
+    __slots__ = FIELDS = ('path', 'threshold', 'persist_days', 'wait_seconds', 'prompt_seconds',
+                          'terminal_programs', 'deny', 'shells', 'trusted_sources', 'audit_max_bytes',
+                          'audit_required', 'wait_seconds_by_agent', 'protect', 'classifier', 'raw')
+
+    def __init__(self, path, threshold=Level.MODERATE, persist_days=30.0, wait_seconds=120.0, prompt_seconds=300.0,
+                 terminal_programs=(), deny=(), shells=None, trusted_sources=(), audit_max_bytes=10 * 1024 * 1024,
+                 audit_required=False, wait_seconds_by_agent=None, protect=(), classifier=None, raw=None) -> None:
+        _set(self, 'path', path)
+        _set(self, 'threshold', threshold)
+        _set(self, 'persist_days', persist_days)
+        _set(self, 'wait_seconds', wait_seconds)
+        _set(self, 'prompt_seconds', prompt_seconds)
+        _set(self, 'terminal_programs', terminal_programs)
+        _set(self, 'deny', deny)
+        _set(self, 'shells', {} if shells is None else shells)
+        _set(self, 'trusted_sources', trusted_sources)
+        _set(self, 'audit_max_bytes', audit_max_bytes)
+        _set(self, 'audit_required', audit_required)
+        _set(self, 'wait_seconds_by_agent', {} if wait_seconds_by_agent is None else wait_seconds_by_agent)
+        _set(self, 'protect', protect)
+        _set(self, 'classifier', classifier)
+        _set(self, 'raw', {} if raw is None else raw)
 
     def shell_path(self, name: str) -> str | None:
         return self.shells.get(name)

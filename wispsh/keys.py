@@ -6,7 +6,6 @@ pattern built here is canonical: `PROGRAM *` or `PROGRAM VERB *`, or the part's 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from collections.abc import Sequence
@@ -15,6 +14,9 @@ from wispsh.model import Key, Part
 from wispsh.programs.code_carriers import EVAL_VERBS, INTERPRETERS, SOURCING, InlineCode
 from wispsh.programs.wrappers import SYSTEM_DIRS, program_name, unwrap
 from wispsh.support.lazyre import lazy_re
+from wispsh.support.record import Record
+
+_set = object.__setattr__  # records set their fields once, in __init__
 
 MULTIPLEXERS_FILE = "multiplexers.txt"
 MULTIPLEXER_OPTIONS_FILE = "multiplexer-options.txt"
@@ -47,13 +49,22 @@ _VERB = lazy_re(r"^[A-Za-z0-9_][A-Za-z0-9_.:@%+,-]*$")   # a word: no `/`, `=`, 
 # ---------------------------------------------------------------- the multiplexer table (data)
 
 
-@dataclass(frozen=True)
-class Multiplexers:
+class Multiplexers(Record):
     programs: frozenset[str]
-    value_options: dict[str, dict[str, int]] = field(default_factory=dict)   # program -> option -> values taken
-    operations: dict[str, dict[str, str]] = field(default_factory=dict)      # program -> option -> verb (pacman -S)
-    config_options: dict[str, frozenset[str]] = field(default_factory=dict)  # program -> options that load code
-    harmless_config: dict[str, tuple[str, ...]] = field(default_factory=dict)  # program -> harmless value prefixes
+    value_options: dict[str, dict[str, int]]        # program -> option -> values taken
+    operations: dict[str, dict[str, str]]           # program -> option -> verb (pacman -S)
+    config_options: dict[str, frozenset[str]]       # program -> options that load code
+    harmless_config: dict[str, tuple[str, ...]]     # program -> harmless value prefixes
+
+    __slots__ = FIELDS = ('programs', 'value_options', 'operations', 'config_options', 'harmless_config')
+
+    def __init__(self, programs, value_options=None, operations=None, config_options=None,
+                 harmless_config=None) -> None:
+        _set(self, 'programs', programs)
+        _set(self, 'value_options', {} if value_options is None else value_options)
+        _set(self, 'operations', {} if operations is None else operations)
+        _set(self, 'config_options', {} if config_options is None else config_options)
+        _set(self, 'harmless_config', {} if harmless_config is None else harmless_config)
 
 
 def _items(path: Path) -> list[str]:

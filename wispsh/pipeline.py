@@ -9,11 +9,10 @@ template by one byte is judged as written.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from collections.abc import Mapping, Sequence
 
 from wispsh.config import Config
-from wispsh.model import Finding, Judged, Level, Plan, Split, Verdict
+from wispsh.model import Finding, Judged, Level, Plan, Split, Verdict, replace
 
 MAX_CODE_DEPTH = 3          # shell code a rule finds inside a word, inside such code, ...
 MAX_CODE_LENGTH = 20_000

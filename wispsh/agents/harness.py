@@ -18,23 +18,31 @@ import fnmatch
 import os
 import re
 import stat
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from collections.abc import Mapping, Sequence
 
 from wispsh.config import Config
+from wispsh.support.record import Record
+
+_set = object.__setattr__  # records set their fields once, in __init__
 
 # ------------------------------------------------------------------ results
 
 
-@dataclass(frozen=True)
-class OffsetMap:
+class OffsetMap(Record):
     """Maps character offsets in a decoded text to offsets in the text it was written in."""
 
     decoded: tuple[int, ...]    # start of each segment in the decoded text
     written: tuple[int, ...]    # where that segment starts in the written text
     end: int                    # end of the hole in the written text (offsets past the payload land here)
+
+    __slots__ = FIELDS = ('decoded', 'written', 'end')
+
+    def __init__(self, decoded, written, end) -> None:
+        _set(self, 'decoded', decoded)
+        _set(self, 'written', written)
+        _set(self, 'end', end)
 
     def __call__(self, offset: int) -> int:
         k = bisect.bisect_right(self.decoded, offset) - 1
@@ -43,8 +51,7 @@ class OffsetMap:
         return min(self.written[k] + (offset - self.decoded[k]), self.end)
 
 
-@dataclass(frozen=True)
-class HarnessMatch:
+class HarnessMatch(Record):
     agent: str                          # "claude-code", "codex", "gemini-cli", "opencode"
     template: str                       # the template id in harnesses.json
     payload: str                        # the payload as written in the line (inside its quotes)
@@ -52,8 +59,25 @@ class HarnessMatch:
     payload_decoded: str                # the text the inner eval / shell will run
     plumbing: tuple[str, ...]           # what was recognised around it, "name=value"
     sourced: tuple[str, ...]            # files the plumbing sources (checked and trusted)
-    payload_arg: int | None = None      # codex/snapshot-args: the payload is args[payload_arg], not in the line
-    maps: tuple[OffsetMap, ...] = field(default=(), repr=False)   # innermost first
+    payload_arg: int | None             # codex/snapshot-args: the payload is args[payload_arg], not in the line
+    maps: tuple[OffsetMap, ...]         # innermost first
+
+    __slots__ = FIELDS = ('agent', 'template', 'payload', 'payload_span', 'payload_decoded', 'plumbing', 'sourced',
+                          'payload_arg', 'maps')
+    SHOWN = ('agent', 'template', 'payload', 'payload_span', 'payload_decoded', 'plumbing', 'sourced',
+             'payload_arg')
+
+    def __init__(self, agent, template, payload, payload_span, payload_decoded, plumbing, sourced,
+                 payload_arg=None, maps=()) -> None:
+        _set(self, 'agent', agent)
+        _set(self, 'template', template)
+        _set(self, 'payload', payload)
+        _set(self, 'payload_span', payload_span)
+        _set(self, 'payload_decoded', payload_decoded)
+        _set(self, 'plumbing', plumbing)
+        _set(self, 'sourced', sourced)
+        _set(self, 'payload_arg', payload_arg)
+        _set(self, 'maps', maps)
 
     def to_line(self, offset: int) -> int:
         """A character offset in payload_decoded, as an offset in the line."""

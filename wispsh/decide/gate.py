@@ -10,11 +10,13 @@ the part's level, and never a dangerous part.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from collections.abc import Sequence
 
 from wispsh.config import Config
 from wispsh.model import Answer, Decision, DenyHit, Judged, Level, Plan, Question, Split, Verdict
+from wispsh.support.record import Record
+
+_set = object.__setattr__  # records set their fields once, in __init__
 
 SCOPE_OF_CHOICE = {"y": "once", "s": "session", "p": "project", "a": "always"}
 PERSISTED = ("project", "always")
@@ -69,7 +71,7 @@ def _decided_at_run_time(plan: Plan, q: Question) -> bool:
 
 
 def _once_grants(standing):
-    from dataclasses import replace
+    from wispsh.model import replace
 
     return replace(standing, approvals=tuple(a for a in standing.approvals if a.scope == "once"))
 
@@ -143,17 +145,30 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
 # ---------------------------------------------------------------- settle
 
 
-@dataclass(frozen=True)
-class Settlement:
+class Settlement(Record):
     run: bool                               # every part may run
     decisions: tuple[Decision, ...]         # per part, in the audit's words ("asked-session", "denied-user", ...)
-    refusal: str | None = None              # the stderr line for a deny-pattern hit or an audit that is required
+    refusal: str | None                     # the stderr line for a deny-pattern hit or an audit that is required
                                             # and failed (else ask.refusal_line words the refusal)
-    line_decision: Decision | None = None   # covered line: what the line's own answer decided
-    grants: tuple = ()                      # store.Approval made from the answers
-    notes: tuple[str, ...] = ()             # what the answers became (e.g. "remembered for this line only")
-    warnings: tuple[str, ...] = ()          # what went wrong auditing or remembering: said on stderr
-    audit_error: str | None = None          # why the audit could not be written (None: it was)
+    line_decision: Decision | None          # covered line: what the line's own answer decided
+    grants: tuple                           # store.Approval made from the answers
+    notes: tuple[str, ...]                  # what the answers became (e.g. "remembered for this line only")
+    warnings: tuple[str, ...]               # what went wrong auditing or remembering: said on stderr
+    audit_error: str | None                 # why the audit could not be written (None: it was)
+
+    __slots__ = FIELDS = ('run', 'decisions', 'refusal', 'line_decision', 'grants', 'notes', 'warnings',
+                          'audit_error')
+
+    def __init__(self, run, decisions, refusal=None, line_decision=None, grants=(), notes=(), warnings=(),
+                 audit_error=None) -> None:
+        _set(self, 'run', run)
+        _set(self, 'decisions', decisions)
+        _set(self, 'refusal', refusal)
+        _set(self, 'line_decision', line_decision)
+        _set(self, 'grants', grants)
+        _set(self, 'notes', notes)
+        _set(self, 'warnings', warnings)
+        _set(self, 'audit_error', audit_error)
 
 
 def deny_refusal(hit: DenyHit) -> str:

@@ -61,7 +61,7 @@ def _without_nul(line: str) -> Split:
     def end(offset: int) -> int:
         return offset + bisect.bisect_left(nul_at, offset)
 
-    parts = tuple(Part(**{**{f: getattr(p, f) for f in Part.__dataclass_fields__},
+    parts = tuple(Part(**{**{f: getattr(p, f) for f in Part.FIELDS},
                           "span": (start(p.span[0]), max(start(p.span[0]), end(p.span[1])))}) for p in read.parts)
     return Split(line=line, parts=parts, ok=False,
                  notes=read.notes + ("NUL bytes in the text: read away, as bash drops them from its input",),
