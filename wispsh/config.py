@@ -9,7 +9,6 @@ import json
 import os
 import stat
 from functools import cache
-from pathlib import Path
 
 from wispsh.model import Level
 from wispsh.support.record import Record
@@ -41,9 +40,9 @@ def user_home() -> str:
     return os.path.expanduser("~")
 
 
-def wisp_home(env: dict[str, str] | None = None) -> Path:
+def home_dir(env: dict[str, str] | None = None) -> str:
     """The wisp home: $WISP_HOME (absolute, else a ConfigError: a relative one would give every directory a
-    home of its own), else ~/.wisp of the password database's home."""
+    home of its own), else ~/.wisp of the password database's home. A str (the hot path has no pathlib)."""
     env = os.environ if env is None else env
     home = env.get("WISP_HOME")
     if home:
@@ -51,8 +50,15 @@ def wisp_home(env: dict[str, str] | None = None) -> Path:
         if not os.path.isabs(expanded):
             raise ConfigError(f"WISP_HOME={home!r} is not an absolute path{FIX}set it to one (or unset it for "
                               "~/.wisp)")
-        return Path(expanded)
-    return Path(user_home()) / ".wisp"
+        return expanded
+    return os.path.join(user_home(), ".wisp")
+
+
+def wisp_home(env: dict[str, str] | None = None) -> Path:
+    """home_dir as a Path, for the CLI and the store."""
+    from pathlib import Path
+
+    return Path(home_dir(env))
 
 
 # ---------------------------------------------------------------- the runtime dir
@@ -67,6 +73,8 @@ def runtime_dir(env: dict[str, str] | None = None) -> Path:
     /run/user/UID/wisp when that directory is the user's; else /tmp/runtime-UID/wisp (the XDG fallback,
     which private_runtime_dir makes and checks private: 0700 and the user's own). No platformdirs import."""
     env = os.environ if env is None else env
+    from pathlib import Path
+
     base = env.get("XDG_RUNTIME_DIR")
     if base and os.path.isabs(base):
         return Path(base) / RUNTIME_NAME
@@ -82,6 +90,8 @@ def runtime_dir(env: dict[str, str] | None = None) -> Path:
 
 
 def fallback_runtime_dir() -> Path:
+    from pathlib import Path
+
     return Path(FALLBACK_BASE) / f"runtime-{os.getuid()}" / RUNTIME_NAME
 
 
@@ -151,7 +161,7 @@ def untrusted_reason(path: Path, st: os.stat_result | None = None) -> str | None
 
 
 class Config(Record):
-    path: Path
+    path: str                       # its config.json (read or not): home is its directory
     threshold: Level
     persist_days: float
     wait_seconds: float
@@ -192,6 +202,11 @@ class Config(Record):
 
     def shell_path(self, name: str) -> str | None:
         return self.shells.get(name)
+
+    @property
+    def home(self) -> str:
+        """The wisp home this config was read from (its approvals, audit, rules and key are there)."""
+        return os.path.dirname(self.path)
 
 
 def _expect(cond: bool, path: Path, what: str) -> None:
@@ -404,9 +419,10 @@ def parse_classifier(section: object, path: Path) -> ClassifierSettings | None:
     return ClassifierSettings(url, model.strip(), provider, key_env, float(timeout), float(days))
 
 
-def load_config(home: Path | None = None) -> Config:
-    """The config of the wisp home; defaults when there is none. Raises ConfigError (fail closed)."""
-    home = home or wisp_home()
+def load_config(home: str | Path | None = None) -> Config:
+    """The config of the wisp home; defaults when there is none. Raises ConfigError (fail closed).
+    Its `path` is a str (home_dir's), its `home` the directory."""
+    home = home or home_dir()
     try:
         st = os.stat(home)
         if not stat.S_ISDIR(st.st_mode):
@@ -417,7 +433,7 @@ def load_config(home: Path | None = None) -> Config:
     except NotADirectoryError:
         raise ConfigError(f"the wisp home {home} lies under a file, not a directory{FIX}set WISP_HOME to a "
                           "directory of yours") from None
-    path = home / CONFIG_NAME
+    path = os.path.join(home, CONFIG_NAME)
     try:    # O_NONBLOCK: a FIFO planted as config.json must not hang every line
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:

@@ -119,7 +119,7 @@ def beneath_allowed(text: str, *, config: Config, cwd: str, beneath: int) -> str
             from wispsh import pipeline
 
             hit = pipeline.deny_only(text, config)
-        home = str(config.path.parent)
+        home = config.home
         if hit is not None:
             from wispsh.decide.gate import deny_refusal
 

@@ -236,7 +236,7 @@ def _audit_hook(config, started, cwd: str) -> None:
     from wispsh.decide import audit
 
     try:
-        audit.append(config.path.parent, [audit.event("installed-script", line=started.path, decision="git-hook",
+        audit.append(config.home, [audit.event("installed-script", line=started.path, decision="git-hook",
                                                       reasons=[started.note], cwd=cwd)])
     except OSError:
         pass                # best effort, as for the nested path: git's step runs either way

@@ -7,7 +7,6 @@ pattern built here is canonical: `PROGRAM *` or `PROGRAM VERB *`, or the part's 
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 from collections.abc import Sequence
 
 from wispsh.model import Key, Part
@@ -67,17 +66,19 @@ class Multiplexers(Record):
         _set(self, 'harmless_config', {} if harmless_config is None else harmless_config)
 
 
-def _items(path: Path) -> list[str]:
+def _items(path) -> list[str]:
     """A one-item-a-line file: blank lines and `#` comments dropped."""
     items = []
-    for raw in path.read_text(encoding="utf-8").splitlines():
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    for raw in text.splitlines():
         item = raw.split("#", 1)[0].strip()
         if item:
             items.append(item)
     return items
 
 
-def load_multiplexers(programs_file: Path, options_file: Path | None = None) -> Multiplexers:
+def load_multiplexers(programs_file, options_file=None) -> Multiplexers:
     """Read the multiplexer list and, when given, their global options that take values."""
     programs = frozenset(_items(programs_file))
     value_options: dict[str, dict[str, int]] = {}

@@ -85,7 +85,7 @@ def _untrusted_snapshot(paths: Sequence[str], config: Config, cwd: str, env: Map
     from wispsh.agents import snapshots
     from wispsh.parse import split
 
-    home = str(config.path.parent)
+    home = config.home
     for path in paths:
         data = snapshots.read(path)
         if data is None:

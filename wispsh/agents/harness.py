@@ -19,7 +19,6 @@ import os
 import re
 import stat
 from functools import cache
-from pathlib import Path
 from collections.abc import Mapping, Sequence
 
 from wispsh.config import Config
@@ -384,13 +383,14 @@ class Table:
         self.snapshot_functions = snapshot_functions     # the agents' own functions in their snapshots
 
 
-def load_table(path: Path | None = None) -> Table:
+def load_table(path=None) -> Table:
     import json
 
     if path is None:
         from wispsh.support.resources import resource_path
         path = resource_path("harnesses.json")
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    with open(path, encoding="utf-8") as fh:
+        data = json.load(fh)
     templates = tuple(_build(t) for t in data["templates"])
     runs, probes = [], {}
     for run in data.get("snapshot_runs", []):
@@ -549,7 +549,8 @@ _SHELL_NAMES = {"bash", "zsh", "sh"}
 @cache
 def _etc_shells() -> frozenset[str]:
     try:
-        text = Path("/etc/shells").read_text(encoding="utf-8", errors="replace")
+        with open("/etc/shells", encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
     except OSError:
         return frozenset()
     return frozenset(line.strip() for line in text.splitlines() if line.strip().startswith("/"))
@@ -577,7 +578,7 @@ def _real_shell(path: str, config: Config) -> bool:
         return True
     from wispsh.agents.shimfile import read_shim   # a shell shim `wisp shims install` laid, in a directory only the user writes
 
-    shim = read_shim(Path(path))
+    shim = read_shim(path)
     if shim is None or shim.kind != "shell" or shim.stale:
         return False
     try:

@@ -54,7 +54,7 @@ def second_opinions(parsed: Split, judged: tuple[Judged, ...], config, *, rememb
     picked = select.uncertain_parts(judged)
     if settings is None or not picked:
         return judged
-    home = str(config.path.parent)
+    home = config.home
     model = settings.model
     out = list(judged)
     asked: dict[str, tuple[str, list[int]]] = {}    # digest -> (message, parts)

@@ -30,10 +30,12 @@ SESSIONLESS = ("below-threshold", "denied")
 
 
 def _standing(config: Config, cwd: str, env):
+    from pathlib import Path        # the store's (reached only when some part could be covered by it)
+
     from wispsh.decide import store
 
     try:
-        return store.standing(config.path.parent, cwd=cwd, env=env)
+        return store.standing(Path(config.home), cwd=cwd, env=env)
     except Exception as exc:        # fail closed: nothing is covered, and the reason is shown
         return store.Standing((), (f"approvals could not be read: {exc}",))
 
@@ -182,9 +184,11 @@ def deny_refusal(hit: DenyHit) -> str:
 
 def _remember(config: Config, question: Question, scope: str, *, source: str, cwd: str, env, here, ident: str):
     """One grant for one answer; a persisted scope the store refuses falls back to the session."""
+    from pathlib import Path
+
     from wispsh.decide import store
 
-    home = config.path.parent
+    home = Path(config.home)
     try:
         return store.grant(home, pattern=question.pattern, scope=scope, level=question.level, source=source,
                            cwd=cwd, env=env, persist_days=config.persist_days, here=here, ident=ident), None
@@ -275,7 +279,7 @@ def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, e
     refusal = deny_refusal(plan.denied_by) if plan.verdict == "deny" else None
     audit_error = None
     try:
-        audit.append(config.path.parent, _events(plan, final, line_decision, answer_of, here, env, cwd, source,
+        audit.append(config.home, _events(plan, final, line_decision, answer_of, here, env, cwd, source,
                                                  ran=run), config.audit_max_bytes)
     except OSError as exc:
         audit_error = str(exc)
@@ -320,7 +324,7 @@ def _audit_not_stored(config: Config, plan: Plan, problems, here, env, cwd) -> N
 
     try:
         fields, _ = audit.line_fields(plan.line)
-        audit.append(config.path.parent, [audit.event("approval.not-stored", reasons=list(problems), cwd=cwd,
+        audit.append(config.home, [audit.event("approval.not-stored", reasons=list(problems), cwd=cwd,
                                                       session=here.session.id if here else None, **fields)],
                      config.audit_max_bytes)
     except OSError:

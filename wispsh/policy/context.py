@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import posixpath
 
-from wispsh.config import Config, wisp_home
+from wispsh.config import Config, home_dir
 from wispsh.model import Level
 from wispsh.policy import effects
 from wispsh.support.record import Record
@@ -117,7 +117,7 @@ class Context(Record):
             home=home,
             project_root=find_project_root(cwd),
             # config.wisp_home falls back on the process's own ~; the line runs with env's HOME.
-            wisp_home=posixpath.normpath(str(wisp_home(env)) if env.get("WISP_HOME")
+            wisp_home=posixpath.normpath(home_dir(env) if env.get("WISP_HOME")
                                          else posixpath.join(home, ".wisp")),
             runtime_dir=places[0],
             env=env,

@@ -73,7 +73,7 @@ _loaded: dict = {}
 
 
 def rules_dir(config) -> str:
-    return os.path.join(os.path.dirname(str(config.path)), RULES_DIR)
+    return os.path.join(config.home, RULES_DIR)
 
 
 def load(config) -> UserRules:
