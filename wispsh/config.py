@@ -5,7 +5,6 @@ Anything wrong with it is a ConfigError: wispsh refuses (exit 126) rather than g
 """
 from __future__ import annotations
 
-import json
 import os
 import stat
 from functools import cache
@@ -219,6 +218,8 @@ def _is_number(value) -> bool:
 
 
 def _shown(value) -> str:
+    import json
+
     text = json.dumps(value, ensure_ascii=True)
     return text if len(text) <= 40 else text[:39] + "…"
 
@@ -452,6 +453,8 @@ def load_config(home: str | Path | None = None) -> Config:
             if reason:
                 raise ConfigError(f"{path} is not trusted: {reason}")
         raw = fh.read(MAX_CONFIG_BYTES + 1)
+    import json     # only when there is a config.json
+
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:

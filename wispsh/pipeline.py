@@ -24,10 +24,14 @@ def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Seq
     """`remember`: cache a snapshot's passing verdict and the model's answers in the wisp home (False for
     --explain, which writes nothing). `opinion`: ask the configured model about the parts the rules left
     uncertain (classifier/; False for warming up a judge, which should make no calls)."""
-    from wispsh.agents import harness
+    from wispsh.agents import marks
     from wispsh.parse import split
 
-    hit = harness.match(line, env=env, config=config, args=args)
+    hit = None
+    if marks.may_be_plumbing(line):      # else no template can match: the matcher is not even imported
+        from wispsh.agents import harness
+
+        hit = harness.match(line, env=env, config=config, args=args)
     if hit is not None:
         from wispsh.agents import snapshots
 
@@ -47,6 +51,8 @@ def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Seq
     plan = _judge_split(split.split_line(line), config, cwd, env, opinion=opinion, remember=remember)
     if plan.verdict == "run":
         return plan
+    from wispsh.agents import harness
+
     sourced: list[str] = []
     agent = harness.is_snapshot_run(line, env=env, config=config, args=args, sourced=sourced)
     if agent is None:

@@ -21,6 +21,7 @@ import stat
 from functools import cache
 from collections.abc import Mapping, Sequence
 
+from wispsh.agents import marks
 from wispsh.config import Config
 from wispsh.support.record import Record
 
@@ -283,7 +284,7 @@ def _codec_regex(spec: dict, lazy: bool) -> str:
 # ------------------------------------------------------------------ compiling templates
 
 # Every template contains one of these (a test checks it): a line with none is no agent's plumbing.
-MAY_MATCH = ("eval ", "exec ", "__code=$?")
+MAY_MATCH = marks.MAY_MATCH
 
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -842,8 +843,8 @@ def match(line: str, *, env: Mapping[str, str], config: Config, args: Sequence[s
 
     `args` are the operands after the line (`$0`, `$1`, …), needed for Codex's older snapshot form.
     """
-    if not any(word in line for word in MAY_MATCH):
-        return None   # the hot path: most lines are no agent's plumbing, and the table is not even loaded
+    if not marks.may_be_plumbing(line):
+        return None   # most lines are no agent's plumbing, and the table is not even loaded
     table = table or default_table()
     prefixed = [t for t in table.templates if t.id != "claude-code/shell-prefix"] \
         if not env.get("CLAUDE_CODE_SHELL_PREFIX") else list(table.templates)

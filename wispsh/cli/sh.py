@@ -35,6 +35,11 @@ def main(argv: list[str] | None = None) -> int:
 
     Inside a `wisp run` namespace the in-process gate is not used: the supervisor outside judges, and this
     process is its client (sandbox/client.py), whatever started it (a shim, the console script)."""
+    import gc
+
+    # A short-lived process of acyclic data: the cyclic collector only made big lines superlinear, and off
+    # before the imports it no longer walks every code object they unmarshal (~1 ms of each start-up).
+    gc.disable()
     try:
         from wispsh.sandbox.client import inside_run
 
@@ -151,9 +156,6 @@ def _main(argv: list[str] | None = None) -> int:
     from wispsh.parse import split
 
     split.guard_native_crashes()   # this process is the gate: a parser that crashes natively is a judged part
-    import gc
-
-    gc.disable()    # a short-lived process of acyclic data: the cyclic collector only made big lines superlinear
     env = dict(os.environ)
     outcome = invoke.decide(argv, env=env, cwd=os.getcwd(), stdin_is_tty=os.isatty(0),
                             read_stdin=lambda: _read_all(0), find_shell=_find_shell)

@@ -22,7 +22,7 @@ import stat
 import time
 
 from wispsh.support.lazyre import lazy_re
-from wispsh.support.text import dumps
+from wispsh.support.text import dumps_line
 
 AUDIT_NAME = "audit.jsonl"
 FIELDS = ("ts", "event", "command", "pattern", "line", "level", "reasons", "decision", "approval_id", "scope",
@@ -39,42 +39,54 @@ _SECRET_NAME = r"[A-Za-z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|KEY|CRE
 _VALUE = r"""(?:"(?:[^"\\]|\\.)*"?|'[^']*'?|[^\s;&|)'"]+)"""
 _MYSQL_FAMILY = lazy_re(r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport|mysqlshow)\b")
 
-# (needle, pattern, replacement) in order; each keeps the name and hides the value. The needle is text the
-# pattern cannot match without: most lines hold none, and their patterns are never compiled.
-REDACTIONS: tuple[tuple[str, re.Pattern, str], ...] = (
+# (needles, pattern, replacement) in order; each keeps the name and hides the value. The needles are text the
+# pattern cannot match without (the first one as written, one of the others in the lowercased text when it is
+# ASCII: non-ASCII text may hold a letter the case-blind pattern folds, such as the Kelvin sign): most texts
+# hold none, and their patterns are never compiled nor run (every field of every audit event is redacted).
+REDACTIONS: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     # URLs with credentials: https://user:pass@host
-    ("://", lazy_re(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@'\"]*:)[^\s/@'\"]+(@)"), rf"\g<1>{HIDDEN}\g<2>"),
+    (("://",), lazy_re(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@'\"]*:)[^\s/@'\"]+(@)"), rf"\g<1>{HIDDEN}\g<2>"),
     # Authorization and similar headers, to the end of the quoted or unquoted header
-    (":", lazy_re(r"(?i)\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|cookie)(\s*:\s*)[^'\"\n]+"),
+    ((":", "authorization", "api-key", "x-auth-token", "cookie"),
+     lazy_re(r"(?i)\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|cookie)(\s*:\s*)[^'\"\n]+"),
      rf"\g<1>\g<2>{HIDDEN}"),
     # NAME_TOKEN=value, export API_KEY="...", --secret-key=value
-    ("=", lazy_re(rf"(?i)(\b{_SECRET_NAME}\s*=\s*){_VALUE}"), rf"\g<1>{HIDDEN}"),
+    (("=", "token", "secret", "passw", "passphrase", "key", "credential", "auth"),
+     lazy_re(rf"(?i)(\b{_SECRET_NAME}\s*=\s*){_VALUE}"), rf"\g<1>{HIDDEN}"),
     # --password=value / --password value / --token value / --api-key value
-    ("--", lazy_re(r"(?i)(--(?:password|passwd|pass|token|secret|api-key|apikey|access-token|auth-token)(?:=|\s+))"
-                   + _VALUE), rf"\g<1>{HIDDEN}"),
+    (("--",), lazy_re(r"(?i)(--(?:password|passwd|pass|token|secret|api-key|apikey|access-token|auth-token)(?:=|\s+))"
+                      + _VALUE), rf"\g<1>{HIDDEN}"),
     # sshpass -p value
-    ("sshpass", lazy_re(r"(\bsshpass\s+(?:-\w+\s+)*-p\s*)" + _VALUE), rf"\g<1>{HIDDEN}"),
+    (("sshpass",), lazy_re(r"(\bsshpass\s+(?:-\w+\s+)*-p\s*)" + _VALUE), rf"\g<1>{HIDDEN}"),
 )
 _ATTACHED_P = lazy_re(r"((?:^|\s)-p)(?!\s)" + _VALUE)
 
 
 def redact(text: str) -> str:
     """The text with secret values replaced by ***."""
-    for needle, pattern, replacement in REDACTIONS:
-        if needle in text:
-            text = pattern.sub(replacement, text)
+    for needles, pattern, replacement in REDACTIONS:
+        if needles[0] not in text:
+            continue
+        if len(needles) > 1 and text.isascii():
+            lower = text.lower()
+            if not any(word in lower for word in needles[1:]):
+                continue
+        text = pattern.sub(replacement, text)
     if "-p" in text and _MYSQL_FAMILY.search(text):     # mysql -pSECRET (elsewhere -p is a flag: mkdir -p)
         text = _ATTACHED_P.sub(rf"\g<1>{HIDDEN}", text)
     return text
 
 
-def _redacted(value):
+def _redacted(value, done: dict):
     if isinstance(value, str):
-        return redact(value)
+        found = done.get(value)
+        if found is None:
+            found = done[value] = redact(value)
+        return found
     if isinstance(value, (list, tuple)):
-        return [_redacted(v) for v in value]
+        return [_redacted(v, done) for v in value]
     if isinstance(value, dict):
-        return {k: _redacted(v) for k, v in value.items()}
+        return {k: _redacted(v, done) for k, v in value.items()}
     return value
 
 
@@ -128,7 +140,8 @@ def reasons_field(reasons) -> list[str]:
 
 
 def _encode(events) -> list[bytes]:
-    return [(dumps(_redacted(e), default=str) + "\n").encode("utf-8") for e in events]
+    done: dict[str, str] = {}           # the events of a line repeat its texts (line, cwd, command, pattern)
+    return [(dumps_line(_redacted(e, done)) + "\n").encode("utf-8") for e in events]
 
 
 class AuditError(OSError):
