@@ -209,6 +209,11 @@ def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, ans
     elif started is not None and started.line is None:
         _audit_hook(config, started, cwd)       # git's own step: said in the audit, nothing to judge
     else:
+        from wispsh.agents.marks import may_be_plumbing
+        from wispsh.parse import split
+
+        if not may_be_plumbing(judged):     # its payload would be split first, not the line
+            split.start_guard(judged)       # the crash guard's child parses the line while the rules load
         # --yes said by a line beneath a checked one is an agent approving itself: it answers nothing
         yes = allow_yes and invocation.yes and not beneath_gated_line(env, _pid(pid))
         common = dict(yes=yes, config=config, cwd=cwd, env=env, answers=answers, source=source, warnings=warnings)

@@ -207,7 +207,7 @@ def _process_substitution_script(part: Part, program: str) -> bool:
 
 
 def _interpreter(program: str) -> InlineCode | None:
-    if _PYTHON_NAME.match(program):
+    if program.startswith(("python", "pypy")) and _PYTHON_NAME.match(program):
         return INTERPRETERS["python"]
     return INTERPRETERS.get(program)
 

@@ -40,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     # A short-lived process of acyclic data: the cyclic collector only made big lines superlinear, and off
     # before the imports it no longer walks every code object they unmarshal (~1 ms of each start-up).
     gc.disable()
+    from wispsh.support import hotload
+
+    hotload.install()               # the package's modules from one file (when it is there and current)
     try:
         from wispsh.sandbox.client import inside_run
 
@@ -180,6 +183,7 @@ def perform(outcome, env: dict[str, str]) -> int:
         if outcome.status == invoke.REFUSED:
             os._exit(invoke.REFUSED)            # as realshell.refuse: nothing else runs on the way out
         return outcome.status
+    _refresh_bundle()
     argv = list(outcome.argv)
     if outcome.held is not None:
         argv[argv.index(invoke.HELD_WORD)] = ". " + realshell.hold_text(outcome.held)
@@ -190,6 +194,20 @@ def perform(outcome, env: dict[str, str]) -> int:
 
 
 REFUSED_UNREACHABLE = 126  # exec_shell never returns; fail closed if it ever did
+
+
+def _refresh_bundle() -> None:
+    """Write the modules bundle again when this run found it missing or behind a source (once per change:
+    the next start-ups read it). A read-only install keeps the ordinary imports."""
+    from wispsh.support import hotload
+
+    finder = hotload.installed()
+    if (finder is not None and not finder.stale) or sys.dont_write_bytecode:   # as for the .pyc files
+        return
+    try:
+        hotload.build()
+    except (OSError, SyntaxError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

@@ -77,14 +77,7 @@ def _split(line: str) -> Split:
     if len(line) > MAX_CHARS:
         return _whole_line_opaque(line, f"line longer than {MAX_CHARS} characters: judged whole")
     out = Builder(line)
-    out.jobs.append(Job(line, "top", None, None, 0))
-    if ("'" in line or "\\" in line) and ("$(" in line or "`" in line) \
-            and any(needle in line for needle in _EVALUATING_NEEDLES) and _EVALUATES_TEXT.search(line):
-        # `read x <<< 'a[$(rm -rf ~)]'; echo $((x))`: quoted text reaches a variable, then bash evaluates it
-        # (arithmetic, a subscript, ${!x}, ${x@P}): every $(…) the line holds as text is judged as code too
-        bodies = scan.quoted_substitution_bodies(line)
-        if bodies:   # one job for all: parsed once, however many there are
-            out.jobs.append(Job("\n".join(bodies), "stored code", (0, len(line)), None, 1))
+    out.jobs.extend(_first_jobs(line))
     done = 0
     while out.jobs:
         batch = list(out.jobs)      # the code known now; what it runs comes in the next batch, in order
@@ -107,7 +100,21 @@ def _split(line: str) -> Split:
     return out.finish()
 
 
+def _first_jobs(line: str) -> list[Job]:
+    """The code of a line known before anything is walked: the first batch (start_guard parses it early)."""
+    jobs = [Job(line, "top", None, None, 0)]
+    if ("'" in line or "\\" in line) and ("$(" in line or "`" in line) \
+            and any(needle in line for needle in _EVALUATING_NEEDLES) and _EVALUATES_TEXT.search(line):
+        # `read x <<< 'a[$(rm -rf ~)]'; echo $((x))`: quoted text reaches a variable, then bash evaluates it
+        # (arithmetic, a subscript, ${!x}, ${x@P}): every $(…) the line holds as text is judged as code too
+        bodies = scan.quoted_substitution_bodies(line)
+        if bodies:   # one job for all: parsed once, however many there are
+            jobs.append(Job("\n".join(bodies), "stored code", (0, len(line)), None, 1))
+    return jobs
+
+
 _GUARDED = [False]
+_EARLY: dict[tuple[str, ...], int] = {}     # codes -> the pid of a guard child already parsing them
 
 
 def guard_native_crashes(on: bool = True) -> None:
@@ -124,13 +131,11 @@ def _parser_crashes(codes: list[str]) -> dict[int, str]:
     is judged whole instead, by this process, which never parses it. One fork per batch of code (the line,
     then the code it holds: a few per line); only when a batch crashes is each of its codes tried alone.
     Never in a process running other threads (a fork copies one thread only) or where fork does not exist."""
-    if not _GUARDED[0] or not hasattr(os, "fork") or (
-            "threading" in sys.modules and sys.modules["threading"].active_count() > 1):
+    if not _guard_on():
         return {}
-    todo = [k for k, code in enumerate(codes) if not guards.CONTROL.search(code)]   # those are scanned
+    todo = [k for k, code in enumerate(codes) if not guards.has_control(code)]   # those are scanned
     if not todo:
         return {}
-    tree.parser()           # made before the fork: the child inherits it
     death = _parse_in_child([codes[k] for k in todo])
     if death is None:
         return {}
@@ -139,8 +144,31 @@ def _parser_crashes(codes: list[str]) -> dict[int, str]:
     return {k: found for k in todo if (found := _parse_in_child([codes[k]])) is not None}
 
 
-def _parse_in_child(codes: list[str]) -> str | None:
-    """Parse `codes` in a forked child: None when it ended normally, else how it died ("SIGSEGV")."""
+def _guard_on() -> bool:
+    return _GUARDED[0] and hasattr(os, "fork") and not (
+        "threading" in sys.modules and sys.modules["threading"].active_count() > 1)
+
+
+def start_guard(line: str) -> None:
+    """Fork the guard's child for the first batch of `line` now, when the gate knows the line it will split:
+    the child parses while this process loads and reads the rest of what judging needs, and split_line then
+    only collects how it ended (the same child, the same code: nothing is parsed here before it survived).
+    For the gate's own process (the guard on); a line an agent's template may wrap is split as its payload
+    instead, so it is left to split_line."""
+    if not _guard_on() or _EARLY:
+        return
+    if "\x00" in line:
+        line = line.replace("\x00", "")          # what split_line splits (bash drops NUL bytes)
+    if len(line) > MAX_CHARS:
+        return
+    codes = [job.code for job in _first_jobs(line)]
+    todo = tuple(code for code in codes if not guards.has_control(code))
+    if todo:
+        _EARLY[todo] = _fork_parse(todo)
+
+
+def _fork_parse(codes) -> int:
+    tree.parser()           # made before the fork: the child inherits it
     pid = os.fork()
     if pid == 0:    # the child: parse, and leave without running anything of the parent's (no flush, no atexit)
         status = 0
@@ -150,6 +178,17 @@ def _parse_in_child(codes: list[str]) -> str | None:
         except BaseException:
             status = 1  # not a crash: the parent meets the same error and judges the text whole
         os._exit(status)
+    return pid
+
+
+def _parse_in_child(codes: list[str]) -> str | None:
+    """Parse `codes` in a forked child: None when it ended normally, else how it died ("SIGSEGV")."""
+    pid = _EARLY.pop(tuple(codes), None)
+    for other in list(_EARLY.values()):    # started for code that is not split after all: collected, unused
+        os.waitpid(other, 0)
+    _EARLY.clear()
+    if pid is None:
+        pid = _fork_parse(codes)
     _, status = os.waitpid(pid, 0)
     if not os.WIFSIGNALED(status):
         return None

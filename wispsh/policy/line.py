@@ -314,6 +314,8 @@ def _padding(split: Split, judged, facts, found) -> None:
                                  f"{run} no-op commands pad the line before '{part.text[:60]}'"))
         run = 0
     line = split.line
+    if line.count(";") < 16 and sum(map(line.count, " \t\r\n")) < 64:
+        return                                  # PAD_SPACE cannot match (and is not compiled)
     for m in PAD_SPACE.finditer(line):
         after = m.end()
         for index, item in enumerate(judged):
