@@ -49,21 +49,35 @@ _VERB = lazy_re(r"^[A-Za-z0-9_][A-Za-z0-9_.:@%+,-]*$")   # a word: no `/`, `=`, 
 
 
 class Multiplexers(Record):
+    """The multiplexers and what their global options do. The options may be given as a loader (`options`, a
+    callable returning the four tables): then they are read on first use, so a line without a multiplexer
+    (`cd src && grep -rn foo .`) never parses multiplexer-options.txt."""
+
     programs: frozenset[str]
     value_options: dict[str, dict[str, int]]        # program -> option -> values taken
     operations: dict[str, dict[str, str]]           # program -> option -> verb (pacman -S)
     config_options: dict[str, frozenset[str]]       # program -> options that load code
     harmless_config: dict[str, tuple[str, ...]]     # program -> harmless value prefixes
 
-    __slots__ = FIELDS = ('programs', 'value_options', 'operations', 'config_options', 'harmless_config')
+    FIELDS = ('programs', 'value_options', 'operations', 'config_options', 'harmless_config')
+    __slots__ = ('programs', '_tables', '_load')
 
     def __init__(self, programs, value_options=None, operations=None, config_options=None,
-                 harmless_config=None) -> None:
+                 harmless_config=None, *, options=None) -> None:
         _set(self, 'programs', programs)
-        _set(self, 'value_options', {} if value_options is None else value_options)
-        _set(self, 'operations', {} if operations is None else operations)
-        _set(self, 'config_options', {} if config_options is None else config_options)
-        _set(self, 'harmless_config', {} if harmless_config is None else harmless_config)
+        _set(self, '_load', options)
+        _set(self, '_tables', None if options is not None else
+             tuple({} if t is None else t for t in (value_options, operations, config_options, harmless_config)))
+
+    def _options(self) -> tuple:
+        if self._tables is None:
+            _set(self, '_tables', self._load())
+        return self._tables
+
+    value_options = property(lambda self: self._options()[0])
+    operations = property(lambda self: self._options()[1])
+    config_options = property(lambda self: self._options()[2])
+    harmless_config = property(lambda self: self._options()[3])
 
 
 def _items(path) -> list[str]:
@@ -79,33 +93,38 @@ def _items(path) -> list[str]:
 
 
 def load_multiplexers(programs_file, options_file=None) -> Multiplexers:
-    """Read the multiplexer list and, when given, their global options that take values."""
+    """Read the multiplexer list and, when given, their global options that take values (on first use)."""
     programs = frozenset(_items(programs_file))
+    if options_file is None:
+        return Multiplexers(programs)
+    return Multiplexers(programs, options=lambda: _read_options(options_file))
+
+
+def _read_options(options_file) -> tuple[dict, dict, dict, dict]:
     value_options: dict[str, dict[str, int]] = {}
     operations: dict[str, dict[str, str]] = {}
     config_options: dict[str, frozenset[str]] = {}
     harmless_config: dict[str, tuple[str, ...]] = {}
-    if options_file is not None:
-        for line in _items(options_file):
-            head, _, rest = line.partition(":")
-            head_words = head.split()
-            program = head_words[0]
-            if head_words[1:] == ["@ops"]:
-                for group in rest.split():
-                    names = group.split("|")
-                    for name in names:
-                        operations.setdefault(program, {})[name] = names[0]
-                continue
-            if head_words[1:] == ["@config"]:
-                config_options[program] = config_options.get(program, frozenset()) | frozenset(rest.split())
-                continue
-            if head_words[1:] == ["@harmless-config"]:
-                harmless_config[program] = harmless_config.get(program, ()) + tuple(w.lower() for w in rest.split())
-                continue
-            for token in rest.split():
-                name, _, count = token.partition(":")
-                value_options.setdefault(program, {})[name] = int(count or 1)
-    return Multiplexers(programs, value_options, operations, config_options, harmless_config)
+    for line in _items(options_file):
+        head, _, rest = line.partition(":")
+        head_words = head.split()
+        program = head_words[0]
+        if head_words[1:] == ["@ops"]:
+            for group in rest.split():
+                names = group.split("|")
+                for name in names:
+                    operations.setdefault(program, {})[name] = names[0]
+            continue
+        if head_words[1:] == ["@config"]:
+            config_options[program] = config_options.get(program, frozenset()) | frozenset(rest.split())
+            continue
+        if head_words[1:] == ["@harmless-config"]:
+            harmless_config[program] = harmless_config.get(program, ()) + tuple(w.lower() for w in rest.split())
+            continue
+        for token in rest.split():
+            name, _, count = token.partition(":")
+            value_options.setdefault(program, {})[name] = int(count or 1)
+    return value_options, operations, config_options, harmless_config
 
 
 @cache

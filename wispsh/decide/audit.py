@@ -17,11 +17,10 @@ event: the audit grows with what was decided, not with the size of the text.
 from __future__ import annotations
 
 import os
-import re
 import stat
 import time
 
-from wispsh.support.lazyre import lazy_re
+from wispsh.support.lazyre import lazy_re, re
 from wispsh.support.text import dumps_line
 
 AUDIT_NAME = "audit.jsonl"

@@ -6,11 +6,11 @@ The tree walk (tree.py), the fallback scanner's adapter (split.py) and the reade
 """
 from __future__ import annotations
 
-import re
 from collections import deque
 
 from wispsh.model import Part, Split
 from wispsh.parse.words import brace_overflow, expand_braces, has_unquoted_glob, read_away, second_words, unquote
+from wispsh.support.lazyre import re
 
 MAX_CODE_DEPTH = 16             # sh -c 'sh -c "…"' levels of literal code
 MAX_BRACE_WORDS = 256

@@ -12,7 +12,6 @@ from __future__ import annotations
 import bisect
 import gc
 import os
-import re
 import sys
 
 from wispsh.model import Assignment, Part, Redirect, Split
@@ -20,7 +19,7 @@ from wispsh.parse import guards, nested, scan, tree
 from wispsh.parse.guards import Flagged, TooDeep
 from wispsh.parse.parts import Builder, Job, RawPart, loops_used, settle_program
 from wispsh.parse.words import unquote
-from wispsh.support.lazyre import lazy_re
+from wispsh.support.lazyre import lazy_re, re
 
 MAX_CHARS = 4_000_000           # a longer line is judged whole
 MAX_PARTS = 200_000

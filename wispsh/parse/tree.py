@@ -18,6 +18,7 @@ from the original code by character offsets.
 from __future__ import annotations
 
 import bisect
+import sys
 
 from wispsh.model import Assignment, LoopRange, Redirect
 from wispsh.parse import guards, scan
@@ -95,8 +96,9 @@ def parse(source: Source):
 def _binding(package: str):
     """The compiled `_binding` module of tree-sitter or tree-sitter-bash, loaded without the package's
     __init__: those import typing and importlib.resources for things we never use, which costs more at
-    start-up than parsing. Falls back to the ordinary import."""
-    from importlib.machinery import PathFinder
+    start-up than parsing. Falls back to the ordinary import. The import system's own PathFinder, as loaded at
+    start-up: importlib.machinery would import the importlib package and its warnings module."""
+    from _frozen_importlib_external import PathFinder
 
     found = PathFinder.find_spec(package)
     spec = found and PathFinder.find_spec(f"{package}._binding", found.submodule_search_locations)
@@ -104,9 +106,27 @@ def _binding(package: str):
         import importlib
 
         return importlib.import_module(f"{package}._binding")
-    module = spec.loader.create_module(spec)
+    # tree-sitter's module init takes re.compile, for the #match? predicates of queries, which the gate never
+    # runs: it gets a stand-in whose compile imports the real `re` when first called, so that a line needing
+    # no regex never imports it (see support/lazyre.py). Nothing else runs while the stand-in is registered.
+    stand_in = None
+    if "re" not in sys.modules:
+        stand_in = type(sys)("re")
+        stand_in.compile = _compile_later
+        sys.modules["re"] = stand_in
+    try:
+        module = spec.loader.create_module(spec)
+    finally:
+        if stand_in is not None and sys.modules.get("re") is stand_in:
+            del sys.modules["re"]
     spec.loader.exec_module(module)
     return module
+
+
+def _compile_later(*args, **kwargs):
+    import re
+
+    return re.compile(*args, **kwargs)
 
 
 # ---------------------------------------------------------------- walk records

@@ -14,9 +14,7 @@ Plain loops, no recursion (a word can nest 100,000 deep).
 """
 from __future__ import annotations
 
-import re
-
-from wispsh.support.lazyre import lazy_re
+from wispsh.support.lazyre import lazy_re, re
 
 UNKNOWN = "\x00"    # stands for text known only at run time inside a word (programs.grammar.UNKNOWN)
 

@@ -6,12 +6,10 @@ run, a pad of no-ops before a payload. The line's verdict holds only these findi
 """
 from __future__ import annotations
 
-import re
-
 from wispsh.model import Finding, Judged, Level, Split, Verdict
 from wispsh.policy.engine import worst
 from wispsh.policy import places, secrets
-from wispsh.support.lazyre import lazy_re
+from wispsh.support.lazyre import lazy_re, re
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 

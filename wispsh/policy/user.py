@@ -24,13 +24,12 @@ variables) cannot be lowered. Examples are checked when a table changes (pipelin
 from __future__ import annotations
 
 import os
-import re
 import stat
 
 from wispsh.config import ConfigError, untrusted_reason
 from wispsh.model import Level
 from wispsh.policy import effects
-from wispsh.support.lazyre import lazy_re
+from wispsh.support.lazyre import lazy_re, re
 
 SCHEMA = 1
 RULES_DIR = "rules"

@@ -3,15 +3,13 @@ reach the host (a privileged container, host namespaces, the host's root or home
 what removes containers, images or cluster resources is high, volumes and namespaces dangerous."""
 from __future__ import annotations
 
-import re
-
 from wispsh.policy import places
 from wispsh.policy.secrets import SECRET_NAME
 from wispsh.programs.delegate import hand_on
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.sources import image_registry, official_image, registry_is_known
 from wispsh.programs.table import Grammar, On, Program, Row, When, emits, programs, verb
-from wispsh.support.lazyre import lazy_re
+from wispsh.support.lazyre import lazy_re, re
 
 # ---------------------------------------------------------------- docker run: what escapes the container
 
