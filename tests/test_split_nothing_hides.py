@@ -647,6 +647,7 @@ split.start_guard(sys.argv[1])          # as the gate does once it knows the lin
 result = split.split_line(sys.argv[2])
 for part in result.parts:
     print(part.opaque, repr(part.text))
+split.collect_guard()                   # as the gate does before it execs the shell
 try:
     os.waitpid(-1, os.WNOHANG)
     print("a child is left")

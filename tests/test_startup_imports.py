@@ -28,7 +28,8 @@ main()
 """
 
 # Not below the threshold: each is a costly import (or a family of them) the gate's hot path does without.
-HEAVY = ("dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "pathlib", "urllib", "urllib.parse",
+HEAVY = ("dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "pathlib", "urllib", "urllib.parse", "enum",
+         "functools", "collections", "operator",
          "ipaddress", "datetime", "json", "shlex", "contextlib", "importlib", "importlib.machinery", "warnings",
          "fnmatch", "hashlib", "tempfile", "signal", "threading", "subprocess", "click", "psutil",
          "platformdirs", "socket", "wispsh.decide.store", "wispsh.agents.harness", "wispsh.classifier",

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import os
 import stat
-from functools import cache
-
 from wispsh.model import Level
+from wispsh.support.memo import cache
 from wispsh.support.record import Record
 
 _set = object.__setattr__  # records set their fields once, in __init__

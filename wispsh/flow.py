@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from _collections_abc import Sequence  # collections.abc's own (loaded with os; no collections)
 
 from wispsh.config import Config, ConfigError, load_config
 from wispsh.realshell import refuse

@@ -6,13 +6,13 @@ pattern built here is canonical: `PROGRAM *` or `PROGRAM VERB *`, or the part's 
 """
 from __future__ import annotations
 
-from functools import cache
-from collections.abc import Sequence
+from _collections_abc import Sequence  # collections.abc's own (loaded with os; no collections)
 
 from wispsh.model import Key, Part
 from wispsh.programs.code_carriers import EVAL_VERBS, INTERPRETERS, SOURCING, InlineCode
 from wispsh.programs.wrappers import SYSTEM_DIRS, program_name, unwrap
 from wispsh.support.lazyre import lazy_re
+from wispsh.support.memo import cache
 from wispsh.support.record import Record
 
 _set = object.__setattr__  # records set their fields once, in __init__

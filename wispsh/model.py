@@ -11,22 +11,62 @@ construction with defaults, equality and hashing by fields, a repr, no assignmen
 """
 from __future__ import annotations
 
-import enum
-
 from wispsh.support.record import Record, replace  # noqa: F401  (replace: the one way to change a field)
 
 _set = object.__setattr__  # records set their fields once, in __init__
 
 
-class Level(enum.IntEnum):
-    SAFE = 0
-    LOW = 1
-    MODERATE = 2
-    HIGH = 3
-    DANGEROUS = 4
+_LEVEL_NAMES = ("SAFE", "LOW", "MODERATE", "HIGH", "DANGEROUS")
+
+
+class _Levels(type):
+    """What an IntEnum's class offers that the stages use: Level["HIGH"], iteration in order, len."""
+
+    def __getitem__(cls, name: str) -> "Level":
+        return cls._by_name[name]
+
+    def __iter__(cls):
+        return iter(cls._members)
+
+    def __len__(cls) -> int:
+        return len(cls._members)
+
+
+class Level(int, metaclass=_Levels):
+    """How bad a part is, from safe to dangerous: an int (compared, maxed, written to JSON as one) with a
+    name. An enum.IntEnum's behaviour without the enum module (and the functools and collections it imports):
+    every agent command imports this. Level(3) and Level["HIGH"] are the one Level.HIGH; str() is "high"
+    (contracts.md), repr() "<Level.HIGH: 3>"."""
+
+    __slots__ = ()
+    _members: tuple = ()
+    _by_name: dict = {}
+
+    def __new__(cls, value: int) -> "Level":
+        try:
+            return cls._members[value] if value >= 0 else cls._members[len(cls._members)]
+        except (IndexError, TypeError):
+            raise ValueError(f"{value!r} is not a valid Level") from None
+
+    @property
+    def name(self) -> str:
+        return _LEVEL_NAMES[self]
+
+    @property
+    def value(self) -> int:
+        return int(self)
 
     def __str__(self) -> str:  # "moderate", as in contracts.md
-        return self.name.lower()
+        return _LEVEL_NAMES[self].lower()
+
+    def __repr__(self) -> str:
+        return f"<Level.{_LEVEL_NAMES[self]}: {int(self)}>"
+
+    def __format__(self, spec: str) -> str:
+        return str(self) if not spec else int.__format__(self, spec)     # as IntEnum: f"{lv}", f"{lv:>3}"
+
+    def __reduce__(self):
+        return Level, (int(self),)
 
     @classmethod
     def parse(cls, text: str) -> "Level":
@@ -34,6 +74,19 @@ class Level(enum.IntEnum):
             return cls[text.strip().upper()]
         except KeyError:
             raise ValueError(f"unknown level {text!r} (one of safe, low, moderate, high, dangerous)") from None
+
+    SAFE: "Level"
+    LOW: "Level"
+    MODERATE: "Level"
+    HIGH: "Level"
+    DANGEROUS: "Level"
+
+
+Level._members = tuple(int.__new__(Level, value) for value in range(len(_LEVEL_NAMES)))
+Level._by_name = dict(zip(_LEVEL_NAMES, Level._members))
+for _member in Level._members:
+    setattr(Level, _LEVEL_NAMES[_member], _member)
+del _member
 
 
 # ---------------------------------------------------------------- split.py

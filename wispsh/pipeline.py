@@ -9,7 +9,7 @@ template by one byte is judged as written.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from _collections_abc import Mapping, Sequence  # collections.abc's own (loaded with os; no collections)
 
 from wispsh.config import Config
 from wispsh.model import Finding, Judged, Level, Plan, Split, Verdict, replace

@@ -10,7 +10,7 @@ the part's level, and never a dangerous part.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from _collections_abc import Sequence  # collections.abc's own (loaded with os; no collections)
 
 from wispsh.config import Config
 from wispsh.model import Answer, Decision, DenyHit, Judged, Level, Plan, Question, Split, Verdict

@@ -7,8 +7,8 @@ a line below the threshold never needs a session.
 from __future__ import annotations
 
 import os
-from functools import cache
 
+from wispsh.support.memo import cache
 from wispsh.support.record import Record
 
 _set = object.__setattr__  # records set their fields once, in __init__

@@ -6,8 +6,6 @@ The tree walk (tree.py), the fallback scanner's adapter (split.py) and the reade
 """
 from __future__ import annotations
 
-from collections import deque
-
 from wispsh.model import Part, Split
 from wispsh.parse.words import brace_overflow, expand_braces, has_unquoted_glob, read_away, second_words, unquote
 from wispsh.support.lazyre import re
@@ -69,7 +67,7 @@ class Builder:
         self.parts: list[RawPart] = []
         self.notes: list[str] = []
         self.ok = True
-        self.jobs: deque[Job] = deque()
+        self.jobs: list[Job] = []
         self.pipelines = 0
 
     def add(self, raw: RawPart) -> int:

@@ -113,7 +113,7 @@ def _first_jobs(line: str) -> list[Job]:
 
 
 _GUARDED = [False]
-_EARLY: dict[tuple[str, ...], int] = {}     # codes -> the pid of a guard child already parsing them
+_EARLY: dict[tuple[str, ...], tuple[int, int]] = {}     # codes -> (pid, pipe) of a guard child parsing them
 
 
 def guard_native_crashes(on: bool = True) -> None:
@@ -166,28 +166,57 @@ def start_guard(line: str) -> None:
         _EARLY[todo] = _fork_parse(todo)
 
 
-def _fork_parse(codes) -> int:
+def collect_guard() -> None:
+    """Wait for the guard children this process started: one started early and never asked for (the line was
+    refused before it was split, or not split at all), and those that lived (they said so, then exited on
+    their own time): the shell this process becomes must not inherit them."""
+    for pid, reader in _EARLY.values():
+        os.close(reader)
+        os.waitpid(pid, 0)
+    _EARLY.clear()
+    while _LIVED_CHILDREN:
+        os.waitpid(_LIVED_CHILDREN.pop(), 0)
+
+
+_LIVED = b"+"                   # what a guard child writes once it has parsed every code (or met an error)
+_LIVED_CHILDREN: list[int] = []
+
+
+def _fork_parse(codes) -> tuple[int, int]:
+    """(the child's pid, the read end of its pipe): the child parses `codes`, writes _LIVED, and exits. The
+    parent reads the pipe rather than waiting for the exit, which takes as long again (the child's copy of
+    this process is torn down)."""
     tree.parser()           # made before the fork: the child inherits it
+    reader, writer = os.pipe()      # close-on-exec, as every fd Python makes
     pid = os.fork()
     if pid == 0:    # the child: parse, and leave without running anything of the parent's (no flush, no atexit)
-        status = 0
+        os.close(reader)
         try:
             for code in codes:
                 tree.parse(tree.Source(code))
         except BaseException:
-            status = 1  # not a crash: the parent meets the same error and judges the text whole
-        os._exit(status)
-    return pid
+            pass        # not a crash: the parent meets the same error and judges the text whole
+        try:
+            os.write(writer, _LIVED)
+        except OSError:
+            pass
+        os._exit(0)
+    os.close(writer)
+    return pid, reader
 
 
 def _parse_in_child(codes: list[str]) -> str | None:
-    """Parse `codes` in a forked child: None when it ended normally, else how it died ("SIGSEGV")."""
-    pid = _EARLY.pop(tuple(codes), None)
-    for other in list(_EARLY.values()):    # started for code that is not split after all: collected, unused
-        os.waitpid(other, 0)
-    _EARLY.clear()
-    if pid is None:
-        pid = _fork_parse(codes)
+    """Parse `codes` in a forked child: None when it lived, else how it died ("SIGSEGV")."""
+    started = _EARLY.pop(tuple(codes), None)
+    collect_guard()                     # one started for code that is not split after all: collected, unused
+    pid, reader = started if started is not None else _fork_parse(codes)
+    try:
+        said = os.read(reader, 1)       # what it wrote, or b"" once it is gone without writing
+    finally:
+        os.close(reader)
+    if said == _LIVED:
+        _LIVED_CHILDREN.append(pid)
+        return None
     _, status = os.waitpid(pid, 0)
     if not os.WIFSIGNALED(status):
         return None

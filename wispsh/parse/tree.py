@@ -106,19 +106,25 @@ def _binding(package: str):
         import importlib
 
         return importlib.import_module(f"{package}._binding")
-    # tree-sitter's module init takes re.compile, for the #match? predicates of queries, which the gate never
-    # runs: it gets a stand-in whose compile imports the real `re` when first called, so that a line needing
-    # no regex never imports it (see support/lazyre.py). Nothing else runs while the stand-in is registered.
-    stand_in = None
+    # tree-sitter's module init takes re.compile, for the #match? predicates of queries, and makes its LogType
+    # with enum.IntEnum, for a parser's logger: the gate uses neither, and importing re and enum (with the
+    # functools and collections enum brings) costs a line of plain words more than parsing it. So the init
+    # gets stand-ins: a compile that imports the real re when first called (support/lazyre.py), and an
+    # IntEnum that makes a plain int class with the members. Nothing else runs while they are registered.
+    stand_ins = {}
     if "re" not in sys.modules:
-        stand_in = type(sys)("re")
-        stand_in.compile = _compile_later
-        sys.modules["re"] = stand_in
+        stand_ins["re"] = type(sys)("re")
+        stand_ins["re"].compile = _compile_later
+    if "enum" not in sys.modules:
+        stand_ins["enum"] = type(sys)("enum")
+        stand_ins["enum"].IntEnum = _int_class
+    sys.modules.update(stand_ins)
     try:
         module = spec.loader.create_module(spec)
     finally:
-        if stand_in is not None and sys.modules.get("re") is stand_in:
-            del sys.modules["re"]
+        for name, stand_in in stand_ins.items():
+            if sys.modules.get(name) is stand_in:
+                del sys.modules[name]
     spec.loader.exec_module(module)
     return module
 
@@ -127,6 +133,14 @@ def _compile_later(*args, **kwargs):
     import re
 
     return re.compile(*args, **kwargs)
+
+
+def _int_class(name: str, members: dict):
+    """What tree-sitter's IntEnum("LogType", {"PARSE": 0, "LEX": 1}) is used for: LogType(n), LogType.PARSE."""
+    made = type(name, (int,), {"__slots__": (), "__module__": "tree_sitter"})
+    for member, value in members.items():
+        setattr(made, member, made(value))
+    return made
 
 
 # ---------------------------------------------------------------- walk records

@@ -10,10 +10,10 @@ quoted heredoc, and (for a part whose words are all static) the quotes the secon
 """
 from __future__ import annotations
 
-from functools import lru_cache
 
 from wispsh.config import Config, ConfigError
 from wispsh.support.lazyre import lazy_re, re
+from wispsh.support.memo import cache
 from wispsh.model import DenyHit, Judged, Split
 
 # Where a command starts: the beginning, or after an unescaped separator; then blanks (a newline is a separator
@@ -67,7 +67,7 @@ def _holds(text: str, needle) -> bool:
     return needle[0] in text and any(word in text for word in needle[1:])
 
 
-@lru_cache(maxsize=16)
+@cache(maxsize=16)
 def _compile(user: tuple[str, ...]) -> tuple[tuple[tuple[str, re.Pattern], ...], tuple[tuple[str, re.Pattern], ...]]:
     compiled = []
     if user:    # a user's patterns run in linear time (RE2): a backtracking one must not hang every line

@@ -6,7 +6,7 @@ Used by keys.py (the approval key) and split.py (to find `sudo bash -c '…'`, `
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from _collections_abc import Sequence  # collections.abc's own (loaded with os; no collections)
 
 from wispsh.model import Assignment
 from wispsh.support.lazyre import lazy_re

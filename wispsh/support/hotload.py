@@ -1,9 +1,11 @@
-"""wispsh's own modules loaded from one file: `wispsh/__pycache__/modules.<tag>.bundle`.
+"""wispsh's own modules (and the standard library's it needs) loaded from one file:
+`wispsh/__pycache__/modules.<tag>.bundle`.
 
 Every agent command starts a fresh wispsh, and importing sixty modules one by one is a large part of its
 start-up: each import searches its package directory, stats the source, opens, reads and checks its .pyc.
-The bundle holds the compiled code of every module of the package, with the source's mtime and size (the
-check CPython's own .pyc files make); a finder placed first on sys.meta_path serves a module from it when
+The bundle holds the compiled code of every module of the package, and of the standard library's modules
+that a gate's run imported from source (re, enum, functools, ...: not the frozen ones), each with its
+source's mtime and size (the check CPython's own .pyc files make); a finder placed first on sys.meta_path serves a module from it when
 its source is unchanged, reading just that module's code (one pread), and leaves every other module, a
 changed one included, to the ordinary import. So the bundle can only be as current as the pycs it stands
 for, never older than the sources.
@@ -160,14 +162,42 @@ def _code_bytes(path: str, st) -> bytes:
     return marshal.dumps(compile(source, path, "exec", dont_inherit=True, optimize=sys.flags.optimize))
 
 
-def build(root: str | None = None) -> str:
-    """Write the bundle of the package under `root` (default: this wispsh); returns its path. OSError when
-    it cannot be written (a read-only install: then every import is the ordinary one)."""
+def stdlib_modules() -> set[str]:
+    """The standard library's modules this process imported from source files (not the frozen or built-in
+    ones: those are faster as they are): the ones a gate's run needs, for the next bundle."""
+    stdlib = getattr(sys, "_stdlib_dir", None)
+    if not stdlib:
+        return set()
+    found = set()
+    for name, module in list(sys.modules.items()):
+        spec = getattr(module, "__spec__", None)
+        origin = getattr(spec, "origin", None) or ""
+        if isinstance(getattr(spec, "loader", None), (_frozen_importlib_external.SourceFileLoader, _Loader)) \
+                and origin.startswith(stdlib + "/") and origin.endswith(".py") and "site-packages" not in origin:
+            found.add(name)
+    return found
+
+
+def bundled_stdlib() -> set[str]:
+    finder = installed()
+    return {name for name in finder.index if not name.startswith(_PACKAGE)} if finder else set()
+
+
+def build(root: str | None = None, stdlib=()) -> str:
+    """Write the bundle of the package under `root` (default: this wispsh), with the standard library's
+    modules named in `stdlib`; returns its path. OSError when it cannot be written (a read-only install: then
+    every import is the ordinary one)."""
     import os
 
     root = os.path.abspath(root or package_dir())
     index, blobs, offset = {}, [], 0
-    for name, path, is_package in _modules(root):
+    listed = list(_modules(root))
+    for name in sorted(stdlib):
+        module = sys.modules.get(name)
+        spec = getattr(module, "__spec__", None)
+        if spec is not None and spec.origin and spec.origin.endswith(".py"):
+            listed.append((name, spec.origin, spec.submodule_search_locations is not None))
+    for name, path, is_package in listed:
         st = os.stat(path)
         blob = _code_bytes(path, st)
         index[name] = (path, st.st_mtime_ns, st.st_size, is_package, offset, len(blob))

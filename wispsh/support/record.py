@@ -10,7 +10,7 @@ dataclasses.replace, builds the new record through __init__).
 """
 from __future__ import annotations
 
-from operator import attrgetter
+from _operator import attrgetter     # the C module operator.py wraps (no import of operator.py)
 
 
 class Frozen(AttributeError):

@@ -3,7 +3,8 @@ Paths are str (no pathlib: the hot path reads resources)."""
 from __future__ import annotations
 
 import os
-from functools import cache
+
+from wispsh.support.memo import cache
 
 _HERE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))   # the wispsh package
 
