@@ -12,8 +12,6 @@ encoded as UTF-8, and a raw CR, ESC or bidi control on a terminal hides or rewri
 """
 from __future__ import annotations
 
-from _json import encode_basestring     # what json.dumps(ensure_ascii=False) quotes strings with (C)
-
 from wispsh.support.lazyre import lazy_re
 
 _UNSAFE_IN_JSON = lazy_re("[\x7f-\x9f\u2028\u2029\ud800-\udfff]")
@@ -66,6 +64,24 @@ def dumps_line(value, default=str) -> str:
     its events with it): the same text, byte for byte, as json.dumps(value, ensure_ascii=False,
     default=default) would give, escaped as dumps escapes it."""
     return _safe_json(_json_text(value, default))
+
+
+# What json.dumps(ensure_ascii=False) escapes in a string: the quote, the backslash and every C0 control.
+_JSON_ESCAPES = {code: f"\\u{code:04x}" for code in range(0x20)}
+_JSON_ESCAPES.update({ord('"'): '\\"', ord("\\"): "\\\\", ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t",
+                      ord("\b"): "\\b", ord("\f"): "\\f"})
+
+
+def encode_basestring(text: str) -> str:
+    """json's string quoting (ensure_ascii=False), without loading the json package's C module for the
+    common case: printable text holds nothing to escape but a quote or a backslash."""
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        return '"' + text + '"'
+    if len(text) > 4096:                    # long text: the C quoting, not a translate of every character
+        from _json import encode_basestring as quoted
+
+        return quoted(text)
+    return '"' + text.translate(_JSON_ESCAPES) + '"'
 
 
 def _json_text(value, default) -> str:
