@@ -124,8 +124,8 @@ SSH_NOT_SECRET = ("config", "known_hosts", "authorized_keys", "environment", "rc
 
 def _is_secret_name(path: str) -> bool:
     name = path.rsplit("/", 1)[-1]
-    if name in SECRET_NAMES or name.startswith(".env.") and name not in (".env.example", ".env.sample",
-                                                                         ".env.template", ".env.dist"):
+    if name in SECRET_NAMES or (name.startswith(".env.") or name.endswith(".env") and len(name) > 4) and not any(
+            hint in name for hint in (".example", ".sample", ".template", ".dist", "example.", "sample.")):
         return True
     if name.startswith(("id_rsa", "id_ed25519", "id_ecdsa", "id_dsa")) and not name.endswith(".pub"):
         return True

@@ -29,8 +29,9 @@ DELETE_TARGET = lazy_re(
     r"|FileUtils\.remove_dir|unlink)\s*\(\s*" + _LIT + r"|Path\s*\(\s*" + _LIT + r"\s*\)\s*\.unlink")
 RECURSIVE = lazy_re(r"rmtree|rmSync|rm_rf|recursive\s*:\s*true|remove_dir")
 SENDS = lazy_re(r"urlopen|urllib|requests\.|http\.client|httpx|aiohttp|socket\.|fetch\s*\(|axios|XMLHttpRequest"
-                r"|https?\.request|net\.connect|LWP::|HTTP::Tiny|IO::Socket|Net::HTTP|open-uri|smtplib|ftplib"
-                r"|paramiko|WebSocket|dns\.resolver|getaddrinfo|gethostbyname")
+                r"|https?\.(?:request|get|post)\b|require\(\s*['\"]https?['\"]\s*\)|net\.connect|LWP::|HTTP::Tiny"
+                r"|IO::Socket|Net::HTTP|open-uri|smtplib|ftplib|paramiko|WebSocket|dns\.resolver|getaddrinfo"
+                r"|gethostbyname")
 SHELL_CALL = lazy_re(r"""(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|child_process|execSync"""
                      r"""|spawnSync|\bexec\b|\bsystem\b|%x|IO\.popen|Open3\.\w+|pty\.spawn)\s*\(?\s*(?:\[?\s*)?"""
                      r"""(?:'((?:\\.|[^'\\])*)'|"((?:\\.|[^"\\])*)")""")
