@@ -94,3 +94,19 @@ def test_package_inits_hold_no_code():
         if path.name == "__init__.py" and name != "wispsh":
             body = ast.parse(path.read_text()).body
             assert all(isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant) for n in body), name
+
+
+def test_every_module_has_its_row_in_the_architecture_table():
+    table = (REPO / "docs" / "architecture.md").read_text()
+    rows = set()
+    for line in table.splitlines():
+        if line.startswith("| `"):
+            rows.add(line.split("`")[1])
+    missing = []
+    for name, path in modules().items():
+        rel = str(path.relative_to(PACKAGE))
+        if rel not in rows and f"wispsh/{rel}" not in rows:
+            missing.append(rel)
+    assert not missing, f"modules without a row in docs/architecture.md: {missing}"
+    stale = [row for row in rows if row.endswith(".py") and not (PACKAGE / row.removeprefix("wispsh/")).exists()]
+    assert not stale, f"rows for modules that no longer exist: {stale}"

@@ -196,6 +196,20 @@ class _LastCommandStdin:
                 parts[last].stdin_code, parts[last].stdin_quoted = self.stdin
 
 
+class _LastCommandRedirects:
+    """A marker on the walk stack: tree-sitter hangs `a && b > f`'s redirect on the list; bash gives it to the
+    list's last command only (a redirect belongs to a simple command or a compound one, never to a list)."""
+
+    def __init__(self, first: int, redirects: tuple, parent: int | None):
+        self.first, self.redirects, self.parent = first, redirects, parent
+
+    def apply(self, parts: list) -> None:
+        candidates = [k for k in range(self.first, len(parts)) if parts[k].parent == self.parent]
+        if candidates:
+            last = max(candidates, key=lambda k: (parts[k].span[0], k))
+            parts[last].redirects = list(parts[last].redirects) + list(self.redirects)
+
+
 class _WithRedirects:
     """A marker on the walk stack: a statement and the redirects tree-sitter hung on an enclosing pipeline."""
 
@@ -224,11 +238,11 @@ class Walker:
             raise Flagged("syntax error in the parse tree")
         top = _Frame(job.origin, job.loops, job.parent)
         stack: list[tuple] = [(root, top)]
-        markers = (_LastCommandStdin, _WithRedirects)
+        markers = (_LastCommandStdin, _LastCommandRedirects, _WithRedirects)
         while stack:
             node, frame = stack.pop()
             if node.__class__ in markers:   # one test for the few markers among many nodes
-                if node.__class__ is _LastCommandStdin:
+                if node.__class__ is not _WithRedirects:
                     node.apply(self.out.parts)
                 else:
                     self._redirected_statement(node.node, frame, stack, node.redirects)
@@ -427,8 +441,13 @@ class Walker:
             if r.op in ("<", "<<", "<<-", "<<<"):
                 read_source = {"<": "lines of " + r.target_text, "<<<": "lines of here-string " + r.target_text
                                }.get(r.op, "lines of heredoc " + r.target_text)
-        inner = frame.but(extra_redirects=frame.extra_redirects + redirects, read_source=read_source,
-                          depth=frame.depth + 1)
+        if body.type == "list" and redirects:
+            # `x && y > f`: only y writes f (bash); the redirect is given to the list's last command when walked
+            inner = frame.but(read_source=read_source, depth=frame.depth + 1)
+            stack.append((_LastCommandRedirects(len(self.out.parts), redirects, frame.parent), frame))
+        else:
+            inner = frame.but(extra_redirects=frame.extra_redirects + redirects, read_source=read_source,
+                              depth=frame.depth + 1)
         stdin = [self._stdin_of(r) for r in redirect_nodes if r.type in ("heredoc_redirect", "herestring_redirect")]
         if stdin:   # tree-sitter hangs `a && b <<EOF` on the list: the body feeds its last command
             stack.append((_LastCommandStdin(len(self.out.parts), stdin[-1], frame.parent), frame))

@@ -13,40 +13,12 @@ from wispsh.support.lazyre import lazy_re
 _VAR = lazy_re(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
-FACT_NAMES = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "runtime_code",
-              "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp", "deletes", "lists_big",
-              "found_under", "secret_copy", "links", "builds", "sends")
-# A part's facts kept for the line: one small immutable record, shared when there is nothing to say.
-
-
-class FactsSummary(tuple):
-    """FACT_NAMES in order, as a namedtuple of them (without collections.namedtuple's import and class
-    building: this module is on the path of every line)."""
-
-    __slots__ = ()
-
-    def __new__(cls, *values):
-        if len(values) != len(FACT_NAMES):
-            raise TypeError(f"FactsSummary takes {len(FACT_NAMES)} values, not {len(values)}")
-        return tuple.__new__(cls, values)
-
-    def __repr__(self) -> str:
-        return "FactsSummary(" + ", ".join(f"{name}={value!r}" for name, value in zip(FACT_NAMES, self)) + ")"
-
-
-for _index, _name in enumerate(FACT_NAMES):
-    setattr(FactsSummary, _name, property(itemgetter(_index)))
-del _index, _name
-NO_FACTS = FactsSummary("", False, False, False, False, False, False, (), (), (), False, None, {}, False, False,
-                        "", (), False, (), (), ())
-
-
 class Facts:
     """What the whole-line rules need to know about a part."""
 
     __slots__ = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp",
                  "runtime_code", "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp",
-                 "deletes", "lists_big", "found_under", "secret_copy", "links", "builds", "sends")
+                 "deletes", "lists_big", "found_under", "secret_copy", "links", "builds", "sends", "reads")
 
     def __init__(self) -> None:
         self.secret_source = ""         # why this part emits secrets ("" when it does not)
@@ -70,19 +42,41 @@ class Facts:
         self.links: list[tuple[str, str]] = []  # symlinks it makes: (link path, the path it points at)
         self.builds: list[str] = []     # directories whose build files it runs (make, pip install ., npm test)
         self.sends: list[str] = []      # what it sends off the machine: absolute paths of files, "-" its input
+        self.reads: list[str] = []      # files whose contents it reads
 
-    def summary(self) -> FactsSummary:
-        if not (self.secret_source or self.net_fetch or self.net_send or self.net_dev or self.decoder
-                or self.stdin_interp or self.runtime_code or self.writes or self.fetch_writes or self.runs
-                or self.noop or self.cd_to is not None or self.assigns or self.interp or self.deletes
-                or self.lists_big or self.found_under or self.secret_copy or self.links or self.builds
-                or self.sends):
+    def summary(self) -> "FactsSummary":
+        values = [getattr(self, name) for name in FACT_NAMES]
+        if not any(v for v in values) and self.cd_to is None:
             return NO_FACTS
-        return FactsSummary(self.secret_source, self.net_fetch, self.net_send, self.net_dev, self.decoder,
-                            self.stdin_interp, self.runtime_code, tuple(self.writes), tuple(self.fetch_writes),
-                            tuple(self.runs), self.noop, self.cd_to, dict(self.assigns), self.interp,
-                            self.deletes, self.lists_big, tuple(self.found_under), self.secret_copy,
-                            tuple(self.links), tuple(self.builds), tuple(self.sends))
+        return FactsSummary(*(tuple(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v
+                              for v in values))
+
+
+FACT_NAMES = Facts.__slots__
+# A part's facts kept for the line: one small immutable record, shared when there is nothing to say.
+
+
+class FactsSummary(tuple):
+    """FACT_NAMES in order, as a namedtuple of them (without collections.namedtuple's import and class
+    building: this module is on the path of every line)."""
+
+    __slots__ = ()
+
+    def __new__(cls, *values):
+        if len(values) != len(FACT_NAMES):
+            raise TypeError(f"FactsSummary takes {len(FACT_NAMES)} values, not {len(values)}")
+        return tuple.__new__(cls, values)
+
+    def __repr__(self) -> str:
+        return "FactsSummary(" + ", ".join(f"{name}={value!r}" for name, value in zip(FACT_NAMES, self)) + ")"
+
+
+for _index, _name in enumerate(FACT_NAMES):
+    setattr(FactsSummary, _name, property(itemgetter(_index)))
+del _index, _name
+_EMPTY = Facts()
+NO_FACTS = FactsSummary(*(() if isinstance(v, list) else {} if isinstance(v, dict) else v
+                          for v in (getattr(_EMPTY, name) for name in FACT_NAMES)))
 
 
 class Cmd:
@@ -195,6 +189,7 @@ class Cmd:
 
     def read(self, word: str, verb: str = "reads") -> places.Place:
         where = self._apply("read", word, verb)
+        self.facts.reads.append(where.path)
         public_key = where.path.endswith(".pub") and not where.glob     # ~/.ssh/id_ed25519.pub is meant to be shared
         if (where.cls in places.SECRET_CLASSES and not public_key or where.whole_unknown) and \
                 not self.facts.secret_source:

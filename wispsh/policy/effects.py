@@ -76,7 +76,7 @@ PATHS = {
     P.HOME:                   (L,   L,   H,    L,     D,     D,   D,   D),
     P.ANCESTOR:               (L,   L,   H,    L,     D,     D,   D,   D),
     P.PROJECT_ROOT:           (S,   S,   M,    L,     H,     H,   M,   H),
-    P.AGENT_CONTROL:          (S,   S,   D,    H,     H,     H,   H,   H),
+    P.AGENT_CONTROL:          (S,   S,   D,    M,     H,     H,   H,   H),
     P.AGENT_INSTRUCTIONS:     (S,   S,   H,    M,     M,     H,   M,   H),
     P.PROJECT_CONFIG:         (S,   S,   H,    M,     M,     H,   M,   H),
     P.PROJECT:                (S,   S,   M,    L,     M,     H,   M,   H),

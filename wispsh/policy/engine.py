@@ -143,6 +143,7 @@ def _merge_facts(into: Facts, other: Facts) -> None:
     into.fetch_writes.extend(other.fetch_writes)
     into.runs.extend(other.runs)
     into.sends.extend(other.sends)
+    into.reads.extend(other.reads)
 
 
 def _analyse_once(part, key, ctx, cwd, subst, command, written) -> Cmd:
@@ -228,7 +229,9 @@ def _after(cmd: Cmd, part: Part, key: Key | None) -> None:
         _judge_privilege(cmd)
     if facts.net_fetch:
         facts.fetch_writes.extend(_redirect_writes(cmd, part))
-    if facts.secret_source and facts.net_send and not cmd.via_xargs and facts.secret_source.startswith("reads"):
+    if facts.secret_source and facts.net_send and facts.secret_source.startswith("reads") and (
+            not cmd.via_xargs or any(r.op == "<" for r in part.redirects)):
+        # through xargs, what it reads from a file (`xargs curl … < ~/.netrc`) becomes the command's words
         cmd.does("leak", "flow.secret-to-network", f"sends secrets to the network (it {facts.secret_source})")
     _secret_variables(cmd, part)
     _steering_content(cmd, part, key)

@@ -108,9 +108,23 @@ def _judge_index_variable(base: str, value: str | None) -> tuple[Level, str] | N
 _SYSTEM_PATH = lazy_re(r"^(/usr/local/s?bin|/usr/s?bin|/s?bin|/opt/homebrew/s?bin|/snap/bin)$")
 
 
+# Variables an agent reads to choose the shell it runs commands with: pointing one elsewhere walks around the gate.
+AGENT_SHELL_VARIABLES = frozenset({"CLAUDE_CODE_SHELL", "CLAUDE_CODE_SHELL_PREFIX", "AMAZON_Q_CHAT_SHELL",
+                                   "CODEX_SHELL", "GEMINI_CLI_SHELL", "OPENCODE_SHELL", "AIDER_SHELL"})
+
+
+def _drops_a_path(text: str) -> bool:
+    """`PATH=$(echo "$PATH" | tr : '\\n' | grep -v wispsh | paste -sd:)`: a filter that takes entries out."""
+    return "grep -v" in text or "sed" in text or "${PATH//" in text or "${PATH/" in text or "awk" in text
+
+
 def judge_variable(name: str, value: str | None, text: str) -> tuple[Level, str] | None:
     """The level of setting one variable, or None when it is harmless."""
     base = name.split("[", 1)[0]
+    if base == "PATH" and "wisp" in (value or text).lower() and _drops_a_path(text):
+        return D, "PATH is rebuilt without the gate's shims (an agent walking around the gate)"
+    if base in AGENT_SHELL_VARIABLES:
+        return H, f"{base} changes which shell an agent runs its commands with (around the gate)"
     if base.startswith("WISP_"):
         return D, f"sets {base}, which changes the gate itself"
     if base.startswith("BASH_FUNC_"):

@@ -55,14 +55,17 @@ DEVICE_PREFIXES = ("/dev/sd", "/dev/nvme", "/dev/hd", "/dev/vd", "/dev/xvd", "/d
                    "/dev/rdisk", "/dev/sr", "/dev/fd0")
 # Under home: secret stores (reading leaks, writing plants access).
 HOME_SECRETS = (".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker/config.json", ".netrc",
-                ".git-credentials", ".pypirc", ".password-store", ".vault-token", ".config/gh", ".npmrc",
+                ".git-credentials", ".pypirc", ".password-store", ".vault-token", ".npmrc",
                 ".cargo/credentials", ".cargo/credentials.toml", ".terraform.d/credentials.tfrc.json",
                 ".config/op", ".local/share/keyrings", ".pgpass", ".my.cnf", ".config/hub", ".gem/credentials",
                 ".mozilla", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
                 ".config/microsoft-edge", "Library/Application Support/Google/Chrome", "Library/Keychains",
                 "Library/Cookies", ".thunderbird", ".config/Signal", ".electrum", ".bitcoin", ".ethereum",
                 ".config/solana", ".config/rclone", ".s3cfg", ".boto", ".dockercfg", ".config/doctl",
-                ".config/heroku", ".netlify", ".vercel", ".config/gcloud")
+                ".config/heroku", ".netlify", ".vercel", ".config/gcloud", ".claude/.credentials.json",
+                ".codex/auth.json", ".gemini/oauth_creds.json", ".qwen/oauth_creds.json",
+                ".config/github-copilot/hosts.json", ".config/github-copilot/apps.json", ".local/share/opencode/auth.json",
+                ".aider.conf.yml.secret", ".config/gh/hosts.yml", ".config/op/config", ".docker/config.json")
 SECRET_NAMES = frozenset({"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "id_ed25519_sk", "id_ecdsa_sk",
                           "authorized_keys", "known_hosts", ".env", "credentials", "credentials.json", ".netrc",
                           ".pgpass", "shadow", "gshadow", "master.key", "secrets.yml", "secrets.yaml",
@@ -86,6 +89,12 @@ CONTROL_PATHS = (".claude/settings.json", ".claude/settings.local.json", ".claud
                  ".vscode/launch.json", ".vscode/mcp.json", ".github/workflows/", ".github/actions/", ".husky/",
                  ".devcontainer/", ".codex/", ".continue/", ".windsurf/mcp", ".qwen/settings.json", ".idea/",
                  ".circleci/", ".buildkite/", ".git-hooks/", ".githooks/")
+# Directories whose contents are control files: writing the directory (`cp -r x/.claude .`) writes them.
+CONTROL_DIRS = frozenset({".claude", ".cursor", ".gemini", ".vscode", ".github", ".github/workflows", ".husky",
+                          ".devcontainer", ".codex", ".continue", ".qwen", ".windsurf", ".circleci", ".buildkite",
+                          ".githooks", ".git-hooks"})
+# Python runs these at every start, from wherever they are on its path (a project on PYTHONPATH included).
+PYTHON_STARTUP = frozenset({"sitecustomize.py", "usercustomize.py"})
 # An agent's instructions: what it reads as its standing orders (high to write: it steers the next turn).
 INSTRUCTION_NAMES = frozenset({"AGENTS.md", "AGENT.md", "CLAUDE.md", "CLAUDE.local.md", "GEMINI.md", "QWEN.md",
                                ".cursorrules", ".windsurfrules", ".clinerules", "CONVENTIONS.md",
@@ -117,8 +126,8 @@ SSH_NOT_SECRET = ("config", "known_hosts", "authorized_keys", "environment", "rc
 
 def _is_secret_name(path: str) -> bool:
     name = path.rsplit("/", 1)[-1]
-    if name in SECRET_NAMES or name.startswith(".env.") and name not in (".env.example", ".env.sample",
-                                                                         ".env.template", ".env.dist"):
+    if name in SECRET_NAMES or (name.startswith(".env.") or name.endswith(".env") and len(name) > 4) and not any(
+            hint in name for hint in (".example", ".sample", ".template", ".dist", "example.", "sample.")):
         return True
     if name.startswith(("id_rsa", "id_ed25519", "id_ecdsa", "id_dsa")) and not name.endswith(".pub"):
         return True
@@ -166,7 +175,8 @@ def classify(path: str, ctx) -> str:
             return PROJECT_SECRET
         name = path.rsplit("/", 1)[-1]
         rel = path[len(project) + 1:]
-        if name in CONTROL_NAMES or rel.startswith(CONTROL_PATHS) or (rel + "/").startswith(CONTROL_PATHS):
+        if name in CONTROL_NAMES or rel.startswith(CONTROL_PATHS) or (rel + "/").startswith(CONTROL_PATHS) or \
+                rel in CONTROL_DIRS or name in PYTHON_STARTUP or name.endswith(".pth"):
             return AGENT_CONTROL
         if name in INSTRUCTION_NAMES or rel.startswith(INSTRUCTION_PATHS):
             return AGENT_INSTRUCTIONS
@@ -285,6 +295,10 @@ def _place(word: str, ctx, cwd: str) -> Place:
                 return Place(tail_path, cls, False, True, False)
         if "/.git/hooks/" in tail_path + "/" or tail_path.endswith("/.git/config"):
             return Place(tail_path, GIT_INTERNAL, False, True, False)
+        leaf = tail_path.rsplit("/", 1)[-1]
+        if leaf in PYTHON_STARTUP or leaf.endswith(".pth"):
+            # `"$(python3 -m site --user-site)"/usercustomize.py`: code every python start runs
+            return Place(tail_path, DOTFILE, False, True, False)
         if tail_path.startswith(("/wisp/", "/.wisp/")) or tail_path in ("/wisp", "/.wisp"):
             return Place(tail_path, WISP, False, True, False)
         if _is_secret_name(tail_path):
@@ -310,6 +324,8 @@ def _place(word: str, ctx, cwd: str) -> Place:
         cls = classify(probe, ctx)
         dir_cls = classify(resolved, ctx)
         if dir_cls in (ROOT, HOME, ANCESTOR) and "/" not in rest:
+            if glob_could_be_secret(rest) and cls in (HOME_OTHER, OUTSIDE, DOTFILE, SECRET, SYSTEM):
+                return Place(probe, SECRET, True, False, False)     # `~/*.pem`: the keys in your home
             return Place(resolved, dir_cls, True, False, False)
         if cls in (PROJECT, HOME_OTHER, OUTSIDE, TEMP, DOTFILE) and glob_could_be_secret(rest):
             cls = PROJECT_SECRET if cls == PROJECT else SECRET

@@ -580,7 +580,8 @@ def _archives_secrets(cmd, where, archive: str | None) -> None:
         cmd.facts.secret_copy = cmd.facts.secret_copy or bool(archive and archive != "-")
 
 
-@emits({"tar.extracts": ["tar -xzf a.tgz"], "tar.extracts-over": ["tar -xf a.tar -C /"],
+@emits({"tar.removes": ["tar -cf /dev/null . --remove-files"],
+        "tar.extracts": ["tar -xzf a.tgz"], "tar.extracts-over": ["tar -xf a.tar -C /"],
         "tar.creates": ["tar -czf out.tgz src"], "tar.reads": ["tar -tf a.tar"]})
 def tar_archive(cmd, o) -> None:
     """What tar reads, writes and extracts where; old-style `tar czf out.tgz dir` reads as `tar -czf`."""
@@ -602,9 +603,14 @@ def tar_archive(cmd, o) -> None:
         if archive and archive != "-":
             cmd.write(archive)
         base = o.value("C", "directory")
+        removes = o.has("remove-files")
         for word in o.operands:
-            where = cmd.read(word if base is None or word.startswith(("/", "~")) else f"{base}/{word}", "archives")
+            path = word if base is None or word.startswith(("/", "~")) else f"{base}/{word}"
+            where = cmd.read(path, "archives")
             _archives_secrets(cmd, where, archive)
+            if removes:                 # --remove-files deletes what it archived
+                cmd.fired.add("tar.removes")
+                cmd.delete(path, recursive=True)
     elif archive and archive != "-":
         cmd.fired.add("tar.reads")
         cmd.read(archive)
@@ -820,9 +826,19 @@ SEARCHER_PROGRAMS = tuple(_searcher(name, values) for name, values in SEARCHERS.
 
 JQ_GRAMMAR = Grammar(values="fL", long_values=("from-file", "arg", "argjson", "slurpfile", "rawfile", "indent", "tab",
                                               "args", "jsonargs"))
+@emits({"jq.reads-file": ["jq -n --rawfile k ~/.ssh/id_rsa '$k'", "jq -n --slurpfile c creds.json '$c'"]})
+def named_files(cmd, o) -> None:
+    """`--rawfile NAME FILE` and `--slurpfile NAME FILE` read FILE into $NAME: two words, the grammar reads one."""
+    args = list(o.args)
+    for i, word in enumerate(args):
+        if word in ("--rawfile", "--slurpfile") and i + 2 < len(args):
+            cmd.fired.add("jq.reads-file")
+            cmd.read(args[i + 2])
+
+
 JQ = Program(
     "jq", aliases=("gojq",), doc="filters JSON; the first operand is the filter unless -f gives it",
-    grammar=JQ_GRAMMAR,
+    grammar=JQ_GRAMMAR, hook=named_files,
     on=(On("read", REST, when=When(no_value=("f", "from-file")), id="jq.files", examples=("jq .name package.json",)),
         On("read", OPERANDS, when=When(value=("f", "from-file")), id="jq.files-f", examples=("jq -f q.jq a.json",)),
         On("read", ("option", "f", "from-file"), id="jq.filter-file", examples=("jq -f q.jq a.json",))),

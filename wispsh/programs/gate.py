@@ -39,7 +39,7 @@ APPROVALS = verb(
                                 f"wisp approvals {name} changes what the gate lets run without asking",
                                 examples=(f"wisp approvals {name} x",)),))
            for name in ("add", "revoke", "clear")},
-    default=Row("wisp.approvals.verb", "unknown", "{cmd} is not a wisp approvals command the gate knows",
+    default=Row("wisp.approvals.verb", "gate", "{cmd} is not a wisp approvals command the gate knows",
                 examples=("wisp approvals frobnicate",)),
 )
 SHIMS = verb(
@@ -64,7 +64,9 @@ WISP = Program(
                          default=Row("wisp.rules.verb", "unknown", "{cmd} is not a wisp rules command the gate knows",
                                      examples=("wisp rules edit",)))},
     read_only=("explain", "audit", "doctor", "help", "version"),
-    default=Row("wisp.verb", "unknown", "{cmd} is not a wisp command the gate knows", examples=("wisp frobnicate",)),
+    # the gate's own CLI fails closed as it grows: a verb it does not know may change what the gate allows
+    default=Row("wisp.verb", "gate", "{cmd} is not a wisp command the gate knows (the gate's own CLI is not the "
+                                    "agent's to try)", examples=("wisp frobnicate", "wisp allow 'git push --force'")),
     examples={"wisp approvals add 'rm *'": "dangerous", "wisp approvals list": "safe", "wisp approvals": "safe",
               "wisp explain 'rm -rf ~'": "safe", "wisp shims remove": "high", "wisp watch": "high"},
 )

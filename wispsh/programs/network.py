@@ -816,7 +816,13 @@ def wget_request(cmd, o) -> None:
         prefix = (given("P", "directory-prefix") or ["."])[-1]
         cmd.fired.add("wget.saves-in")
         cmd.write(prefix, "saves downloads in")
-        cmd.facts.fetch_writes.append(cmd.place(prefix).path + "/")
+        names = [_url_file_name(url) for url in o.operands]
+        recursive = o.has("r", "recursive", "m", "mirror", "i", "input-file")
+        if names and all(names) and not recursive:     # one file per URL, named by its last path segment
+            base = cmd.place(prefix).path.rstrip("/")
+            cmd.facts.fetch_writes.extend(f"{base}/{name}" for name in names)
+        else:
+            cmd.facts.fetch_writes.append(cmd.place(prefix).path + "/")
     else:
         cmd.fired.add("wget.output")
         where = cmd.write(out, "saves a download to")
@@ -824,6 +830,15 @@ def wget_request(cmd, o) -> None:
     for log in given("o", "output-file", "a", "append-output", "save-cookies", "warc-file", "rejected-log",
                      "hsts-file"):
         cmd.write(log)
+
+
+def _url_file_name(url: str) -> str | None:
+    """The file name wget saves a URL under without -O (its last path segment), or None when it cannot say."""
+    if UNKNOWN in url or "://" not in url:
+        return None
+    path = url.split("://", 1)[1].split("?", 1)[0].split("#", 1)[0]
+    name = path.rsplit("/", 1)[-1] if "/" in path else ""
+    return name if name and name not in (".", "..") else "index.html"
 
 
 WGET_PROGRAM = Program(
