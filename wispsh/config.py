@@ -158,6 +158,7 @@ class Config:
     terminal_programs: tuple[str, ...] = ()
     deny: tuple[str, ...] = ()
     shells: dict[str, str] = field(default_factory=dict)        # "bash" -> "/usr/bin/bash"
+    known_shells: tuple[str, ...] = ()  # shell.known: real shells /etc/shells does not list (never run by name)
     trusted_sources: tuple[str, ...] = ()
     audit_max_bytes: int = 10 * 1024 * 1024
     audit_required: bool = False        # a line at or above the threshold that cannot be audited is refused
@@ -209,6 +210,7 @@ SCHEMA = {
     "deny": "a list of regular expressions (RE2 syntax)",
     "shell.default": "an absolute path", "shell.bash": "an absolute path", "shell.sh": "an absolute path",
     "shell.zsh": "an absolute path", "shell.dash": "an absolute path", "shell.ksh": "an absolute path",
+    "shell.known": "a list of absolute paths: further real shells, beyond those /etc/shells lists",
     "trustedSources": STRINGS,
     "audit.maxBytes": "a positive whole number of bytes",
     "audit.required": "true or false",
@@ -247,6 +249,8 @@ def _check_value(key: str, value, path: Path) -> None:
         ok = isinstance(value, list) and all(isinstance(v, str) and v for v in value)
     elif key == "deny":
         ok = isinstance(value, list) and all(isinstance(v, str) and v for v in value)
+    elif key == "shell.known":
+        ok = isinstance(value, list) and all(isinstance(v, str) and os.path.isabs(v) for v in value)
     elif key.startswith("shell."):
         ok = isinstance(value, str) and os.path.isabs(value)
     elif key == "audit.maxBytes":
@@ -294,7 +298,8 @@ def parse_config(data: object, path: Path) -> Config:
         prompt_seconds=float(approval.get("promptSeconds", 300)),
         terminal_programs=tuple(approval.get("terminalPrograms", [])),
         deny=tuple(data.get("deny", [])),
-        shells=dict(data.get("shell", {})),
+        shells={k: v for k, v in data.get("shell", {}).items() if k != "known"},
+        known_shells=tuple(data.get("shell", {}).get("known", [])),
         trusted_sources=tuple(data.get("trustedSources", [])),
         audit_max_bytes=audit.get("maxBytes", 10 * 1024 * 1024),
         audit_required=audit.get("required", False),
