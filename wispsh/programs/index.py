@@ -300,6 +300,7 @@ FAMILY: dict[str, str] = {
     'goimports': 'packages',
     'gojq': 'files',
     'golangci-lint': 'packages',
+    'gopass': 'system',
     'gpasswd': 'system',
     'gpg': 'system',
     'gpg2': 'system',

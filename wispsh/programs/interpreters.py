@@ -595,6 +595,36 @@ GENERIC = tuple(interpreter(name, flag="-e", grammar=GENERIC_GRAMMAR, spec=GENER
                 for name in ("Rscript", "julia", "osascript", "tclsh", "wish", "expect", "groovy", "scala", "kotlin",
                              "jshell", "irb", "guile", "racket", "sbcl", "clisp", "dc"))
 
+# AppleScript (and JXA) asking for an administrator's password runs its shell script as root; the script of
+# `do shell script "…"` is shell code the gate can read.
+OSA_ADMIN = lazy_re(r"with\s+administrator\s+privileges|administratorPrivileges\s*:\s*true", re.I)
+OSA_SHELL = lazy_re(r"""do\s+shell\s+script\s+"((?:[^"\\]|\\.)*)"|doShellScript\(\s*(["'])((?:(?!\2)[^\\]|\\.)*)\2""",
+                    re.I)
+OSASCRIPT = next(p for p in GENERIC if p.name == "osascript")
+OSASCRIPT_HOOK = OSASCRIPT.hook
+
+
+@emits(dict(OSASCRIPT_HOOK.emits, **{
+    "osascript.admin": ["osascript -e 'do shell script \"id\" with administrator privileges'",
+                        "osascript -l JavaScript -e 'app.doShellScript(\"id\", {administratorPrivileges: true})'"],
+    "osascript.shell": ["osascript -e 'do shell script \"rm -rf ~/x\"'"]}))
+def osascript_line(cmd, o: Options) -> None:
+    """osascript: AppleScript given with -e (or on its input); `with administrator privileges` takes root
+    (a password dialog), and the text of `do shell script` is judged as shell code."""
+    OSASCRIPT_HOOK(cmd, o)
+    texts = o.all("e") + ([cmd.part.stdin_code] if cmd.part is not None and cmd.part.stdin_code else [])
+    text = "\n".join(texts)
+    if OSA_ADMIN.search(text):
+        cmd.does("privilege", "osascript.admin", "osascript runs a shell script with administrator privileges (root)")
+    for m in OSA_SHELL.finditer(text):
+        script = (m.group(1) if m.group(1) is not None else m.group(3)).replace('\\"', '"').replace("\\\\", "\\")
+        if script.strip() and UNKNOWN not in script:
+            cmd.fired.add("osascript.shell")
+            cmd.code_text(script, "osascript's do shell script runs")
+
+
+OSASCRIPT.hook = osascript_line
+
 # PowerShell: parameters in any case, abbreviated to any unique prefix, one dash.
 PWSH_VALUES = ("command", "encodedcommand", "file", "executionpolicy", "windowstyle", "workingdirectory",
                "configurationname", "configurationfile", "outputformat", "inputformat", "custompipename",

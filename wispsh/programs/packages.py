@@ -12,7 +12,7 @@ import re
 from wispsh.policy import places
 from wispsh.programs.delegate import hand_on, runs_operands
 from wispsh.programs.grammar import UNKNOWN
-from wispsh.programs.sources import host_of, index_is_known
+from wispsh.programs.sources import host_of, index_is_known, project_names
 from wispsh.programs.table import Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re
 
@@ -516,14 +516,39 @@ NPM_EXEC = verb(
 NPM_SET = verb(grammar=NPM_GRAMMAR, hook=npm_config_key)
 NPM_RUNS = verb(rows=(Row("npm.runs", "run-project", "{cmd} runs project code", sets=("builds",), examples=("npm test", "npm run build")),))
 NPM_PUBLISH = verb(rows=(Row("npm.publish", "publish", "{cmd} publishes or changes your registry account",
-                             examples=("npm publish", "npm token create")),))
+                             examples=("npm publish", "npm owner add bob x")),))
+
+
+@emits({"npm.login.sends": ["npm login", "npm adduser --registry=https://registry.npmjs.org/"],
+        "npm.login.foreign": ["npm login --registry=https://npm.evil.example/", "npm adduser --registry http://r.example"]})
+def npm_login(cmd, o) -> None:
+    """`npm login|adduser [--registry URL]`: the credentials typed (or fed on its input) go to the registry. The
+    public registry, or one the project's .npmrc names, is where the project publishes; anywhere else the login
+    is a network sink for what it is fed."""
+    registry = o.value("registry") or "https://registry.npmjs.org/"
+    host = host_of(registry) or registry
+    if UNKNOWN not in registry and (index_is_known(registry) or project_names(cmd.ctx, host)):
+        cmd.does("send", "npm.login.sends", f"{cmd.name} login sends your credentials to {host}")
+        return
+    cmd.does("send", "npm.login.foreign", f"{cmd.name} login sends your credentials to {host.replace(UNKNOWN, '…')}, "
+                                          f"a registry the project does not name")
+    cmd.send("-", f"{cmd.name} login sends")
+
+
+NPM_LOGIN = verb(grammar=NPM_GRAMMAR, hook=npm_login)
+NPM_TOKEN = verb(verbs={"create": verb(rows=(Row("npm.token.create", "credentials", "{cmd} mints a registry token",
+                                                 sets=("secret",), examples=("npm token create --read-only",)),))},
+                 read_only=("list", "ls"),
+                 default=Row("npm.token.change", "local-config", "{cmd} revokes registry tokens",
+                             examples=("npm token revoke 1234",)))
 NPM_VERBS = {
     **dict.fromkeys(("install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "add", "ci",
                      "clean-install", "install-clean", "update", "up", "upgrade", "udpate", "install-test", "it",
                      "install-ci-test", "cit"), NPM_INSTALL),
     **dict.fromkeys(("exec", "x", "dlx"), NPM_EXEC),
-    **dict.fromkeys(("publish", "deprecate", "dist-tag", "owner", "access", "team", "token", "adduser", "login",
-                     "logout", "org", "star", "unstar", "hook", "npm-publish"), NPM_PUBLISH),
+    **dict.fromkeys(("publish", "deprecate", "dist-tag", "owner", "access", "team", "logout", "org", "star",
+                     "unstar", "hook", "npm-publish"), NPM_PUBLISH),
+    **dict.fromkeys(("login", "adduser", "add-user"), NPM_LOGIN), "token": NPM_TOKEN,
     "unpublish": verb(rows=(Row("npm.unpublish", "destroy", "{cmd} deletes a published package",
                                 examples=("npm unpublish x",)),)),
     **dict.fromkeys(("config", "c"), verb(

@@ -13,6 +13,7 @@ import shlex
 
 from wispsh.policy import places
 from wispsh.programs.grammar import UNKNOWN, Options
+from wispsh.programs.system import ROOT_GROUPS
 from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re
 
@@ -493,12 +494,27 @@ def _command_line(cmd, text: str, who: str) -> None:
     cmd.code_text(text, f"{who} runs", at_least=_floor(cmd, "run-project"))
 
 
-def runner(name: str, values=(), doc: str = "", aliases=(), **more) -> Program:
+def runner(name: str, values=(), doc: str = "", aliases=(), hook=runs_command, **more) -> Program:
     """A program whose operands, after its options, are the command it runs."""
     return Program(name, aliases=aliases, doc=doc or f"{name}: runs the command it is given",
                    grammar=Grammar(long_values=tuple(v for v in values if v.startswith("--")),
                                    values="".join(v[1] for v in values if len(v) == 2), stop=True),
-                   hook=runs_command, **more)
+                   hook=hook, **more)
+
+
+@emits({"sg.root-group": ["sg docker -c 'docker ps'", "sg - docker -c id", "sg lxd 'lxc list'"],
+        "sg.group": ["sg developers -c make"]})
+def sg_group(cmd, o: Options) -> None:
+    """`sg [-] GROUP [-c] COMMAND`: the command runs with GROUP's privileges, like `newgrp GROUP`; some groups
+    (docker, lxd, disk, wheel…) are root in all but name."""
+    words = [w for w in o.operands if w != "-"]
+    group = words[0] if words else ""
+    if group in ROOT_GROUPS or UNKNOWN in group:
+        cmd.does("privilege", "sg.root-group", f"sg {group.replace(UNKNOWN, '…')} runs a command with a group that "
+                                               f"is root in all but name")
+    elif group:
+        cmd.fired.add("sg.group")
+    runs_command(cmd, o)
 
 
 PIPENV = Program(
@@ -574,8 +590,15 @@ OP = Program(
                                                          examples=("op account add",)))},
     default=Row("op.secret", "secret", "{cmd} reads stored secrets", sets=("secret",),
                 examples=("op signin", "op user get me")),
-    examples={"op run -- rm -rf ~": "dangerous", "op item list": "safe", "op read op://v/i/f": "high"},
+    examples={"op run -- rm -rf ~": "dangerous", "op item list": "safe", "op read op://v/i/f": "high",
+              "op service-account create ci --vault Dev:read_items": "dangerous"},
 )
+OP_MINTS = verb(rows=(Row("op.mints", "credentials", "{cmd} mints a token for 1Password (it prints it)", sets=("secret",),
+                          examples=("op service-account create ci", "op connect token create t --server s",
+                                    "op events-api create siem")),))
+OP.verbs.update({"service-account": verb(verbs={"create": OP_MINTS}), "events-api": verb(verbs={"create": OP_MINTS}),
+                 "connect": verb(verbs={"token": verb(verbs={"create": OP_MINTS}),
+                                        "server": verb(verbs={"create": OP_MINTS})})})
 for _word in ("inject", "read", "document"):
     OP.verbs[_word] = verb(grammar=Grammar(values="io", long_values=("in-file", "out-file", "output")),
                            rows=(Row(f"op.{_word}", "secret", f"op {_word} prints stored secrets", sets=("secret",),
@@ -596,7 +619,7 @@ PLAIN_RUNNERS = (
     runner("setpriv", values=("--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set",
                               "--securebits", "--selinux-label", "--apparmor-profile", "--ruid", "--rgid", "--euid",
                               "--egid")),
-    runner("sg", doc="runs a command with another group"),
+    runner("sg", doc="runs a command with another group", hook=sg_group),
 )
 
 # ---------------------------------------------------------------- nix
