@@ -34,7 +34,12 @@ TF_VERBS = {
         default=Row("terraform.state", "infra", TF_CHANGES, examples=("terraform state rm x",)),
         no_verb=Row("terraform.state.bare", "infra", TF_CHANGES, examples=("terraform state",))),
 }
-TF_READ_ONLY = ("version", "validate", "fmt", "show", "output", "providers", "graph", "console", "help", "get",
+TF_VERBS["fmt"] = verb(rows=(
+    Row("terraform.fmt.check", "nothing", "{cmd} -check only reports", When(arg=("-check", "--check", "-write=false",
+                                                                               "--write=false")),
+        stop=True, examples=("terraform fmt -check -recursive",)),
+    Row("terraform.fmt", "change", "{cmd} rewrites the project's files", examples=("terraform fmt -recursive",))))
+TF_READ_ONLY = ("version", "validate", "show", "output", "providers", "graph", "console", "help", "get",
                 "login", "logout", "metadata", "modules")
 TF_UNKNOWN = Row("terraform.verb", "unknown", "{cmd}", examples=("terragrunt run-all frobnicate",))
 # terragrunt runs a terraform verb in every module: `terragrunt run-all destroy`
@@ -44,7 +49,7 @@ TERRAFORM = Program(
     verbs=TF_VERBS, read_only=TF_READ_ONLY,
     default=Row("terraform.unknown-verb", "unknown", "{cmd}", examples=("terraform frobnicate",)),
     examples={"terraform plan": "moderate", "terraform -chdir=infra destroy": "dangerous",
-              "terragrunt run-all destroy": "dangerous", "terraform fmt -check": "safe"},
+              "terragrunt run-all destroy": "dangerous", "terraform fmt -check": "safe", "terraform fmt": "moderate"},
 )
 
 PULUMI = Program(

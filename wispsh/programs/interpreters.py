@@ -212,12 +212,15 @@ VERSION_WORDS = frozenset({"--version", "-V", "--help", "-h", "-VV", "-v", "vers
 # python -m MODULE: modules that only print; that check or lint files; that are other tools (judged as them)
 SAFE_MODULES = frozenset({"json.tool", "this", "platform", "sysconfig", "site", "tabnanny", "calendar", "tokenize",
                           "pyclbr", "dis", "ast", "symtable", "sqlite3.dump", "uuid", "locale", "encodings"})
-CHECK_MODULES = frozenset({"py_compile", "compileall", "pyflakes", "flake8", "pylint", "mypy", "pycodestyle",
-                           "pydocstyle", "pyright", "bandit", "vulture", "pyre", "codespell", "unittest.mock"})
+CHECK_MODULES = frozenset({"py_compile", "compileall", "pyflakes", "pycodestyle", "pydocstyle", "vulture", "pyre",
+                           "unittest.mock"})
 FORMAT_CHECK = {"black": ("check", "diff"), "isort": ("check-only", "check", "c", "diff"), "autopep8": ("diff", "d"),
                 "yapf": ("diff", "d"), "ruff": ()}
 TOOL_MODULES = {"pip": "pip", "pip3": "pip", "uv": "uv", "pipx": "pipx", "poetry": "poetry", "twine": "twine",
-                "conda": "conda", "pdm": "pdm", "hatch": "hatch"}
+                "conda": "conda", "pdm": "pdm", "hatch": "hatch", "pytest": "pytest", "tox": "tox", "nox": "nox",
+                # checkers whose tables know their write options (codespell -w, mypy --install-types, -o FILE)
+                "codespell": "codespell", "mypy": "mypy", "flake8": "flake8", "pylint": "pylint",
+                "pyright": "pyright", "bandit": "bandit"}
 SCRIPT_MODULES = frozenset({"pdb", "cProfile", "profile", "trace", "runpy"})    # they run the script they are given
 CODE_MODULES = frozenset({"timeit"})        # their operands are python statements
 MODULE_NAME = lazy_re(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -257,7 +260,7 @@ def read_python_words(args) -> tuple[str, str | None, list]:
         "python.stdin-file": ["python3 < x.py"], "serve.secret": ["python3 -m http.server -d ~/.ssh"],
         "serve.project": ["python3 -m http.server 8000"],
         "python.module-tool": ["python3 -m pip install requests"], "python.module-safe": ["python3 -m json.tool f"],
-        "python.module-check": ["python3 -m py_compile src/a.py", "python3 -m mypy src"],
+        "python.module-check": ["python3 -m py_compile src/a.py", "python3 -m pyflakes src"],
         "python.module-format": ["python3 -m black src"],
         "python.module-format-check": ["python3 -m black --check src", "python3 -m ruff check ."],
         "python.module-code": ["python3 -m timeit 'x = 1'"],
@@ -265,7 +268,7 @@ def read_python_words(args) -> tuple[str, str | None, list]:
         "python.module-archive": ["python3 -m zipfile -e a.zip out"],
         "python.module-runtime": ['python3 -m "$M"'],
         "python.serves": ["python3 -m http.server 8000"],
-        "python.module": ["python3 -m pytest", "python3 -m mypkg.cli"],
+        "python.module": ["python3 -m mypkg.cli", "python3 -m unittest discover"],
         "python.pycache-prefix": ["python3 -X pycache_prefix=/tmp/c x.py"]})
 def python_line(cmd, o: Options) -> None:
     """python: -c CODE (inline, unread), -m MODULE (judged by what the module is), a script file, or stdin."""
@@ -727,6 +730,9 @@ DENO_VERBS = {
     "run": verb(hook=deno_run),
     "eval": verb(rows=(Row("deno.eval", "run-code", "deno eval runs inline code", examples=("deno eval 'x'",)),)),
     "repl": verb(rows=(Row("deno.repl", "session", "starts a deno shell", examples=("deno repl",)),)),
+    "lint": verb(grammar=Grammar(longs=("fix",)),
+                 rows=(Row("deno.lint.fix", "change", "deno lint --fix rewrites files", When(flag=("fix",)),
+                           examples=("deno lint --fix",)),)),
     "fmt": verb(grammar=Grammar(longs=("check",)),
                 rows=(Row("deno.fmt-check", "nothing", "deno fmt --check only reads", When(flag=("check",)),
                           stop=True, examples=("deno fmt --check",)),
@@ -742,7 +748,7 @@ DENO_VERBS["publish"] = verb(grammar=Grammar(longs=("dry-run",)),
                                        sets=("net_send",), examples=("deno publish",))))
 DENO = Program(
     "deno", doc="deno: run/eval/test/fmt/…; a URL is code from the network", hook=deno_script,
-    verbs=DENO_VERBS, read_only=("lint", "check", "doc", "info", "types", "completions", "help", "--version", "-V"),
+    verbs=DENO_VERBS, read_only=("check", "doc", "info", "types", "completions", "help", "--version", "-V"),
     default=Row("deno.verb", "run-project", "{cmd} runs the project's code or tasks",
                 examples=("deno test", "deno task build")),
     examples={"deno run -A https://x.example/a.ts": "dangerous", "deno lint": "safe", "deno fmt --check": "safe"},

@@ -13,7 +13,7 @@ from wispsh.policy import places
 from wispsh.programs.delegate import hand_on, runs_operands
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.sources import host_of, index_is_known, project_names
-from wispsh.programs.table import Grammar, On, Program, Row, When, emits, programs, verb
+from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re
 
 # ---------------------------------------------------------------- what an install names
@@ -1002,29 +1002,81 @@ APT_MARK = Program(
     default=Row("apt-mark.marks", "local-config", "marks packages", examples=("apt-mark hold x",)),
 )
 QUIET = tuple(Program(name, doc=f"{name}: searches or lints, changes nothing")
-              for name in ("apt-cache", "apt-file", "shellcheck", "hadolint", "flake8", "pylint", "pyright",
-                           "pyflakes", "pycodestyle", "pydocstyle", "bandit", "vulture", "markdownlint",
-                           "markdownlint-cli2", "actionlint", "tflint", "checkov", "codespell", "cspell"))
+              for name in ("apt-cache", "hadolint", "actionlint", "cspell"))
 
 # ---------------------------------------------------------------- linters and formatters
-# In check mode they read the project and report; told to fix or write, they rewrite the project's files.
+# In check mode they read the project and report (the lines they complain about are printed: what they read
+# goes into the agent's context); told to fix or write, they rewrite the files they are given, judged by place.
 
 
-def _fixer(name: str, fix, grammar: Grammar = Grammar(), aliases=(), output=()) -> Program:
-    """A linter that rewrites files only when told to (--fix, --write, -w, -i)."""
-    on = (On("write", ("option",) + tuple(output), id=f"{name}.output", examples=(f"{name} -o ~/.bashrc .",)),) \
-        if output else ()
-    return Program(name, aliases=aliases, doc=f"{name}: checks files; rewrites them with {' or '.join(fix)}",
-                   grammar=grammar, on=on, rows=(
-                       Row(f"{name}.fixes", "change", "{cmd} rewrites the project's files", When(flag=fix),
-                           examples=(f"{name} {'--' if len(fix[0]) > 1 else '-'}{fix[0]} .",)),),
-                   examples={f"{name} .": "safe"})
+def _fixer(name: str, fix, grammar: Grammar = Grammar(), aliases=(), output=(), rows=(), examples=None) -> Program:
+    """A linter that rewrites files only when told to (--fix, --write, -w, -i); -o/--output-file writes a report."""
+    flag = f"{'--' if len(fix[0]) > 1 else '-'}{fix[0]}" if fix else ""
+    on = (On("read", OPERANDS, id=f"{name}.reads", says="checks", examples=(f"{name} ~/.ssh/config",)),)
+    if fix:
+        on += (On("write", OPERANDS, when=When(flag=fix), says="rewrites", id=f"{name}.rewrites",
+                  examples=(f"{name} {flag} ~/.bashrc",)),)
+    if output:
+        on += (On("write", ("option",) + tuple(output), id=f"{name}.output",
+                  examples=(f"{name} {'--' if len(output[-1]) > 1 else '-'}{output[-1]} ~/.bashrc .",)),)
+    fixes = (Row(f"{name}.fixes", "change", "{cmd} rewrites the project's files", When(flag=fix),
+                 examples=(f"{name} {flag} .",)),) if fix else ()
+    doc = f"{name}: checks files; rewrites them with {' or '.join(fix)}" if fix else f"{name}: checks files"
+    return Program(name, aliases=aliases, doc=doc, grammar=grammar, on=on, rows=fixes + tuple(rows),
+                   examples=examples or {f"{name} .": "safe"})
 
 
-def _rewriter(name: str, check, grammar: Grammar = Grammar(), aliases=()) -> Program:
+CHECKERS = (
+    _fixer("codespell", ("w", "write-changes"), Grammar(values="iLIDSxr", long_values=(
+        "interactive", "ignore-words-list", "ignore-words", "dictionary", "skip", "exclude-file", "regex",
+        "builtin", "count", "config", "ignore-regex", "uri-ignore-words-list")),
+        examples={"codespell docs/": "safe", "codespell -w docs/": "moderate", "codespell --write-changes .": "moderate"}),
+    _fixer("markdownlint", ("f", "fix"), Grammar(values="cioprs", long_values=(
+        "config", "ignore", "output", "ignore-path", "rules", "json", "stdin")), output=("o", "output")),
+    _fixer("markdownlint-cli2", ("fix",), Grammar(long_values=("config", "format"))),
+    _fixer("markdownlint-cli2-fix", (), rows=(Row("markdownlint-cli2-fix.fixes", "change",
+                                                  "{cmd} rewrites the project's files",
+                                                  examples=("markdownlint-cli2-fix '**/*.md'",)),),
+           examples={"markdownlint-cli2-fix .": "moderate"}),
+    _fixer("shellcheck", (), Grammar(values="efosSPWC", long_values=(
+        "exclude", "format", "enable", "source-path", "severity", "shell", "include", "rcfile", "wiki-link-count",
+        "color"))),
+    _fixer("flake8", (), Grammar(long_values=("output-file", "config", "select", "ignore", "extend-ignore",
+                                              "max-line-length", "exclude", "format", "append-config")),
+           output=("output-file",)),
+    _fixer("pylint", (), Grammar(long_values=("output", "rcfile", "load-plugins", "disable", "enable",
+                                              "output-format", "jobs")), output=("output",)),
+    _fixer("pyright", (), Grammar(values="pt", long_values=("project", "pythonpath", "pythonversion", "createstub",
+                                                            "typeshedpath", "venvpath", "level")),
+           rows=(Row("pyright.writes", "change", "{cmd} writes stubs or a baseline into the project",
+                     When(value=("createstub",)), examples=("pyright --createstub requests",)),
+                 Row("pyright.baseline", "change", "{cmd} writes a baseline file into the project",
+                     When(flag=("writebaseline",)), examples=("pyright --writebaseline",)))),
+    _fixer("pyflakes", ()), _fixer("pycodestyle", (), Grammar(long_values=("max-line-length", "select", "ignore",
+                                                                           "config", "exclude"))),
+    _fixer("pydocstyle", (), Grammar(long_values=("convention", "select", "ignore", "config", "match"))),
+    _fixer("vulture", (), Grammar(long_values=("exclude", "ignore-names", "min-confidence", "config"))),
+    _fixer("bandit", (), Grammar(values="cfoplsitb", long_values=("configfile", "format", "output", "profile",
+                                                                 "skip", "tests", "baseline", "exclude")),
+           output=("o", "output")),
+    _fixer("tflint", ("fix",), Grammar(values="cf", long_values=("config", "format", "chdir", "var-file")),
+           rows=(Row("tflint.init", "install", "tflint --init installs the plugins its config names",
+                     When(flag=("init",)), examples=("tflint --init",)),)),
+    _fixer("checkov", (), Grammar(values="dfoc", long_values=("directory", "file", "output", "check", "skip-check",
+                                                              "output-file-path", "framework", "config-file")),
+           output=("output-file-path",)),
+    Program("apt-file", doc="searches the files of packages; update refreshes its index",
+            rows=(Row("apt-file.update", "fetch", "apt-file update refreshes its index", When(first=("update",)),
+                      examples=("apt-file update",)),)),
+)
+
+
+def _rewriter(name: str, check, grammar: Grammar = Grammar(), aliases=(), in_place: bool = True) -> Program:
     """A formatter that rewrites files unless told only to check (--check, --diff)."""
+    on = (On("write", OPERANDS, when=When(unless=check), says="rewrites", id=f"{name}.rewrites-files",
+             examples=(f"{name} ~/.bashrc",), not_examples=(f"{name} --{check[0]} ~/.bashrc",)),) if in_place else ()
     return Program(name, aliases=aliases, doc=f"{name}: rewrites files; {' or '.join(check)} only reports",
-                   grammar=grammar, rows=(
+                   grammar=grammar, on=on, rows=(
                        Row(f"{name}.checks", "nothing", "{cmd} only reports", When(flag=check), stop=True,
                            examples=(f"{name} --{check[0]} .",)),
                        Row(f"{name}.rewrites", "change", "{cmd} rewrites the project's files", examples=(f"{name} .",))))
@@ -1034,7 +1086,8 @@ RUFF = Program(
     "ruff", doc="Python's linter and formatter",
     verbs={"check": verb(grammar=Grammar(long_values=("output-file", "config", "select", "ignore")), rows=(
                Row("ruff.check.fix", "change", "ruff check --fix rewrites the project's files",
-                   When(flag=("fix", "unsafe-fixes"), unless=("no-fix",)), examples=("ruff check --fix .",)),),
+                   When(flag=("fix", "unsafe-fixes", "fix-only"), unless=("no-fix",)),
+                   examples=("ruff check --fix .", "ruff check --fix-only src")),),
                on=(On("write", ("option", "output-file"), id="ruff.check.output",
                       examples=("ruff check --output-file ~/.bashrc .",)),)),
            "format": verb(rows=(
@@ -1052,7 +1105,7 @@ FORMATTERS = (
     _rewriter("isort", ("check-only", "check", "diff", "c")),
     _rewriter("rustfmt", ("check",), Grammar(long_values=("config-path", "edition", "emit"))),
     _fixer("prettier", ("write", "w"), Grammar(long_values=("config", "ignore-path", "plugin", "parser"))),
-    _fixer("eslint", ("fix", "fix-dry-run"), Grammar(values="cfo", long_values=("config", "format", "output-file",
+    _fixer("eslint", ("fix",), Grammar(values="cfo", long_values=("config", "format", "output-file",
                                                                                   "ext", "rulesdir", "resolve-plugins-relative-to")),
            output=("o", "output-file")),
     _fixer("stylelint", ("fix",), Grammar(values="cfo", long_values=("config", "formatter", "output-file")),
@@ -1061,10 +1114,18 @@ FORMATTERS = (
     _fixer("shfmt", ("w", "write"), Grammar(values="ik", long_values=("indent", "language-dialect"))),
     _fixer("clang-format", ("i",), Grammar(long_values=("style", "assume-filename"))),
     _fixer("autopep8", ("i", "in-place"), aliases=("yapf",)),
-    _fixer("golangci-lint", ("fix",), Grammar(values="c", long_values=("config", "out-format", "timeout"))),
+    _fixer("golangci-lint", ("fix",), Grammar(values="c", long_values=("config", "out-format", "timeout")),
+           rows=(Row("golangci-lint.fmt", "change", "golangci-lint fmt rewrites the project's files",
+                     When(first=("fmt",), unless=("d", "diff")), examples=("golangci-lint fmt",),
+                     not_examples=("golangci-lint fmt --diff",)),)),
     _fixer("biome", ("write", "apply", "fix", "apply-unsafe")),
-    _fixer("mypy", ("install-types",), Grammar(long_values=("config-file", "python-version", "cache-dir"))),
-    _rewriter("tsc", ("noEmit",), Grammar(values="p", long_values=("project", "outDir", "target", "module"))),
+    _fixer("mypy", (), Grammar(long_values=("config-file", "python-version", "cache-dir", "junit-xml",
+                                            "html-report", "txt-report", "xml-report")),
+           rows=(Row("mypy.install-types", "install", "mypy --install-types installs type packages from the registry",
+                     When(flag=("install-types",)), examples=("mypy --install-types --non-interactive src",)),),
+           output=("junit-xml",)),
+    _rewriter("tsc", ("noEmit",), Grammar(values="p", long_values=("project", "outDir", "target", "module")),
+              in_place=False),
 )
 
 # ---------------------------------------------------------------- build tools
@@ -1106,6 +1167,251 @@ MAKE = Program(
     examples={"make": "moderate", "make -f ~/x.mk": "high"},
 )
 
+# ---------------------------------------------------------------- test and task runners
+# They run the project's code, and files of its directory say what: conftest.py, a justfile, a Taskfile. Those
+# files are recorded as run (`builds` and `facts.runs`), so that a line that writes one and then runs the
+# runner is seen to run what it wrote.
+
+
+def runs_files(cmd, directory: str, names, up: bool = False) -> None:
+    """The files a runner reads and runs from `directory` (and with `up`, from each directory above it as far as
+    the project's root: just and task look upwards for their file)."""
+    here = cmd.place(directory).path.rstrip("/") or "/"
+    root = cmd.ctx.project_root.rstrip("/")
+    for _ in range(32):
+        cmd.facts.runs.extend(f"{here}/{name}" for name in names)
+        if not up or here == root or not here.startswith(root + "/"):
+            break
+        here = os.path.dirname(here)
+
+
+PYTEST_FILES = ("pytest.ini", ".pytest.ini", "conftest.py", "tests/conftest.py", "test/conftest.py",
+                "testing/conftest.py", "src/conftest.py")
+PYTEST_GRAMMAR = Grammar(
+    values="kmpocrnW",
+    long_values=("override-ini", "config-file", "rootdir", "confcutdir", "basetemp", "junitxml", "junit-xml",
+                 "junit-prefix", "log-file", "report-log", "result-log", "html", "json-report-file", "cov-report",
+                 "cov-config", "deselect", "ignore", "ignore-glob", "maxfail", "tb", "durations", "import-mode",
+                 "pdbcls", "log-level", "log-cli-level", "log-format", "capture", "color", "numprocesses", "dist",
+                 "reruns", "timeout", "benchmark-json", "alluredir", "pythonwarnings", "keyword", "markers-expr"),
+    longs=("pyargs", "lf", "last-failed", "ff", "failed-first", "collect-only", "co", "version", "help",
+           "fixtures", "markers", "noconftest", "exitfirst", "quiet", "verbose", "strict-markers", "showlocals"),
+    optional=("cov", "debug"))
+PYTEST_PLUGIN_OFF = "no:"
+PYTEST_PATH_KEYS = frozenset({"pythonpath"})
+
+
+@emits({"pytest.plugin": ["pytest -p myproject.plugin", "pytest -p xdist -n 4"],
+        "pytest.plugin-runtime": ['pytest -p "$P"'],
+        "pytest.config-file": ["pytest -c /tmp/pytest.ini", "pytest --config-file=ci/pytest.ini"],
+        "pytest.pythonpath": ["pytest -o pythonpath=/tmp/x", "pytest -o 'pythonpath=src /opt/lib'"],
+        "pytest.addopts": ["pytest -o 'addopts=-p evil_plugin'"],
+        "pytest.cache-dir": ["pytest -o cache_dir=~/.config/x"],
+        "pytest.pyargs": ["pytest --pyargs mypkg"],
+        "pytest.conftests": ["pytest tests/unit", "pytest -q"]})
+def pytest_inputs(cmd, o, depth: int = 0) -> None:
+    """What pytest reads besides its test files: plugins (-p, their modules are imported), a config file (-c),
+    ini settings given on the line (-o: addopts, pythonpath, cache_dir), --pyargs packages, and the
+    conftest.py files of each directory from the tests up to where it runs."""
+    for plugin in o.all("p"):
+        if plugin.startswith(PYTEST_PLUGIN_OFF):
+            continue
+        if UNKNOWN in plugin:
+            cmd.does("run-code", "pytest.plugin-runtime", "pytest loads a plugin known only at run time")
+        else:
+            cmd.does("run-project", "pytest.plugin", f"pytest imports the plugin module {plugin}")
+            base = cmd.place(plugin.replace(".", "/")).path
+            cmd.facts.runs.extend((base + ".py", base + "/__init__.py"))
+    for config in o.all("c", "config-file"):
+        cmd.fired.add("pytest.config-file")
+        cmd.run_file(config, "pytest takes its settings (addopts, plugins) from")
+    for setting in o.all("o", "override-ini"):
+        key, _, value = setting.partition("=")
+        key = key.strip().lower()
+        if key == "addopts" and depth < 2:
+            cmd.fired.add("pytest.addopts")
+            import shlex
+            try:
+                words = shlex.split(value)
+            except ValueError:
+                words = value.split()
+            pytest_inputs(cmd, PYTEST_GRAMMAR.read(words), depth + 1)
+        elif key in PYTEST_PATH_KEYS:
+            for folder in value.split():
+                where = cmd.place(folder)
+                if UNKNOWN in folder or where.cls not in (places.PROJECT, places.PROJECT_ROOT):
+                    cmd.does("run-code", "pytest.pythonpath", f"pytest imports code from {where.path} (-o "
+                                                              f"pythonpath), outside the project")
+                else:
+                    cmd.fired.add("pytest.pythonpath")
+        elif key == "cache_dir" and value:
+            cmd.fired.add("pytest.cache-dir")
+            cmd.write(value, "pytest writes its cache under")
+    if depth:
+        return
+    if o.has("pyargs"):
+        cmd.does("run-project", "pytest.pyargs", "pytest --pyargs imports the named packages' tests from wherever "
+                                                 "Python finds them (installed packages too)")
+    cmd.fired.add("pytest.conftests")
+    runs_files(cmd, ".", PYTEST_FILES)
+    for target in o.operands:
+        path = target.split("::", 1)[0]
+        if path and UNKNOWN not in path and not o.has("pyargs"):
+            runs_files(cmd, path if not path.endswith(".py") else os.path.dirname(path) or ".", ("conftest.py",),
+                       up=True)
+
+
+PYTEST = Program(
+    "pytest", aliases=("py.test",), doc="runs the project's tests (conftest.py files and plugins are code)",
+    grammar=PYTEST_GRAMMAR,
+    rows=(Row("pytest.version", "nothing", "{cmd} prints its version", When(flag=("version", "V")), stop=True,
+              examples=("pytest -V",)),
+          Row("pytest.runs", "run-project", "{cmd} runs the project's tests and its conftest.py files",
+              sets=("builds",), examples=("pytest", "pytest -q tests/", "py.test -x"))),
+    on=(On("write", ("option", "junitxml", "junit-xml", "log-file", "report-log", "result-log", "html",
+                     "json-report-file", "benchmark-json", "debug"), id="pytest.writes",
+           examples=("pytest --junitxml=reports/junit.xml", "pytest --log-file ~/.bashrc")),
+        On("delete", ("option", "basetemp"), recursive=When(), id="pytest.basetemp",
+           says="pytest empties its --basetemp directory first:", examples=("pytest --basetemp=~",))),
+    hook=pytest_inputs,
+    examples={"pytest -q": "moderate", "pytest -p no:cacheprovider -q": "moderate",
+              "pytest --junitxml=~/.bashrc": "dangerous", "pytest -c /tmp/evil.ini": "high",
+              "pytest --basetemp ~": "dangerous", "pytest --version": "safe"},
+)
+
+
+@emits({"tox.override-commands": ["tox -x 'testenv.commands=rm -rf ~'", "tox --override testenv:py.commands_pre=id"],
+        "tox.installpkg": ["tox --installpkg https://x.example/p.whl", "tox --installpkg dist/p-1.0.whl"]})
+def tox_inputs(cmd, o) -> None:
+    """tox runs the commands tox.ini (or pyproject.toml/setup.cfg) lists; -c names another config; -x/--override
+    replaces settings (a `commands` setting is shell code); --installpkg installs a given package."""
+    for setting in o.all("x", "override"):
+        key, _, value = setting.partition("=")
+        if key.strip().rsplit(".", 1)[-1].startswith("commands") and value.strip():
+            cmd.fired.add("tox.override-commands")
+            cmd.code_text(value, "tox runs the overriding command", at_least=cmd.ctx.level_of("run-project", ""))
+    for package in o.all("installpkg"):
+        cmd.fired.add("tox.installpkg")
+        judge_spec(cmd, package)
+
+
+TOX = Program(
+    "tox", doc="runs the project's test environments (tox.ini, pyproject.toml, setup.cfg)",
+    grammar=Grammar(values="ecxmf", long_values=("conf", "override", "installpkg", "workdir", "root", "result-json",
+                                                 "discover", "force-dep", "runner", "colored", "parallel"),
+                    longs=("version", "help", "listenvs", "listenvs-all", "recreate", "notest", "skip-missing-interpreters")),
+    rows=(Row("tox.reads", "nothing", "{cmd} prints its version or environments",
+              When(flag=("version", "h", "help")), stop=True, examples=("tox -h",)),
+          Row("tox.runs", "run-project", "{cmd} installs the project into its environments and runs their commands",
+              sets=("builds",), examples=("tox", "tox -e py312", "tox run -e lint"))),
+    on=(On("run", ("option", "c", "conf"), id="tox.config", says="tox runs the commands of",
+           examples=("tox -c /tmp/tox.ini",)),),
+    hook=tox_inputs,
+    examples={"tox -e py312": "moderate", "tox -c /tmp/tox.ini": "high"},
+)
+NOX = Program(
+    "nox", doc="runs the sessions of the project's noxfile.py (Python code)",
+    grammar=Grammar(values="fstpe", long_values=("noxfile", "sessions", "session", "tags", "python", "envdir",
+                                                 "default-venv-backend", "force-venv-backend", "extra-pythons"),
+                    longs=("version", "help", "list", "list-sessions", "reuse-existing-virtualenvs")),
+    rows=(Row("nox.runs", "run-project", "{cmd} runs the project's noxfile.py", sets=("builds",),
+              examples=("nox", "nox -s tests", "nox --list")),),
+    on=(On("run", ("option", "f", "noxfile"), id="nox.noxfile", says="nox runs",
+           examples=("nox -f /tmp/noxfile.py",)),),
+    examples={"nox -s tests": "moderate", "nox -f ~/other/noxfile.py": "high"},
+)
+
+JUST_FILES = ("justfile", "Justfile", ".justfile", "JUSTFILE")
+JUST_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "fish", "pwsh", "powershell", "nu", "cmd", "cmd.exe", "python3",
+                         "python", "node"})
+
+
+@emits({"just.justfile": ["just -f build/tasks.just", "just --justfile /tmp/j lint"],
+        "just.command": ["just --command 'rm -rf ~'", "just -c env"],
+        "just.shell": ["just --shell /tmp/x test"], "just.recipes": ["just", "just test"]})
+def just_inputs(cmd, o) -> None:
+    """just runs recipes of the justfile it finds here or in a directory above (-f names one); --command runs a
+    command line with the justfile's variables; --shell chooses the program every recipe line runs with."""
+    files = o.all("f", "justfile")
+    for justfile in files:
+        cmd.fired.add("just.justfile")
+        cmd.run_file(justfile, "just runs the recipes of")
+    for text in o.all("c", "command"):
+        cmd.fired.add("just.command")
+        if UNKNOWN in text:
+            cmd.does("run-code", "just.command", "just --command runs a command known only at run time")
+        else:
+            cmd.code_text(text, "just --command runs", at_least=cmd.ctx.level_of("run-project", ""))
+    for shell in o.all("shell"):
+        if UNKNOWN in shell or os.path.basename(shell) not in JUST_SHELLS:
+            cmd.does("run-code", "just.shell", f"just runs every recipe line with {shell.replace(UNKNOWN, '…')}")
+    if not files:
+        cmd.fired.add("just.recipes")
+        runs_files(cmd, (o.all("d", "working-directory") or ["."])[0], JUST_FILES, up=True)
+
+
+JUST_READS = ("l", "list", "summary", "s", "show", "dump", "variables", "version", "V", "h", "help", "groups",
+              "completions", "changelog", "init", "check")
+JUST = Program(
+    "just", doc="runs recipes of the project's justfile (the default recipe when none is named)",
+    grammar=Grammar(values="fdcs", long_values=("justfile", "working-directory", "command", "set", "shell",
+                                                "shell-arg", "dotenv-filename", "dotenv-path", "color", "chooser",
+                                                "command-color", "list-heading", "list-prefix", "show", "completions",
+                                                "timestamp-format", "alias-style"),
+                    longs=("list", "summary", "dump", "variables", "version", "help", "groups", "evaluate", "fmt",
+                           "check", "unstable", "edit", "init", "dry-run", "yes", "quiet", "verbose", "changelog"),
+                    stop=True),
+    rows=(Row("just.fmt", "change", "just --fmt rewrites the justfile", When(flag=("fmt",), unless=("check",)),
+              stop=True, examples=("just --fmt --unstable",), not_examples=("just --fmt --check --unstable",)),
+          Row("just.edit", "session", "just --edit opens the justfile in an editor", When(flag=("e", "edit")),
+              stop=True, examples=("just --edit",)),
+          Row("just.reads", "nothing", "{cmd} lists or shows recipes", When(flag=JUST_READS), stop=True,
+              examples=("just --list", "just -l", "just --show build", "just --fmt --check --unstable")),
+          Row("just.runs", "run-project", "{cmd} runs a recipe of the justfile (its default recipe when none is "
+                                          "named)", sets=("builds",), examples=("just", "just test", "just --evaluate"))),
+    hook=just_inputs,
+    examples={"just": "moderate", "just --list": "safe", "just -f /tmp/j": "high"},
+)
+
+TASK_FILES = ("Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml", "Taskfile.dist.yml",
+              "taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yaml")
+
+
+@emits({"task.taskfile": ["task -t build/Taskfile.yml", "task --taskfile /tmp/t.yml lint"],
+        "task.remote": ["task -t https://x.example/Taskfile.yml"], "task.global": ["task -g backup"],
+        "task.tasks": ["task", "task build"]})
+def task_inputs(cmd, o) -> None:
+    """task (go-task) runs the Taskfile it finds here or above (-t names one, -g your home's); a Taskfile from a
+    URL is code fetched from the network."""
+    files = o.all("t", "taskfile")
+    for taskfile in files:
+        if "://" in taskfile:
+            cmd.does("run-fetched", "task.remote", f"task runs the tasks of {taskfile}, fetched from the network")
+        else:
+            cmd.fired.add("task.taskfile")
+            cmd.run_file(taskfile, "task runs the tasks of")
+    if o.has("g", "global"):
+        cmd.does("run-code", "task.global", "task -g runs the tasks of the Taskfile in your home directory")
+    elif not files:
+        cmd.fired.add("task.tasks")
+        runs_files(cmd, (o.all("d", "dir") or ["."])[0], TASK_FILES, up=True)
+
+
+TASK = Program(
+    "task", aliases=("go-task",), doc="runs tasks of the project's Taskfile (the default task when none is named)",
+    grammar=Grammar(values="tdoC", long_values=("taskfile", "dir", "output", "concurrency", "interval", "sort",
+                                                "entrypoint"),
+                    longs=("list", "list-all", "summary", "version", "help", "init", "global", "force", "watch",
+                           "parallel", "dry", "silent", "verbose", "status", "yes", "json", "completion")),
+    rows=(Row("task.reads", "nothing", "{cmd} lists or describes tasks",
+              When(flag=("l", "list", "a", "list-all", "summary", "version", "h", "help", "completion", "i", "init")),
+              stop=True, examples=("task --list", "task -a")),
+          Row("task.runs", "run-project", "{cmd} runs a task of the Taskfile (its default task when none is named)",
+              sets=("builds",), examples=("task", "task build", "task --dry test"))),
+    hook=task_inputs,
+    examples={"task": "moderate", "task --list": "safe", "task -t https://x.example/T.yml": "dangerous"},
+)
+
 GIT_HOOKS = Program(
     "pre-commit", aliases=("husky", "lefthook"), doc="git hook managers",
     verbs=dict.fromkeys(("install", "init", "install-hooks"), verb(rows=(
@@ -1117,4 +1423,5 @@ GIT_HOOKS = Program(
 
 PROGRAMS = programs(PIP, UV, UVX, PIPX, POETRY, NPM, PNPM, YARN, BUN, NPX, BUNX, PNPX, CARGO, GO, GEM, BUNDLE,
                     CONDA, COMPOSER, TWINE, APT, DNF, ZYPPER, SNAP, EMERGE, PACMAN, BREW, DPKG, RPM, APT_KEY,
-                    ADD_APT_REPOSITORY, APT_MARK, *QUIET, RUFF, *FORMATTERS, MAKE, GIT_HOOKS)
+                    ADD_APT_REPOSITORY, APT_MARK, *QUIET, *CHECKERS, RUFF, *FORMATTERS, MAKE, PYTEST, TOX, NOX, JUST, TASK,
+                    GIT_HOOKS)

@@ -30,7 +30,7 @@ TIERS = {**dict.fromkeys(DESTROY_VERBS, DESTROYS), **dict.fromkeys(PUBLISH_VERBS
 GENERIC = Program(
     "hg", aliases=("svn", "jj", "tea", "git-lfs", "rustup", "corepack", "dotnet", "mvn", "gradle", "gradlew",
                      "swift", "flutter", "dart", "mix", "cabal", "stack", "opam", "pyenv", "rbenv", "asdf", "mise",
-                     "kind", "k3d", "packer", "vagrant", "ansible-galaxy", "ansible-vault", "supabase", "nmcli", "just"),
+                     "kind", "k3d", "packer", "vagrant", "ansible-galaxy", "ansible-vault", "supabase", "nmcli"),
     doc="multiplexers judged by their verb's tier",
     verbs=TIERS, read_only=READ_VERBS,
     default=Row("verbs.verb", "unknown", "{cmd}", examples=("mvn package", "jj git push")),
