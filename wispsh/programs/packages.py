@@ -139,6 +139,92 @@ PIP_GRAMMAR = Grammar(
                  "retries", "exists-action", "python", "group", "dest", "d", "build", "uploaded-prior-to",
                  "keyring-provider", "index"))
 
+MAX_REQUIREMENTS = 256 * 1024
+REQUIREMENT_FILE_OPTIONS = ("r", "requirement", "c", "constraint")
+
+
+def _requirement_lines(text: str):
+    """A requirements file's logical lines: `\\` continues a line, ` #` starts a comment."""
+    joined = text.replace("\\\r\n", " ").replace("\\\n", " ")
+    for raw in joined.splitlines()[:4096]:
+        line = raw.split(" #", 1)[0].strip()
+        if line and not line.startswith("#"):
+            yield line
+
+
+def _requirements_text(cmd, text: str, where: str, base: str, depth: int) -> None:
+    """What a requirements file says besides registry names: index options (--index-url, --extra-index-url,
+    --find-links, --trusted-host), -e and URL or VCS lines, and the files it includes (-r, -c): each judged as
+    the same words on pip's command line would be."""
+    import shlex
+    for line in _requirement_lines(text):
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            words = line.split()
+        if not words:
+            continue
+        if words[0].startswith("-"):
+            o = PIP_GRAMMAR.read(words)
+            if o.values:
+                cmd.fired.add("pip.requirements.content")
+            judge_index(cmd, o)
+            for spec in o.all("e", "editable"):
+                judge_spec(cmd, spec)
+            for name in o.all(*REQUIREMENT_FILE_OPTIONS):
+                nested = name if "://" in name or name.startswith(("/", "~")) else os.path.join(base, name)
+                _requirements_file(cmd, nested, depth + 1)
+        elif "://" in line or line.startswith(("git+", "hg+", "svn+", "bzr+", ".", "/", "~")) or line.endswith(ARCHIVES):
+            cmd.fired.add("pip.requirements.content")
+            judge_spec(cmd, line.split(";", 1)[0].strip())
+
+
+def _requirements_file(cmd, name: str, depth: int = 0) -> None:
+    """One -r/-c file: a URL is fetched and obeyed unread; a project file that can be read is judged line by line
+    (it may name another index or a repository); its path is recorded as what pip runs, so a line that
+    downloads or writes it first is seen to install what it wrote."""
+    if UNKNOWN in name or depth > 3:
+        return
+    if "://" in name:
+        cmd.does("install-foreign", "pip.requirements.url", f"{cmd.name} installs what {name} lists, fetched "
+                                                            f"unread: it may name any index or repository")
+        return
+    if name in STDIN:
+        text = cmd.part.stdin_code if cmd.part is not None else None
+        if text is None:
+            cmd.does("run-code", "pip.requirements.stdin", f"{cmd.name} installs what its input lists (unseen)")
+        else:
+            _requirements_text(cmd, text, "its input", cmd.cwd, depth)
+        return
+    where = cmd.place(name)
+    cmd.facts.runs.append(where.path)
+    if where.cls not in (places.PROJECT, places.PROJECT_ROOT) or where.glob:
+        return
+    try:
+        with open(where.path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read(MAX_REQUIREMENTS)
+    except OSError:
+        return
+    _requirements_text(cmd, text, name, os.path.dirname(where.path), depth)
+
+
+STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+
+
+@emits({
+        "pip.requirements.url": ["pip install -r https://raw.example.net/x/requirements.txt"],
+        "pip.requirements.stdin": ["cat r.txt | pip install -r /dev/stdin"],
+        "pip.requirements.content": ["pip install -r /dev/stdin <<'EOF'\n--extra-index-url https://pkgs.example.net/simple\n"
+                                     "requests\nEOF",
+                                     "pip install -r /dev/stdin <<'EOF'\n-e git+https://x.example/y.git#egg=y\nEOF"]})
+def pip_install(cmd, o) -> None:
+    """pip install/download/wheel: the packages it names (install_specs), and the requirement and constraint
+    files it reads."""
+    install_specs(cmd, o)
+    for name in o.all(*REQUIREMENT_FILE_OPTIONS):
+        _requirements_file(cmd, name)
+
+
 PIP_INSTALL = verb(
     grammar=PIP_GRAMMAR,
     rows=(
@@ -152,7 +238,7 @@ PIP_INSTALL = verb(
            examples=("pip install -r ~/other/req.txt",)),
         On("write", ("option", "t", "target", "prefix", "root"), says="installs into", id="pip.install.into",
            examples=("pip install --target ~/.local/lib x",))),
-    hook=install_specs,
+    hook=pip_install,
 )
 PIP_REMOVE = verb(grammar=PIP_GRAMMAR, hook=removes_the_gate,
                   rows=(Row("pip.uninstall", "change", "{cmd} uninstalls packages", examples=("pip uninstall -y x",)),))
@@ -1167,6 +1253,184 @@ MAKE = Program(
     examples={"make": "moderate", "make -f ~/x.mk": "high"},
 )
 
+# ---------------------------------------------------------------- dotnet and nuget
+
+
+@emits({"dotnet.source.foreign": ["dotnet add package Foo --source https://nuget.example.net/v3/index.json",
+                                  "dotnet restore -s https://x.example/v3/index.json",
+                                  "dotnet tool install -g x --add-source https://x.example/v3"],
+        "dotnet.source.known": ["dotnet restore --source https://api.nuget.org/v3/index.json"],
+        "dotnet.source.local": ["dotnet restore --source ./packages"],
+        "dotnet.source.outside": ["dotnet add package Foo -s /tmp/feed"],
+        "dotnet.source.runtime": ['dotnet restore --source "$FEED"']})
+def dotnet_sources(cmd, o) -> None:
+    """--source/--add-source/--nuget-source: where NuGet packages come from; a feed other than nuget.org serves
+    packages whose build targets and tools run unreviewed."""
+    short = () if cmd.args[:1] in (["test"], ["vstest"]) else ("s",)      # dotnet test -s is --settings
+    for value in o.all(*short, "source", "add-source", "nuget-source"):
+        if UNKNOWN in value:
+            cmd.does("run-code", "dotnet.source.runtime", f"{cmd.name} installs from a feed known only at run time")
+        elif index_is_known(value):
+            cmd.does("install", "dotnet.source.known", f"{cmd.name} installs from {host_of(value)}")
+        elif "://" not in value:
+            where = cmd.place(value)
+            if where.cls in (places.PROJECT, places.PROJECT_ROOT):
+                cmd.does("run-project", "dotnet.source.local", f"{cmd.name} installs packages from the project's {value}")
+            else:
+                cmd.does("install-outside", "dotnet.source.outside", f"{cmd.name} installs packages from {where.path}")
+        else:
+            cmd.does("install-foreign", "dotnet.source.foreign", f"{cmd.name} installs from the feed {value}: what it "
+                                                                 f"serves runs unreviewed")
+
+
+@emits({"dotnet.nuget.source-foreign": ["dotnet nuget add source https://nuget.example.net/v3/index.json -n x",
+                                        "dotnet nuget update source x --source https://evil.example/v3"],
+        "dotnet.nuget.source": ["dotnet nuget add source https://api.nuget.org/v3/index.json -n org",
+                                "dotnet nuget add source ./local-feed -n local"]})
+def nuget_source_config(cmd, o) -> None:
+    """`dotnet nuget add|update source URL`: every later restore may come from URL."""
+    for url in o.operands[:1] + o.all("s", "source"):
+        if UNKNOWN in url or "://" in url and not index_is_known(url):
+            cmd.does("install-foreign", "dotnet.nuget.source-foreign", f"adds the package feed {url.replace(UNKNOWN, '…')}: "
+                                                                       f"every later restore may install from it")
+            return
+    cmd.does("steer", "dotnet.nuget.source", "changes where NuGet packages come from")
+
+
+DOTNET_BUILD_GRAMMAR = Grammar(values="scfortvpa", long_values=(
+    "source", "configuration", "framework", "output", "runtime", "verbosity", "property", "arch", "os", "project",
+    "launch-profile", "packages", "configfile", "version-suffix"))
+DOTNET_BUILDS = verb(grammar=DOTNET_BUILD_GRAMMAR, hook=dotnet_sources, rows=(
+    Row("dotnet.builds", "run-project", "{cmd} builds or runs the project (its MSBuild targets run)", sets=("builds",),
+        examples=("dotnet build -c Release", "dotnet run", "dotnet restore", "dotnet publish -c Release")),))
+DOTNET_TESTS = verb(grammar=Grammar(values="scfolrdv", long_values=(
+    "settings", "configuration", "framework", "output", "logger", "results-directory", "diag", "verbosity", "filter",
+    "collect", "source", "blame-hang-timeout")), hook=dotnet_sources, rows=(
+    Row("dotnet.test", "run-project", "{cmd} builds and runs the project's tests", sets=("builds",),
+        examples=("dotnet test --filter Category=Unit",)),))
+DOTNET_INSTALLS = verb(grammar=Grammar(values="svf", long_values=("source", "add-source", "version", "framework",
+                                                                  "nuget-source", "tool-path", "configfile")),
+                       hook=dotnet_sources, rows=(
+    Row("dotnet.install", "install", "{cmd} installs packages from the registry",
+        examples=("dotnet add package Newtonsoft.Json", "dotnet tool install -g dotnet-ef", "dotnet workload install x",
+                  "dotnet new install Some.Templates")),))
+DOTNET_CHANGES = verb(rows=(Row("dotnet.changes", "change", "{cmd} changes the project's files",
+                                examples=("dotnet sln add x.csproj", "dotnet clean", "dotnet remove package x")),))
+DOTNET = Program(
+    "dotnet", doc=".NET's CLI: builds, tests, packages and NuGet feeds",
+    verbs={
+        **dict.fromkeys(("build", "run", "restore", "publish", "pack", "msbuild", "watch", "build-server"),
+                        DOTNET_BUILDS),
+        **dict.fromkeys(("test", "vstest"), DOTNET_TESTS),
+        "add": verb(verbs={"package": DOTNET_INSTALLS}, default=Row("dotnet.add", "change", "{cmd} changes the "
+                                                                   "project's references", examples=(
+                                                                       "dotnet add reference ../lib/lib.csproj",))),
+        **dict.fromkeys(("remove", "sln", "clean", "migrate"), DOTNET_CHANGES),
+        "new": verb(verbs={"install": DOTNET_INSTALLS, "update": DOTNET_INSTALLS, "uninstall": DOTNET_CHANGES},
+                    read_only=("list", "search", "details", "--list"),
+                    default=Row("dotnet.new.creates", "change", "{cmd} creates project files from a template",
+                                examples=("dotnet new console -n x",)),
+                    no_verb=Row("dotnet.new.lists", "nothing", "lists the templates", examples=("dotnet new",))),
+        "tool": verb(verbs={**dict.fromkeys(("install", "update", "restore"), DOTNET_INSTALLS),
+                            "run": verb(rows=(Row("dotnet.tool.run", "run-project", "{cmd} runs a tool the project "
+                                                  "installed", examples=("dotnet tool run dotnet-ef",)),)),
+                            "uninstall": DOTNET_CHANGES},
+                     read_only=("list", "search")),
+        "workload": verb(verbs=dict.fromkeys(("install", "update", "restore", "repair"), DOTNET_INSTALLS),
+                         read_only=("list", "search"),
+                         default=Row("dotnet.workload", "change", "{cmd} changes the installed workloads",
+                                     examples=("dotnet workload clean",))),
+        "nuget": verb(
+            verbs={"push": verb(rows=(Row("dotnet.nuget.push", "publish", "{cmd} publishes a package",
+                                          sets=("net_send",), examples=("dotnet nuget push x.nupkg -k K",)),)),
+                   "delete": verb(rows=(Row("dotnet.nuget.delete", "destroy", "{cmd} deletes or unlists a published "
+                                            "package", examples=("dotnet nuget delete X 1.0.0",)),)),
+                   **dict.fromkeys(("add", "update"), verb(verbs={"source": verb(
+                       grammar=Grammar(values="nsup", long_values=("name", "source", "username", "password",
+                                                                   "configfile")),
+                       hook=nuget_source_config)})),
+                   **dict.fromkeys(("remove", "enable", "disable", "trust"), verb(rows=(
+                       Row("dotnet.nuget.steers", "steer", "{cmd} changes where NuGet packages come from or whom "
+                           "it trusts", examples=("dotnet nuget disable source nuget.org",)),))),
+                   "locals": verb(rows=(Row("dotnet.nuget.locals", "change", "{cmd} clears NuGet's caches",
+                                            examples=("dotnet nuget locals all --clear",)),))},
+            read_only=("list", "verify", "why", "config"), default=Row("dotnet.nuget.verb", "unknown", "{cmd}",
+                                                                       examples=("dotnet nuget sign x.nupkg",))),
+        "user-secrets": verb(verbs={"list": verb(rows=(Row("dotnet.user-secrets.list", "secret", "prints the "
+                                                       "project's user secrets", sets=("secret",),
+                                                       examples=("dotnet user-secrets list",)),))},
+                             default=Row("dotnet.user-secrets", "local-config", "{cmd} changes the project's user "
+                                         "secrets", examples=("dotnet user-secrets set Key value",))),
+        "dev-certs": verb(grammar=Grammar(values="ep", long_values=("export-path", "password", "format")), rows=(
+            Row("dotnet.dev-certs.check", "nothing", "checks the development certificate", When(flag=("check",)),
+                stop=True, examples=("dotnet dev-certs https --check",)),
+            Row("dotnet.dev-certs.trust", "steer", "{cmd} --trust makes this machine trust a certificate",
+                When(flag=("trust",)), examples=("dotnet dev-certs https --trust",)),
+            Row("dotnet.dev-certs", "local-config", "{cmd} manages the development certificate",
+                examples=("dotnet dev-certs https --clean",))),
+            on=(On("write", ("option", "e", "export-path"), id="dotnet.dev-certs.export",
+                   examples=("dotnet dev-certs https -ep ~/.ssh/cert.pfx",)),)),
+        "ef": verb(verbs={"database": verb(
+            verbs={"drop": verb(rows=(Row("dotnet.ef.drop", "destroy", "dotnet ef database drop deletes the database",
+                                          examples=("dotnet ef database drop --force",)),))},
+            default=Row("dotnet.ef.database", "data", "{cmd} changes the database's schema",
+                        examples=("dotnet ef database update",)))},
+            default=Row("dotnet.ef", "run-project", "{cmd} builds and runs the project's EF tooling",
+                        sets=("builds",), examples=("dotnet ef migrations add Init",))),
+        "format": verb(rows=(Row("dotnet.format.check", "nothing", "dotnet format --verify-no-changes only reports",
+                                 When(flag=("verify-no-changes",)), stop=True,
+                                 examples=("dotnet format --verify-no-changes",)),
+                             Row("dotnet.format", "change", "dotnet format rewrites the project's files",
+                                 examples=("dotnet format",)))),
+    },
+    read_only=("--info", "--version", "--list-sdks", "--list-runtimes", "help", "list", "sdk", "-h", "--help"),
+    default=Row("dotnet.app", "run-project", "{cmd} runs an app or a tool of the project", examples=("dotnet app.dll",)),
+    examples={"dotnet build -c Release": "moderate", "dotnet test": "moderate", "dotnet --info": "safe",
+              "dotnet add package Foo --source https://nuget.example.net/v3/index.json": "dangerous",
+              "dotnet user-secrets list": "high"},
+)
+
+NUGET_SOURCE_WORDS = frozenset({"-source", "-s", "-src", "-fallbacksource", "--source"})
+
+
+@emits({"nuget.source.foreign": ["nuget install Foo -Source https://nuget.example.net/v3/index.json",
+                                 "nuget sources add -Name x -Source https://evil.example/v3",
+                                 "nuget restore x.sln -source https://x.example/feed"],
+        "nuget.push": ["nuget push x.nupkg -ApiKey K"], "nuget.delete": ["nuget delete X 1.0"],
+        "nuget.install": ["nuget install Foo", "nuget restore x.sln"],
+        "nuget.config": ["nuget config -Set repositoryPath=/tmp/p", "nuget sources remove -Name x",
+                         "nuget setapikey K"]})
+def nuget_command(cmd, o) -> None:
+    """nuget.exe: options are one dash and any case (`-Source`, `-source`); the first word is the command."""
+    args = list(o.args)
+    words = [a for a in args if not a.startswith("-")]
+    command = words[0].lower() if words else ""
+    sources = [args[i + 1] for i, a in enumerate(args[:-1]) if a.lower() in NUGET_SOURCE_WORDS]
+    if command in ("push", "add", "init"):
+        cmd.facts.net_send = command == "push"
+        cmd.does("publish", "nuget.push", f"nuget {command} publishes a package")
+        return
+    if command == "delete":
+        cmd.does("destroy", "nuget.delete", "nuget delete deletes or unlists a published package")
+        return
+    if command in ("list", "search", "help", "spec", "locals", "verify", "") or command == "sources" and any(
+            w.lower() == "list" for w in words[1:2]):
+        return
+    for url in sources:
+        if UNKNOWN in url or "://" in url and not index_is_known(url):
+            cmd.does("install-foreign", "nuget.source.foreign", f"nuget {command} uses the feed "
+                                                                f"{url.replace(UNKNOWN, '…')}: what it serves runs "
+                                                                f"unreviewed")
+            return
+    if command in ("install", "restore", "update"):
+        cmd.does("install", "nuget.install", f"nuget {command} installs packages from the registry")
+    else:
+        cmd.does("steer", "nuget.config", f"nuget {command} changes NuGet's sources or settings")
+
+
+NUGET = Program("nuget", doc="NuGet's own CLI (nuget.exe): install, restore, sources, push", hook=nuget_command,
+                examples={"nuget list Foo": "safe", "nuget install Foo -Source https://x.example/v3": "dangerous"})
+
 # ---------------------------------------------------------------- test and task runners
 # They run the project's code, and files of its directory say what: conftest.py, a justfile, a Taskfile. Those
 # files are recorded as run (`builds` and `facts.runs`), so that a line that writes one and then runs the
@@ -1423,5 +1687,5 @@ GIT_HOOKS = Program(
 
 PROGRAMS = programs(PIP, UV, UVX, PIPX, POETRY, NPM, PNPM, YARN, BUN, NPX, BUNX, PNPX, CARGO, GO, GEM, BUNDLE,
                     CONDA, COMPOSER, TWINE, APT, DNF, ZYPPER, SNAP, EMERGE, PACMAN, BREW, DPKG, RPM, APT_KEY,
-                    ADD_APT_REPOSITORY, APT_MARK, *QUIET, *CHECKERS, RUFF, *FORMATTERS, MAKE, PYTEST, TOX, NOX, JUST, TASK,
+                    ADD_APT_REPOSITORY, APT_MARK, *QUIET, *CHECKERS, RUFF, *FORMATTERS, MAKE, PYTEST, TOX, NOX, JUST, TASK, DOTNET, NUGET,
                     GIT_HOOKS)
