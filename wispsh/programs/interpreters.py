@@ -16,6 +16,7 @@ from wispsh.policy import places
 from wispsh.policy.scripts import judge_script, project_script
 from wispsh.programs.inline import INLINE_EXAMPLES, judge_inline
 from wispsh.programs.grammar import UNKNOWN, Options
+from wispsh.programs.sources import python_startup_files
 from wispsh.programs.table import FIRST, OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re
 
@@ -273,6 +274,7 @@ def read_python_words(args) -> tuple[str, str | None, list]:
 def python_line(cmd, o: Options) -> None:
     """python: -c CODE (inline, unread), -m MODULE (judged by what the module is), a script file, or stdin."""
     cmd.facts.interp = True
+    cmd.facts.runs.extend(python_startup_files(cmd))
     how, value, rest = read_python_words(o.args)
     if how == "version":
         cmd.fired.add("python.version")

@@ -12,7 +12,7 @@ import re
 from wispsh.policy import places
 from wispsh.programs.delegate import hand_on, runs_operands
 from wispsh.programs.grammar import UNKNOWN
-from wispsh.programs.sources import host_of, index_is_known, project_names
+from wispsh.programs.sources import host_of, index_is_known, project_names, python_startup_files
 from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re
 
@@ -1518,6 +1518,7 @@ def pytest_inputs(cmd, o, depth: int = 0) -> None:
                                                  "Python finds them (installed packages too)")
     cmd.fired.add("pytest.conftests")
     runs_files(cmd, ".", PYTEST_FILES)
+    cmd.facts.runs.extend(python_startup_files(cmd))
     for target in o.operands:
         path = target.split("::", 1)[0]
         if path and UNKNOWN not in path and not o.has("pyargs"):

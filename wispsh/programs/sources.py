@@ -127,3 +127,22 @@ def project_names(ctx, word: str) -> bool:
         if pattern.search(text):
             return True
     return False
+
+
+# What every Python process imports before its own code, from each directory on PYTHONPATH.
+PYTHON_STARTUP = ("sitecustomize.py", "usercustomize.py")
+
+
+def python_startup_files(cmd) -> list[str]:
+    """The sitecustomize/usercustomize files a Python process started by this command imports at start-up from
+    the directories PYTHONPATH names (the line's own `PYTHONPATH=.` or the environment's)."""
+    values = [a.value for a in (cmd.part.assignments if cmd.part is not None else ()) if a.name == "PYTHONPATH"]
+    if not values and cmd.ctx.env.get("PYTHONPATH"):
+        values = [cmd.ctx.env["PYTHONPATH"]]
+    found = []
+    for value in values:
+        for folder in (value or "").split(":")[:16]:
+            if folder and UNKNOWN not in folder:
+                base = cmd.place(folder).path.rstrip("/")
+                found.extend(f"{base}/{name}" for name in PYTHON_STARTUP)
+    return found
