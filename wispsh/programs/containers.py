@@ -285,18 +285,18 @@ def registry_login(cmd, o) -> None:
     shown = registry.replace(UNKNOWN, "…") or "a registry"
     own = bool(host) and (registry_is_known(host + "/x") or project_names(cmd.ctx, host)) or (
         UNKNOWN in registry and project_names(cmd.ctx, _written(cmd, registry)))
-    cmd.does("send", "login.sends", f"{cmd.name} login sends a credential to {shown}")
     text = cmd.part.text if cmd.part is not None else ""
     if own:
+        cmd.does("send", "login.sends", f"{cmd.name} login sends a credential to {shown}")
         other = _other_service(text, host)
         if other:
             cmd.does("leak", "login.other-service", f"sends ${other}, a credential of another service, to {shown}")
         return
     cmd.facts.net_send = True
-    cmd.fired.add("login.foreign")
+    cmd.does("send", "login.foreign", f"{cmd.name} login sends a credential to {shown}, a registry neither well "
+                                      f"known nor named by the project's config")
     if stdin:
-        cmd.send("-", f"{cmd.name} login sends its input (the password) to {shown}, a registry the project does not "
-                      f"name:")
+        cmd.send("-", f"{cmd.name} login sends")
     if password is not None and UNKNOWN in password and host:
         cmd.does("leak", "login.foreign-password", f"sends a password known only at run time to {shown}, a registry "
                                                    f"neither well known nor named by the project")
