@@ -417,6 +417,8 @@ def test_the_runtime_dir_fallback_is_private_and_checked(tmp_path, monkeypatch):
     ({"audit": {"maxBytes": 0}}, "audit.maxBytes must be a positive whole number"),
     ({"shell": {"bash": "bash"}}, "shell.bash must be an absolute path"),
     ({"shell": {"fish": "/usr/bin/fish"}}, "unknown key shell.fish"),
+    ({"shell": {"known": "/opt/bash"}}, "shell.known must be a list of absolute paths"),
+    ({"shell": {"known": ["bash"]}}, "shell.known must be a list of absolute paths"),
     ({"approval": {"waitSeconds": {"claude": "soon"}}}, "approval.waitSeconds must be a number of seconds"),
     ({"run": {"protect": "/etc"}}, "run.protect must be a list of paths"),
     ({"approval": []}, "approval must be an object"),
@@ -432,12 +434,15 @@ def test_every_known_key_is_accepted():
     config = parse_config({"approval": {"threshold": "high", "persistDays": 7, "promptSeconds": 60,
                                         "waitSeconds": {"default": 30, "claude": 90},
                                         "terminalPrograms": ["myterm"]},
-                           "deny": ["curl .*evil"], "shell": {"bash": "/bin/bash", "default": "/bin/sh"},
+                           "deny": ["curl .*evil"],
+                           "shell": {"bash": "/bin/bash", "default": "/bin/sh", "known": ["/opt/x/bash"]},
                            "trustedSources": ["/x/*.sh"], "audit": {"maxBytes": 1000, "required": True},
                            "run": {"protect": ["~/.ssh"]}}, Path("/h/config.json"))
     assert (config.threshold, config.wait_seconds, config.wait_seconds_by_agent) == (Level.HIGH, 30.0,
                                                                                       {"default": 30.0, "claude": 90.0})
     assert config.audit_required and config.protect == ("~/.ssh",)
+    # further real shells are known by path, never a shell the gate runs by name
+    assert config.known_shells == ("/opt/x/bash",) and config.shells == {"bash": "/bin/bash", "default": "/bin/sh"}
 
 
 def test_a_typo_in_config_refuses_and_doctor_fails_on_it(box):

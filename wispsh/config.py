@@ -167,6 +167,7 @@ class Config(Record):
     terminal_programs: tuple[str, ...]
     deny: tuple[str, ...]
     shells: dict[str, str]          # "bash" -> "/usr/bin/bash"
+    known_shells: tuple[str, ...]   # shell.known: real shells /etc/shells does not list (never run by name)
     trusted_sources: tuple[str, ...]
     audit_max_bytes: int
     audit_required: bool            # a line at or above the threshold that cannot be audited is refused
@@ -176,12 +177,12 @@ class Config(Record):
     raw: dict
 
     __slots__ = FIELDS = ('path', 'threshold', 'persist_days', 'wait_seconds', 'prompt_seconds',
-                          'terminal_programs', 'deny', 'shells', 'trusted_sources', 'audit_max_bytes',
-                          'audit_required', 'wait_seconds_by_agent', 'protect', 'classifier', 'raw')
+                          'terminal_programs', 'deny', 'shells', 'known_shells', 'trusted_sources',
+                          'audit_max_bytes', 'audit_required', 'wait_seconds_by_agent', 'protect', 'classifier', 'raw')
 
     def __init__(self, path, threshold=Level.MODERATE, persist_days=30.0, wait_seconds=120.0, prompt_seconds=300.0,
-                 terminal_programs=(), deny=(), shells=None, trusted_sources=(), audit_max_bytes=10 * 1024 * 1024,
-                 audit_required=False, wait_seconds_by_agent=None, protect=(), classifier=None, raw=None) -> None:
+                 terminal_programs=(), deny=(), shells=None, known_shells=(), trusted_sources=(),
+                 audit_max_bytes=10 * 1024 * 1024, audit_required=False, wait_seconds_by_agent=None, protect=(), classifier=None, raw=None) -> None:
         _set(self, 'path', path)
         _set(self, 'threshold', threshold)
         _set(self, 'persist_days', persist_days)
@@ -190,6 +191,7 @@ class Config(Record):
         _set(self, 'terminal_programs', terminal_programs)
         _set(self, 'deny', deny)
         _set(self, 'shells', {} if shells is None else shells)
+        _set(self, 'known_shells', known_shells)
         _set(self, 'trusted_sources', trusted_sources)
         _set(self, 'audit_max_bytes', audit_max_bytes)
         _set(self, 'audit_required', audit_required)
@@ -248,6 +250,7 @@ SCHEMA = {
     "deny": "a list of regular expressions (RE2 syntax)",
     "shell.default": "an absolute path", "shell.bash": "an absolute path", "shell.sh": "an absolute path",
     "shell.zsh": "an absolute path", "shell.dash": "an absolute path", "shell.ksh": "an absolute path",
+    "shell.known": "a list of absolute paths: further real shells, beyond those /etc/shells lists",
     "trustedSources": STRINGS,
     "audit.maxBytes": "a positive whole number of bytes",
     "audit.required": "true or false",
@@ -286,6 +289,8 @@ def _check_value(key: str, value, path: Path) -> None:
         ok = isinstance(value, list) and all(isinstance(v, str) and v for v in value)
     elif key == "deny":
         ok = isinstance(value, list) and all(isinstance(v, str) and v for v in value)
+    elif key == "shell.known":
+        ok = isinstance(value, list) and all(isinstance(v, str) and os.path.isabs(v) for v in value)
     elif key.startswith("shell."):
         ok = isinstance(value, str) and os.path.isabs(value)
     elif key == "audit.maxBytes":
@@ -333,7 +338,8 @@ def parse_config(data: object, path: Path) -> Config:
         prompt_seconds=float(approval.get("promptSeconds", 300)),
         terminal_programs=tuple(approval.get("terminalPrograms", [])),
         deny=tuple(data.get("deny", [])),
-        shells=dict(data.get("shell", {})),
+        shells={k: v for k, v in data.get("shell", {}).items() if k != "known"},
+        known_shells=tuple(data.get("shell", {}).get("known", [])),
         trusted_sources=tuple(data.get("trustedSources", [])),
         audit_max_bytes=audit.get("maxBytes", 10 * 1024 * 1024),
         audit_required=audit.get("required", False),

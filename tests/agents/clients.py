@@ -159,6 +159,7 @@ def run_client(name: str, box: Sandbox, script: list, *, answer=None, timeout: f
     flavor_of = {"claude-code": "anthropic", "codex": "responses", "gemini-cli": "gemini"}
     with StubModel(flavor_of.get(name, "chat"), script) as stub:
         argv, env, _flavor = CLIENTS[name](box, exe, stub.url)
+        env = dict(env, PWD=str(box.project))       # the directory it starts in, as a shell would say it
         watcher = spawn_watcher(box.env()) if answer else None
         out = open(box.root / f"{name}.out", "w+")
         proc = subprocess.Popen(argv, cwd=box.project, env=env, stdout=out, stderr=subprocess.STDOUT,

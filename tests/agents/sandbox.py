@@ -89,8 +89,7 @@ class Sandbox:
             path.chmod(0o755)
         # the logging wrappers stand where a real shell would (Codex execs its login shell by path inside its
         # wrapper): listed in config as known shells, never as the real shell wispsh runs
-        shells = {"bash": "/bin/bash", "sh": "/bin/sh", "logwrap-bash": str(self.wrap / "bash"),
-                  "logwrap-sh": str(self.wrap / "sh")}
+        shells = {"bash": "/bin/bash", "sh": "/bin/sh", "known": [str(self.wrap / "bash"), str(self.wrap / "sh")]}
         if os.path.exists("/bin/zsh"):
             shells["zsh"] = "/bin/zsh"
         self.write_config({"shell": shells, "approval": {"waitSeconds": wait_seconds}})
@@ -105,7 +104,9 @@ class Sandbox:
         path.chmod(0o600)
 
     def _base_env(self) -> dict:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(DROPPED_PREFIXES)}
+        # PWD and OLDPWD say where pytest runs: a client that trusts PWD (opencode) would work there
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(DROPPED_PREFIXES) and k not in ("PWD", "OLDPWD")}
         env.update(HOME=str(self.home), WISP_HOME=str(self.wisp_home), XDG_RUNTIME_DIR=str(self.runtime),
                    TMPDIR=str(self.tmp), TERM="xterm-256color", SHELL="/bin/bash", LANG="C.UTF-8",
                    PATH=f"{VENV}:{os.environ.get('PATH', '/usr/bin:/bin')}")

@@ -22,8 +22,10 @@ from shapes import drift as drift_lines
 from shapes import shape_of
 
 VERSION = os.environ.get("AGENT_VERSIONS") or None        # None: the pins
-BENIGN = ["git status", "ls -la", "cat <<'EOF' > notes.txt\nfirst line\nsecond line\nEOF", "grep -rn TODO ."]
-APPROVED = "python3 -c 'print(1)'"                   # the person answers y in wisp watch
+BENIGN = ["git status", "ls -la", "grep -rn TODO ."]
+# the person answers y in wisp watch: inline code (high) and a write into the project (moderate, levels.md)
+NOTE = "cat <<'EOF' > notes.txt\nfirst line\nsecond line\nEOF"
+APPROVED = ["python3 -c 'print(1)'", NOTE]
 REFUSED = ["git push --force origin main", "echo x >> ~/.bashrc"]   # the person answers n
 PLUMBING = ("shopt -u extglob", "pwd -P >|", "__CODEX_SNAPSHOT", "_bgpids_file", "__code=$?", "SNAPSHOT_FILE",
             "source ", "eval '", 'eval "', "shell_snapshots", "shell-snapshots")
@@ -35,7 +37,7 @@ TEMPLATE = {"claude-code": "claude-code/chain", "codex": None, "gemini-cli": "ge
 
 
 def script_for(client: str) -> list:
-    steps = BENIGN + [APPROVED] + REFUSED
+    steps = BENIGN + APPROVED + REFUSED
     if client == "mini-swe-agent":
         steps.append("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")
     return steps
@@ -73,7 +75,7 @@ def _output(said: str) -> str:
 
 
 def answer(screen: str) -> str:
-    return "y" if "python3 -c" in screen else "n"
+    return "y" if "python3 -c" in screen or "cat <<'EOF'" in screen else "n"
 
 
 def alone(box: Sandbox, line: str) -> set[str]:
@@ -104,21 +106,22 @@ def test_a_real_client_session_through_wispsh(client, tmp_path):
 
     # 2. the agent's plumbing and its capture/probe runs are never asked: only the risky payloads are
     asked_lines = [screen for screen in run.asked]
-    assert len(asked_lines) == 1 + len(REFUSED), asked_lines
+    assert len(asked_lines) == len(APPROVED) + len(REFUSED), asked_lines
     for screen in asked_lines:
         assert not any(mark in screen for mark in PLUMBING if mark not in ("source ",)), screen
     events = [e for e in box.audit() if e.get("event") == "approval.decided"
               and not e["decision"].startswith(("below", "cached", "covered"))]
-    assert {e["line"] for e in events} == {APPROVED, *REFUSED}, [(e["line"][:80], e["decision"]) for e in events]
+    assert {e["line"] for e in events} == {*APPROVED, *REFUSED}, [(e["line"][:80], e["decision"]) for e in events]
 
     # 3. a payload is asked exactly as alone
-    for command in [APPROVED, *REFUSED]:
+    for command in [*APPROVED, *REFUSED]:
         asked = {e["pattern"] for e in events if e["line"] == command}
         assert asked == alone(box, command), command
 
     # 4. what the model received: the approved command's output, and for each refusal one line naming the payload
     results = {command: _output(said) for command, said in run.results}
-    assert "1" in results[APPROVED], results.get(APPROVED)
+    assert "1" in results[APPROVED[0]], results.get(APPROVED[0])
+    assert (box.project / "notes.txt").read_text() == "first line\nsecond line\n"
     for command in REFUSED:
         said = results[command]
         assert f"wispsh: not run: {command}" in said and "answered no (in wisp watch)" in said, said

@@ -560,7 +560,7 @@ def _etc_shells() -> frozenset[str]:
 def _real_shell(path: str, config: Config) -> bool:
     """An absolute path to a real shell or a wispsh shim, named exactly bash, zsh or sh (as Codex requires).
 
-    Real: the path or its target is listed in /etc/shells or in config `shell.*`; a shim: a link to wispsh,
+    Real: the path or its target is listed in /etc/shells or in config `shell.*` (`shell.known` included); a shim: a link to wispsh,
     or a shell shim marked as shims.py lays them. A file merely named bash proves nothing.
     """
     if not os.path.isabs(path) or os.path.normpath(path) != path:
@@ -574,7 +574,7 @@ def _real_shell(path: str, config: Config) -> bool:
         return False
     if not stat.S_ISREG(st.st_mode) or not st.st_mode & 0o111 or not _owner_ok(st, allow_root=True):
         return False
-    known = _etc_shells() | set(config.shells.values())
+    known = _etc_shells() | set(config.shells.values()) | set(config.known_shells)
     if path in known or real in known or os.path.basename(real) == "wispsh":
         return True
     from wispsh.agents.shimfile import read_shim   # a shell shim `wisp shims install` laid, in a directory only the user writes

@@ -74,6 +74,7 @@ class _AllowedConfig:
     its token carries it (real shells; deny patterns are read from the wisp home only when it had some)."""
 
     deny: tuple[str, ...] = ()
+    known_shells: tuple[str, ...] = ()
 
     def __init__(self, path: str, shells: dict):
         self.path, self.shells = path, shells

@@ -118,7 +118,7 @@ class Cmd:
         (policy/env.py) says how bad. True when it found something."""
         from wispsh.policy.env import judge_variable
 
-        found = judge_variable(name, value, text)
+        found = judge_variable(name, value, text, self.place)
         if found is None:
             return False
         level, reason = found

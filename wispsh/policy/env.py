@@ -3,6 +3,7 @@ from __future__ import annotations
 
 
 from wispsh.model import Level
+from wispsh.policy import places as P
 from wispsh.programs.sources import index_is_known
 from wispsh.support.lazyre import lazy_re
 
@@ -90,6 +91,23 @@ INDEX_VARIABLES = frozenset({"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_L
                              "UV_INDEX_URL", "UV_EXTRA_INDEX_URL", "UV_INDEX", "UV_DEFAULT_INDEX", "UV_FIND_LINKS",
                              "NPM_CONFIG_REGISTRY", "YARN_REGISTRY", "YARN_NPM_REGISTRY_SERVER", "BUN_CONFIG_REGISTRY",
                              "GOPROXY", "CONDA_CHANNELS", "BUNDLE_MIRROR__RUBYGEMS__ORG"})
+# Variables that point a tool at a config file (or a directory holding one): the file
+# decides where packages come from, what runs scripts, which credential helper runs. One outside the project
+# and your own config directories is steering.
+CONFIG_FILE_VARIABLES = {
+    "PIP_CONFIG_FILE": "makes pip read its settings (indexes, trusted hosts) from",
+    "UV_CONFIG_FILE": "makes uv read its settings (indexes) from",
+    "NPM_CONFIG_USERCONFIG": "makes npm read its settings (registry, script-shell) from",
+    "NPM_CONFIG_GLOBALCONFIG": "makes npm read its settings (registry, script-shell) from",
+    "YARN_RC_FILENAME": "makes yarn read its settings (registry, plugins) from",
+    "CONDARC": "makes conda read its settings (channels) from", "GEMRC": "makes gem read its settings (sources) from",
+    "BUNDLE_GEMFILE": "makes bundler install what another Gemfile lists:",
+    "POETRY_CONFIG_DIR": "makes poetry read its settings (repositories) from",
+    "CARGO_HOME": "makes cargo read its config (registries, wrappers) from",
+}
+OWN_CONFIG_CLASSES = frozenset({P.DOTFILE, P.SECRET})
+PROJECT_CLASSES = frozenset({P.PROJECT, P.PROJECT_ROOT, P.PROJECT_CONFIG, P.PROJECT_SECRET})
+
 # Variables that turn off go's checks on every module it downloads (a private path pattern is normal)
 CHECKS_OFF = {"GOSUMDB": ("off",), "GONOSUMDB": ("*", "*/*"), "GONOSUMCHECK": ("1", "*"), "GOINSECURE": ("*", "*/*"),
               "GOFLAGS": ("-insecure",)}
@@ -118,13 +136,31 @@ def _drops_a_path(text: str) -> bool:
     return "grep -v" in text or "sed" in text or "${PATH//" in text or "${PATH/" in text or "awk" in text
 
 
-def judge_variable(name: str, value: str | None, text: str) -> tuple[Level, str] | None:
-    """The level of setting one variable, or None when it is harmless."""
+def _judge_config_variable(base: str, value: str | None, place) -> tuple[Level, str] | None:
+    why = CONFIG_FILE_VARIABLES[base]
+    if value is None:
+        return H, f"{base} {why} a place known only at run time"
+    if not value.strip():
+        return None
+    cls = place(value).cls if place is not None else (
+        P.PROJECT if not value.startswith(("/", "~", "..")) else P.OUTSIDE)
+    if cls in PROJECT_CLASSES:
+        return M, f"{base} {why} {value}, in the project"
+    if cls in OWN_CONFIG_CLASSES:
+        return M, f"{base} {why} {value}, among your own config"
+    return H, f"{base} {why} {value}, outside the project: it decides what the tool installs or runs"
+
+
+def judge_variable(name: str, value: str | None, text: str, place=None) -> tuple[Level, str] | None:
+    """The level of setting one variable, or None when it is harmless. `place(word)` says where a path points
+    (for the variables that name a config file)."""
     base = name.split("[", 1)[0]
     if base == "PATH" and "wisp" in (value or text).lower() and _drops_a_path(text):
         return D, "PATH is rebuilt without the gate's shims (an agent walking around the gate)"
     if base in AGENT_SHELL_VARIABLES:
         return H, f"{base} changes which shell an agent runs its commands with (around the gate)"
+    if base.upper() in CONFIG_FILE_VARIABLES:
+        return _judge_config_variable(base.upper(), value, place)
     if base.startswith("WISP_"):
         return D, f"sets {base}, which changes the gate itself"
     if base.startswith("BASH_FUNC_"):

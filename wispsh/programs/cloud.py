@@ -3,7 +3,10 @@ platform CLIs (doctl, fly, heroku, vercel, netlify, firebase, wrangler, eksctl).
 changing it is high; destroying infrastructure is dangerous."""
 from __future__ import annotations
 
+import re
+
 from wispsh.policy import places
+from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.table import Grammar, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re
 
@@ -31,7 +34,12 @@ TF_VERBS = {
         default=Row("terraform.state", "infra", TF_CHANGES, examples=("terraform state rm x",)),
         no_verb=Row("terraform.state.bare", "infra", TF_CHANGES, examples=("terraform state",))),
 }
-TF_READ_ONLY = ("version", "validate", "fmt", "show", "output", "providers", "graph", "console", "help", "get",
+TF_VERBS["fmt"] = verb(rows=(
+    Row("terraform.fmt.check", "nothing", "{cmd} -check only reports", When(arg=("-check", "--check", "-write=false",
+                                                                               "--write=false")),
+        stop=True, examples=("terraform fmt -check -recursive",)),
+    Row("terraform.fmt", "change", "{cmd} rewrites the project's files", examples=("terraform fmt -recursive",))))
+TF_READ_ONLY = ("version", "validate", "show", "output", "providers", "graph", "console", "help", "get",
                 "login", "logout", "metadata", "modules")
 TF_UNKNOWN = Row("terraform.verb", "unknown", "{cmd}", examples=("terragrunt run-all frobnicate",))
 # terragrunt runs a terraform verb in every module: `terragrunt run-all destroy`
@@ -41,7 +49,7 @@ TERRAFORM = Program(
     verbs=TF_VERBS, read_only=TF_READ_ONLY,
     default=Row("terraform.unknown-verb", "unknown", "{cmd}", examples=("terraform frobnicate",)),
     examples={"terraform plan": "moderate", "terraform -chdir=infra destroy": "dangerous",
-              "terragrunt run-all destroy": "dangerous", "terraform fmt -check": "safe"},
+              "terragrunt run-all destroy": "dangerous", "terraform fmt -check": "safe", "terraform fmt": "moderate"},
 )
 
 PULUMI = Program(
@@ -83,11 +91,17 @@ AWS_MINTS = lazy_re(r"^(create-access-key|create-login-profile|update-login-prof
                     r"|create-open-id-connect-provider)$")
 # What prints a secret or a short-lived credential into the agent's context.
 AWS_PRINTS_SECRET = frozenset({
-    ("secretsmanager", "get-secret-value"), ("secretsmanager", "batch-get-secret-value"), ("sts", "get-session-token"),
-    ("sts", "assume-role"), ("sts", "assume-role-with-web-identity"), ("sts", "assume-role-with-saml"),
-    ("sts", "get-federation-token"), ("ecr", "get-login-password"), ("ecr", "get-authorization-token"),
+    ("secretsmanager", "get-secret-value"), ("secretsmanager", "batch-get-secret-value"),
+    ("ecr", "get-login-password"), ("ecr", "get-authorization-token"),
     ("codeartifact", "get-authorization-token"), ("ec2", "get-password-data"), ("kms", "decrypt"),
     ("rds", "generate-db-auth-token"), ("eks", "get-token"), ("iam", "get-credential-report"),
+})
+# What mints a short-lived credential for another identity and prints it: a role's keys, a federated user's, a
+# session's (the agent then acts with whatever that role or user may do).
+AWS_MINTS_SESSION = frozenset({
+    ("sts", "get-session-token"), ("sts", "assume-role"), ("sts", "assume-role-with-web-identity"),
+    ("sts", "assume-role-with-saml"), ("sts", "get-federation-token"), ("sso", "get-role-credentials"),
+    ("cognito-identity", "get-credentials-for-identity"), ("cognito-identity", "get-open-id-token-for-developer-identity"),
 })
 AWS_DECRYPTING = frozenset({("ssm", "get-parameter"), ("ssm", "get-parameters"), ("ssm", "get-parameters-by-path")})
 AWS_REMOVES = ("delete", "remove", "terminate", "purge", "disable", "detach", "revoke", "stop", "cancel", "reset",
@@ -100,8 +114,9 @@ PUBLIC_ACL = ("public-read", "public-read-write", "authenticated-read")
 
 @emits({"aws.reads": ["aws ec2 describe-instances", "aws iam list-users"],
         "aws.prints-secret": ["aws secretsmanager get-secret-value --secret-id x",
-                              "aws ssm get-parameter --name x --with-decryption", "aws sts assume-role --role-arn x "
-                              "--role-session-name y", "aws ecr get-login-password"],
+                              "aws ssm get-parameter --name x --with-decryption", "aws ecr get-login-password"],
+        "aws.mints-session": ["aws sts assume-role --role-arn x --role-session-name y", "aws sts get-session-token",
+                              "aws sts get-federation-token --name x", "aws sso get-role-credentials --role-name x"],
         "aws.grants": ["aws iam attach-user-policy --user-name x --policy-arn arn:aws:iam::aws:policy/AdministratorAccess",
                        "aws s3api put-bucket-policy --bucket x --policy file://p.json"],
         "aws.public": ["aws s3api put-bucket-acl --bucket x --acl public-read",
@@ -119,7 +134,11 @@ def aws_action(cmd, o) -> None:
     words = o.operands[2:]
     if (service, action) in AWS_QUIET:
         return
-    if (service, action) in AWS_PRINTS_SECRET or (service, action) in AWS_DECRYPTING and "--with-decryption" in words:
+    if (service, action) in AWS_MINTS_SESSION:
+        cmd.does("credentials", "aws.mints-session", f"aws {service} {action} mints short-lived credentials (another "
+                                                     f"identity's privileges) and prints them")
+        cmd.facts.secret_source = cmd.facts.secret_source or f"prints credentials it minted (aws {service} {action})"
+    elif (service, action) in AWS_PRINTS_SECRET or (service, action) in AWS_DECRYPTING and "--with-decryption" in words:
         cmd.does("secret", "aws.prints-secret", f"aws {service} {action} prints a secret or a credential")
         cmd.facts.secret_source = cmd.facts.secret_source or f"prints a secret (aws {service} {action})"
     elif any(w in OPEN_TO_ALL for w in words) and action.startswith("authorize-") or any(
@@ -189,10 +208,28 @@ S3 = verb(
         "mb": verb(rows=(Row("aws.s3.mb", "infra", "creates a bucket", examples=("aws s3 mb s3://x",)),)),
     },
 )
+# `aws configure get KEY`: a key that names a secret, a token or a password prints it (aws_secret_access_key,
+# aws_session_token, a profile's sso token, a plugin's password); region or output only settings.
+SECRET_KEY = lazy_re(r"secret|token|passw|credential|private|api[_.-]?key|access[_.-]?key", re.I)
+
+
+@emits({"aws.configure.get-secret": ["aws configure get aws_secret_access_key",
+                                     "aws configure get profile.prod.aws_session_token --profile prod",
+                                     "aws configure get default.aws_access_key_id"]})
+def configure_get(cmd, o) -> None:
+    """`aws configure get KEY`: the value of a key naming a secret goes into the agent's context."""
+    key = o.operands[0] if o.operands else ""
+    if UNKNOWN in key or SECRET_KEY.search(key):
+        shown = key.replace(UNKNOWN, "…")
+        cmd.does("secret", "aws.configure.get-secret", f"aws configure get {shown} prints a credential")
+        cmd.facts.secret_source = cmd.facts.secret_source or f"prints a credential (aws configure get {shown})"
+
+
 CONFIGURE = verb(
     verbs={"export-credentials": verb(rows=(Row("aws.configure.export", "secret", "prints AWS credentials",
-                                                sets=("secret",), examples=("aws configure export-credentials",)),))},
-    read_only=("list", "get", "list-profiles"),
+                                                sets=("secret",), examples=("aws configure export-credentials",)),)),
+           "get": verb(grammar=Grammar(long_values=AWS_VALUES), hook=configure_get)},
+    read_only=("list", "list-profiles"),
     default=Row("aws.configure.set", "steer", "aws configure changes your credentials",
                 examples=("aws configure set aws_access_key_id x",)),
     no_verb=Row("aws.configure", "steer", "aws configure changes your credentials", examples=("aws configure",)),
@@ -203,7 +240,9 @@ AWS = Program(
                                                    "no-cli-pager")),
     hook=aws_action,
     verbs={"s3": S3, "configure": CONFIGURE},
-    examples={"aws s3 ls": "low", "aws sts get-caller-identity": "safe", "aws s3 rm s3://x --recursive": "dangerous",
+    examples={"aws s3 ls": "low", "aws sts get-caller-identity": "safe", "aws configure get region": "safe",
+              "aws configure get aws_secret_access_key --profile prod": "high",
+              "aws sts assume-role --role-arn arn:aws:iam::1:role/Admin --role-session-name a": "dangerous", "aws s3 rm s3://x --recursive": "dangerous",
               "aws --profile prod s3 rm s3://x --recursive": "dangerous"},
 )
 
@@ -252,11 +291,35 @@ CLOUD_RULES = (
     CloudRule("cloud.set-password", "credentials", "{cmd} sets a database password", all=("users", "set-password")),
     CloudRule("cloud.tokens", "credentials", "{cmd} mints an API token", all=("create",),
               any=("tokens", "authorizations")),
+    CloudRule("cloud.impersonation", "privilege", "{cmd} makes every later command act as another service account",
+              all=("config", "set", "auth/impersonate_service_account")),
+    CloudRule("cloud.rotates-credentials", "credentials", "{cmd} mints new credentials", all=("credentials", "rotate")),
+    CloudRule("cloud.ci-token", "credentials", "{cmd} mints a long-lived CI token and prints it", any=("login:ci",)),
+    CloudRule("cloud.acr-renew", "credentials", "{cmd} mints new registry passwords", all=("acr", "credential", "renew")),
     CloudRule("cloud.prints-secret", "secret", "{cmd} prints a secret", any=("get-access-token", "print-access-token",
-                                                                           "print-identity-token", "config:get")),
+                                                                           "print-identity-token", "config:get",
+                                                                           "config-helper", "generate-login-token",
+                                                                           "show-connection-string", "list-keys",
+                                                                           "list-publishing-credentials",
+                                                                           "list-publishing-profiles", "env:get",
+                                                                           "docker-config", "functions:config:get")),
+    CloudRule("cloud.prints-auth-token", "secret", "{cmd} prints your API token", all=("auth", "token")),
+    CloudRule("cloud.prints-credentials", "secret", "{cmd} prints stored credentials",
+              any=("pg:credentials", "pg:credentials:url", "redis:credentials")),
+    CloudRule("cloud.prints-db-connection", "secret", "{cmd} prints a database's connection details (its password)",
+              all=("databases", "connection")),
+    CloudRule("cloud.prints-registry-credentials", "secret", "{cmd} prints registry or account credentials",
+              all=("credential",), any=("show", "list")),
+    CloudRule("cloud.prints-kubeconfig", "secret", "{cmd} prints a kubeconfig with its token", all=("kubeconfig", "show")),
+    CloudRule("cloud.prints-db-user", "secret", "{cmd} prints a database user's password", all=("databases", "user", "get")),
+    CloudRule("cloud.resets-db-user", "credentials", "{cmd} resets a database user's password",
+              all=("databases", "user", "reset")),
+    CloudRule("cloud.expose-token", "secret", "{cmd} --expose-token prints a registry token", flags=("--expose-token",)),
     CloudRule("cloud.prints-keys", "secret", "{cmd} prints access keys", all=("keys", "list"),
-              any=("account", "cosmosdb", "batch", "cognitiveservices", "signalr", "servicebus", "eventhubs")),
-    CloudRule("cloud.prints-keyvault", "secret", "{cmd} prints a stored secret", all=("keyvault", "secret", "show")),
+              any=("account", "cosmosdb", "batch", "cognitiveservices", "signalr", "servicebus", "eventhubs",
+                   "functionapp", "webapp", "search", "appconfig", "eventgrid", "iot", "maps", "relay")),
+    CloudRule("cloud.prints-keyvault", "secret", "{cmd} prints a stored secret", all=("keyvault", "secret"),
+              any=("show", "download")),
     CloudRule("cloud.prints-secret-version", "secret", "{cmd} prints a stored secret", all=("secrets", "versions",
                                                                                           "access")),
     CloudRule("cloud.batch-delete", "destroy", "{cmd} deletes many objects at once", any=("delete-batch",)),
@@ -282,7 +345,24 @@ CLOUD_RULES = (
         "cloud.sas": ["az storage container generate-sas -n c --account-name a --permissions rwdl"],
         "cloud.set-password": ["gcloud sql users set-password root --instance=x --password=y"],
         "cloud.tokens": ["heroku authorizations:create", "flyctl tokens create deploy"],
-        "cloud.prints-secret": ["az account get-access-token", "heroku config:get DATABASE_URL"],
+        "cloud.prints-secret": ["az account get-access-token", "heroku config:get DATABASE_URL",
+                                "gcloud config config-helper --format=json", "az storage account show-connection-string -n x",
+                                "az redis list-keys -n x -g y", "doctl registry docker-config",
+                                "netlify env:get API_KEY", "firebase functions:config:get"],
+        "cloud.impersonation": ["gcloud config set auth/impersonate_service_account admin@p.iam.gserviceaccount.com"],
+        "cloud.rotates-credentials": ["heroku pg:credentials:rotate -a x"], "cloud.ci-token": ["firebase login:ci"],
+        "cloud.acr-renew": ["az acr credential renew -n x --password-name password"],
+        "cloud.prints-auth-token": ["heroku auth:token", "fly auth token"],
+        "cloud.prints-credentials": ["heroku pg:credentials:url -a x", "heroku redis:credentials -a x"],
+        "cloud.prints-db-connection": ["doctl databases connection abc"],
+        "cloud.prints-registry-credentials": ["az acr credential show -n x", "az appconfig credential list -n x"],
+        "cloud.prints-kubeconfig": ["doctl kubernetes cluster kubeconfig show prod"],
+        "cloud.prints-db-user": ["doctl databases user get abc doadmin"],
+        "cloud.resets-db-user": ["doctl databases user reset abc doadmin"],
+        "cloud.expose-token": ["az acr login -n x --expose-token"],
+        "cloud.impersonate-token": ["gcloud auth print-access-token --impersonate-service-account=x@p.iam.gserviceaccount.com",
+                                    "gcloud auth application-default login --impersonate-service-account x@p.iam.gserviceaccount.com"],
+        "cloud.prints-config": ["heroku config -a x", "heroku config --json"],
         "cloud.prints-keys": ["az storage account keys list -n x"],
         "cloud.prints-keyvault": ["az keyvault secret show --name x --vault-name y"],
         "cloud.prints-secret-version": ["gcloud secrets versions access latest --secret=x"],
@@ -296,6 +376,15 @@ def cloud_words(cmd, o) -> None:
     words = [part for a in args if not a.startswith("-") for part in a.split(":") if part] + \
         [a for a in args if not a.startswith("-") and ":" in a]
     found = set(words)
+    if words[:1] == ["auth"] and any(a.startswith("--impersonate-service-account") for a in args):
+        cmd.does("credentials", "cloud.impersonate-token", f"{cmd.name} mints a credential of another service "
+                                                           f"account (impersonation)")
+        cmd.facts.secret_source = cmd.facts.secret_source or "prints a token minted for another service account"
+        return
+    if cmd.name == "heroku" and args[:1] == ["config"]:
+        cmd.does("secret", "cloud.prints-config", "heroku config prints the app's config vars (its secrets)")
+        cmd.facts.secret_source = cmd.facts.secret_source or "prints an app's config vars"
+        return
     if not words or words[0] in CLOUD_QUIET and (len(words) < 2 or words[1] in (
             "list", "show", "print-access-token", "print-identity-token")):
         if len(words) > 1 and words[1].startswith("print-"):

@@ -467,6 +467,7 @@ def _sqlite_args(args):
 
 
 @emits({"sqlite.readonly": ["sqlite3 -readonly db.sqlite .tables"], "sqlite.safe": ["sqlite3 -safe db '.shell id'"],
+        "sqlite.schema": ["sqlite3 db.sqlite3 '.tables'", "sqlite3 app.db '.schema users'"],
         "sqlite.init": ["sqlite3 -init x.sql db.sqlite"], "sqlite.session": ["sqlite3 db.sqlite"],
         "sqlite.writes-db": ["sqlite3 ~/.bashrc 'CREATE TABLE t(x)'"],
         "sqlite.archive-extract": ["sqlite3 -A x files.sqlar"]})
@@ -503,14 +504,28 @@ def sqlite_client(cmd, o) -> None:
         cmd.write(database, f"{cmd.name} changes the database file")
     if not texts and not piped and not values.get("init"):
         cmd.does("session", "sqlite.session", f"{cmd.name} opens a database session")
+    elif texts and not piped and all(_schema_only(text) for text in texts) and database is not None:
+        cmd.fired.add("sqlite.schema")     # .tables, .schema: the file's structure, as reading the file would
     else:
         cmd.does("inspect", "sql.reads", f"{cmd.name} queries a database")
+
+
+# Dot-commands that print only the database's structure or the shell's settings.
+SCHEMA_COMMANDS = frozenset({".tables", ".table", ".schema", ".fullschema", ".indexes", ".indices", ".databases",
+                             ".dbinfo", ".show", ".help", ".version", ".headers", ".mode", ".nullvalue", ".width",
+                             ".separator", ".timer", ".stats", ".lint"})
+
+
+def _schema_only(text: str) -> bool:
+    statements_ = statements(text)
+    return bool(statements_) and all(s.split()[0].lower() in SCHEMA_COMMANDS for s in statements_)
 
 
 SQLITE = Program(
     "sqlite3", aliases=("sqlite", "duckdb"), doc="SQLite's (and DuckDB's) shell: a database file, then SQL",
     hook=sqlite_client,
-    examples={"sqlite3 db.sqlite3 '.tables'": "low", "sqlite3 -readonly db.sqlite .tables": "low",
+    examples={"sqlite3 db.sqlite3 '.tables'": "safe", "sqlite3 -readonly db.sqlite .tables": "safe",
+              "sqlite3 ~/.mozilla/x/cookies.sqlite .tables": "high", "sqlite3 db.sqlite3 'select 1'": "low",
               "sqlite3 -readonly app.db 'DROP TABLE t'": "low", "sqlite3 app.db 'DROP TABLE users;'": "dangerous",
               "sqlite3 db '.output ~/.bashrc'": "dangerous", "sqlite3 db \"select writefile('/home/agent/.bashrc','x')\"":
               "dangerous", "sqlite3 -safe db '.shell id'": "low", "sqlite3 -cmd '.shell id' db": "high",

@@ -14,6 +14,7 @@ from wispsh.policy import places
 from wispsh.policy.scripts import judge_script, project_script
 from wispsh.programs.inline import INLINE_EXAMPLES, judge_inline
 from wispsh.programs.grammar import UNKNOWN, Options
+from wispsh.programs.sources import python_startup_files
 from wispsh.programs.table import FIRST, OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re, re
 
@@ -210,12 +211,15 @@ VERSION_WORDS = frozenset({"--version", "-V", "--help", "-h", "-VV", "-v", "vers
 # python -m MODULE: modules that only print; that check or lint files; that are other tools (judged as them)
 SAFE_MODULES = frozenset({"json.tool", "this", "platform", "sysconfig", "site", "tabnanny", "calendar", "tokenize",
                           "pyclbr", "dis", "ast", "symtable", "sqlite3.dump", "uuid", "locale", "encodings"})
-CHECK_MODULES = frozenset({"py_compile", "compileall", "pyflakes", "flake8", "pylint", "mypy", "pycodestyle",
-                           "pydocstyle", "pyright", "bandit", "vulture", "pyre", "codespell", "unittest.mock"})
+CHECK_MODULES = frozenset({"py_compile", "compileall", "pyflakes", "pycodestyle", "pydocstyle", "vulture", "pyre",
+                           "unittest.mock"})
 FORMAT_CHECK = {"black": ("check", "diff"), "isort": ("check-only", "check", "c", "diff"), "autopep8": ("diff", "d"),
                 "yapf": ("diff", "d"), "ruff": ()}
 TOOL_MODULES = {"pip": "pip", "pip3": "pip", "uv": "uv", "pipx": "pipx", "poetry": "poetry", "twine": "twine",
-                "conda": "conda", "pdm": "pdm", "hatch": "hatch"}
+                "conda": "conda", "pdm": "pdm", "hatch": "hatch", "pytest": "pytest", "tox": "tox", "nox": "nox",
+                # checkers whose tables know their write options (codespell -w, mypy --install-types, -o FILE)
+                "codespell": "codespell", "mypy": "mypy", "flake8": "flake8", "pylint": "pylint",
+                "pyright": "pyright", "bandit": "bandit"}
 SCRIPT_MODULES = frozenset({"pdb", "cProfile", "profile", "trace", "runpy"})    # they run the script they are given
 CODE_MODULES = frozenset({"timeit"})        # their operands are python statements
 MODULE_NAME = lazy_re(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -255,7 +259,7 @@ def read_python_words(args) -> tuple[str, str | None, list]:
         "python.stdin-file": ["python3 < x.py"], "serve.secret": ["python3 -m http.server -d ~/.ssh"],
         "serve.project": ["python3 -m http.server 8000"],
         "python.module-tool": ["python3 -m pip install requests"], "python.module-safe": ["python3 -m json.tool f"],
-        "python.module-check": ["python3 -m py_compile src/a.py", "python3 -m mypy src"],
+        "python.module-check": ["python3 -m py_compile src/a.py", "python3 -m pyflakes src"],
         "python.module-format": ["python3 -m black src"],
         "python.module-format-check": ["python3 -m black --check src", "python3 -m ruff check ."],
         "python.module-code": ["python3 -m timeit 'x = 1'"],
@@ -263,11 +267,12 @@ def read_python_words(args) -> tuple[str, str | None, list]:
         "python.module-archive": ["python3 -m zipfile -e a.zip out"],
         "python.module-runtime": ['python3 -m "$M"'],
         "python.serves": ["python3 -m http.server 8000"],
-        "python.module": ["python3 -m pytest", "python3 -m mypkg.cli"],
+        "python.module": ["python3 -m mypkg.cli", "python3 -m unittest discover"],
         "python.pycache-prefix": ["python3 -X pycache_prefix=/tmp/c x.py"]})
 def python_line(cmd, o: Options) -> None:
     """python: -c CODE (inline, unread), -m MODULE (judged by what the module is), a script file, or stdin."""
     cmd.facts.interp = True
+    cmd.facts.runs.extend(python_startup_files(cmd))
     how, value, rest = read_python_words(o.args)
     if how == "version":
         cmd.fired.add("python.version")
@@ -593,6 +598,36 @@ GENERIC = tuple(interpreter(name, flag="-e", grammar=GENERIC_GRAMMAR, spec=GENER
                 for name in ("Rscript", "julia", "osascript", "tclsh", "wish", "expect", "groovy", "scala", "kotlin",
                              "jshell", "irb", "guile", "racket", "sbcl", "clisp", "dc"))
 
+# AppleScript (and JXA) asking for an administrator's password runs its shell script as root; the script of
+# `do shell script "…"` is shell code the gate can read.
+OSA_ADMIN = lazy_re(r"with\s+administrator\s+privileges|administratorPrivileges\s*:\s*true", re.I)
+OSA_SHELL = lazy_re(r"""do\s+shell\s+script\s+"((?:[^"\\]|\\.)*)"|doShellScript\(\s*(["'])((?:(?!\2)[^\\]|\\.)*)\2""",
+                    re.I)
+OSASCRIPT = next(p for p in GENERIC if p.name == "osascript")
+OSASCRIPT_HOOK = OSASCRIPT.hook
+
+
+@emits(dict(OSASCRIPT_HOOK.emits, **{
+    "osascript.admin": ["osascript -e 'do shell script \"id\" with administrator privileges'",
+                        "osascript -l JavaScript -e 'app.doShellScript(\"id\", {administratorPrivileges: true})'"],
+    "osascript.shell": ["osascript -e 'do shell script \"rm -rf ~/x\"'"]}))
+def osascript_line(cmd, o: Options) -> None:
+    """osascript: AppleScript given with -e (or on its input); `with administrator privileges` takes root
+    (a password dialog), and the text of `do shell script` is judged as shell code."""
+    OSASCRIPT_HOOK(cmd, o)
+    texts = o.all("e") + ([cmd.part.stdin_code] if cmd.part is not None and cmd.part.stdin_code else [])
+    text = "\n".join(texts)
+    if OSA_ADMIN.search(text):
+        cmd.does("privilege", "osascript.admin", "osascript runs a shell script with administrator privileges (root)")
+    for m in OSA_SHELL.finditer(text):
+        script = (m.group(1) if m.group(1) is not None else m.group(3)).replace('\\"', '"').replace("\\\\", "\\")
+        if script.strip() and UNKNOWN not in script:
+            cmd.fired.add("osascript.shell")
+            cmd.code_text(script, "osascript's do shell script runs")
+
+
+OSASCRIPT.hook = osascript_line
+
 # PowerShell: parameters in any case, abbreviated to any unique prefix, one dash.
 PWSH_VALUES = ("command", "encodedcommand", "file", "executionpolicy", "windowstyle", "workingdirectory",
                "configurationname", "configurationfile", "outputformat", "inputformat", "custompipename",
@@ -695,6 +730,9 @@ DENO_VERBS = {
     "run": verb(hook=deno_run),
     "eval": verb(rows=(Row("deno.eval", "run-code", "deno eval runs inline code", examples=("deno eval 'x'",)),)),
     "repl": verb(rows=(Row("deno.repl", "session", "starts a deno shell", examples=("deno repl",)),)),
+    "lint": verb(grammar=Grammar(longs=("fix",)),
+                 rows=(Row("deno.lint.fix", "change", "deno lint --fix rewrites files", When(flag=("fix",)),
+                           examples=("deno lint --fix",)),)),
     "fmt": verb(grammar=Grammar(longs=("check",)),
                 rows=(Row("deno.fmt-check", "nothing", "deno fmt --check only reads", When(flag=("check",)),
                           stop=True, examples=("deno fmt --check",)),
@@ -710,7 +748,7 @@ DENO_VERBS["publish"] = verb(grammar=Grammar(longs=("dry-run",)),
                                        sets=("net_send",), examples=("deno publish",))))
 DENO = Program(
     "deno", doc="deno: run/eval/test/fmt/…; a URL is code from the network", hook=deno_script,
-    verbs=DENO_VERBS, read_only=("lint", "check", "doc", "info", "types", "completions", "help", "--version", "-V"),
+    verbs=DENO_VERBS, read_only=("check", "doc", "info", "types", "completions", "help", "--version", "-V"),
     default=Row("deno.verb", "run-project", "{cmd} runs the project's code or tasks",
                 examples=("deno test", "deno task build")),
     examples={"deno run -A https://x.example/a.ts": "dangerous", "deno lint": "safe", "deno fmt --check": "safe"},

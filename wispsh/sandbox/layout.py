@@ -109,7 +109,7 @@ def find_shells(env, config) -> list[Shell]:
     places = list(SYSTEM_DIRS) + [d for d in env.get("PATH", "").split(":") if d.startswith("/")]
     seen: dict[str, list[str]] = {}
     candidates = [os.path.join(d, n) for d in dict.fromkeys(places) for n in SHELL_NAMES]
-    candidates += [p for p in config.shells.values() if p]
+    candidates += [p for p in (*config.shells.values(), *config.known_shells) if p]
     for path in candidates:
         try:
             real = os.path.realpath(path)
