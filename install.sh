@@ -106,6 +106,10 @@ rm -rf "$src"
 # laid by `wisp shims install` (wispsh/shims.py), the one implementation of them. Run with -I so that no
 # PYTHONPATH of the installing user decides which wispsh the shims point at.
 venv_wisp() { "$venv/bin/python" -I -c 'from wispsh.cli.wisp import cli; cli(prog_name="wisp")' "$@"; }
+# The gate's modules in one file (support/hotload.py), from the .pyc files pip just wrote: every start-up reads
+# it instead of importing sixty modules one by one. The gate writes it again if it is ever behind a source.
+"$venv/bin/python" -I -c 'from wispsh.support import hotload; hotload.build()' || \
+    echo "install.sh: the modules bundle was not written (wispsh imports its modules one by one)" >&2
 venv_wisp shims install --quiet --shell wispsh "$launchers"
 # shellcheck disable=SC2086  # shim_names is a list of words
 venv_wisp shims install --quiet $(printf -- '--shell %s ' $shim_names) "$shims"

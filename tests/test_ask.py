@@ -314,7 +314,7 @@ def test_requests_are_validated_before_a_watcher_shows_them():
 
 
 def test_a_program_chosen_at_run_time_is_offered_once_or_no_only():
-    from dataclasses import replace
+    from wispsh.model import replace
 
     spec = {"line": "$CMD x", "parts": [["$CMD x", [0, 6], "high", ["the program is chosen at run time"], "$CMD x"]],
             "questions": [["$CMD x", "high", ["the program is chosen at run time"], [0], False]]}

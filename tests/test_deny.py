@@ -107,3 +107,22 @@ def test_a_deny_reaches_dangerous_in_the_measure(tmp_path):
     place = make_place(tmp_path)
     outcome = judge("rm${IFS}-rf${IFS}/", place)
     assert outcome.denied is not None and outcome.reached == Level.DANGEROUS
+
+
+def test_the_cheap_pretests_cover_the_patterns():
+    """The needles and the disk heads are what a match cannot do without: derived here from the regexes, so a
+    new alternative in one cannot slip past its pretest."""
+    import re
+
+    from wispsh.policy import deny
+
+    alternatives = deny._DISK[len("/dev/(?:"):-1].split("|")
+    for alternative in alternatives:
+        head = "/dev/" + re.split(r"\[|\\d", alternative)[0]
+        assert head in deny._DISK_HEADS, alternative
+    for device in ("/dev/sda", "/dev/nvme0n1", "/dev/hdb", "/dev/vda", "/dev/xvdf", "/dev/mmcblk0", "/dev/disk2",
+                   "/dev/rdisk3", "/dev/mapper/root", "/dev/md0", "/dev/dm-1"):
+        assert re.match(deny._DISK, device) and device.startswith(deny._DISK_HEADS), device
+    wipe = deny.DEFAULTS[deny.DISK_WRITE]
+    programs = re.search(r"\(\?:((?:\w+\|)+\w+)\)\\b\[", wipe).group(1).split("|")
+    assert deny._NEEDLES[list(deny.DEFAULTS).index(deny.DISK_WRITE)] == ("/dev/", *programs)

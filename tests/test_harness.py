@@ -472,10 +472,10 @@ def test_snapshot_runs(box, tmp_path):
     assert harness.match(validate, env=box.env, config=box.config) is None
 
     # digests: the default table carries Codex's bash capture script; a table of one's own works alike
-    digests = json.loads(resource_path("harnesses.json").read_text())["snapshot_run_digests"]
+    digests = json.loads(Path(resource_path("harnesses.json")).read_text())["snapshot_run_digests"]
     assert all(re.fullmatch(r"[0-9a-f]{64}", d["sha256"]) for d in digests)
     script = "echo '# Snapshot file'\ndeclare -f\nalias -p\n"
-    data = json.loads(resource_path("harnesses.json").read_text())
+    data = json.loads(Path(resource_path("harnesses.json")).read_text())
     data["snapshot_run_digests"] = [{"id": "t", "agent": "test-agent", "sha256": hashlib.sha256(script.encode()).hexdigest()}]
     table_file = tmp_path / "h.json"
     table_file.write_text(json.dumps(data))
@@ -485,7 +485,7 @@ def test_snapshot_runs(box, tmp_path):
 
 
 def test_every_template_passes_the_hot_path_filter():
-    data = json.loads(resource_path("harnesses.json").read_text())
+    data = json.loads(Path(resource_path("harnesses.json")).read_text())
 
     def literals(seq):
         for item in seq:

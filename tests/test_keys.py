@@ -254,7 +254,7 @@ def test_opaque_and_empty_parts_are_exact():
 
 
 def test_multiplexer_list_loads_from_the_checkout():
-    assert resource_path(keys.MULTIPLEXERS_FILE) == REPO / "Resources" / "multiplexers.txt"
+    assert Path(resource_path(keys.MULTIPLEXERS_FILE)) == REPO / "Resources" / "multiplexers.txt"
     table = default_multiplexers()
     issue_list = ("git gh glab hg svn cargo rustup go npm npx pnpm yarn bun deno pip pip3 pipx uv poetry conda "
                   "mamba gem bundle composer docker podman kubectl helm kind minikube terraform tofu pulumi aws "

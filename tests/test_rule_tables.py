@@ -166,7 +166,7 @@ def test_a_line_loads_only_the_families_it_needs():
     import subprocess
     import sys
     probe = ("import sys; from wispsh import pipeline, config; "
-             "pipeline.judge('rm -rf build', config.Config(path=config.Path('/nonexistent/c.json')), '/tmp', {}); "
+             "pipeline.judge('rm -rf build', config.Config(path='/nonexistent/c.json'), '/tmp', {}); "
              "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('wispsh.programs.')))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     loaded = set(eval(out))

@@ -4,6 +4,7 @@ oracle (tests/oracle.py), so each table says what bash really does."""
 from __future__ import annotations
 
 import hashlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -622,6 +623,63 @@ def test_the_gate_turns_the_guard_on(tmp_path):
     assert any("the parser crashed on this text (SIGSEGV)" in note for note in plan["parse"]["notes"])
     opaque = [p for p in plan["parts"] if p["text"] == "CRASH_ME rm -rf ~"]
     assert opaque and opaque[0]["level"] in ("high", "dangerous"), plan["parts"]
+
+
+_EARLY_GUARD = r'''
+import os, signal, sys
+from wispsh.parse import tree, split
+real = tree.parse
+def parse(source):
+    if source.code.startswith("CRASH_ME"):
+        os.kill(os.getpid(), signal.SIGSEGV)
+    return real(source)
+tree.parse = parse
+forks = []
+fork = os.fork
+def counted():
+    pid = fork()
+    if pid:
+        forks.append(pid)
+    return pid
+os.fork = counted
+split.guard_native_crashes()
+split.start_guard(sys.argv[1])          # as the gate does once it knows the line
+result = split.split_line(sys.argv[2])
+for part in result.parts:
+    print(part.opaque, repr(part.text))
+split.collect_guard()                   # as the gate does before it execs the shell
+try:
+    os.waitpid(-1, os.WNOHANG)
+    print("a child is left")
+except ChildProcessError:
+    print("no child left")
+print(len(forks), result.notes)
+'''
+
+
+@pytest.mark.parametrize("early, line, forks", [
+    ("CRASH_ME x", "CRASH_ME x", 1),            # the early child is the guard: it died, the line is judged whole
+    ("ls -la", "ls -la", 1),                    # it lived: its answer is used, no second fork
+    ("ls -la", "CRASH_ME x", 2),                # started for other text: collected, and the line forked anew
+])
+def test_the_guard_started_early_is_the_same_guard(early, line, forks):
+    done = subprocess.run([sys.executable, "-c", _EARLY_GUARD, early, line], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    rows = done.stdout.splitlines()
+    assert rows[-2] == "no child left" and rows[-1].startswith(f"{forks} "), rows
+    crashed = line.startswith("CRASH_ME")
+    assert (f"True {line!r}" in rows) == crashed, rows
+    assert ("the parser crashed on this text (SIGSEGV)" in rows[-1]) == crashed, rows
+
+
+def test_the_gate_refuses_a_line_that_kills_the_parser_without_explain(tmp_path):
+    gate = _CRASHING_GATE.replace('"--explain", "--json", ', "")
+    env = {**os.environ, "WISP_HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-c", gate, "CRASH_ME rm -rf ~"], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path, env=env, stdin=subprocess.DEVNULL)
+    assert done.returncode == 126, (done.returncode, done.stderr)           # refused: not a signal, not run
+    assert done.stderr.startswith("wispsh:"), done.stderr
 
 
 def test_the_invariant_names_only_the_outermost_places_a_walk_missed():

@@ -5,14 +5,13 @@ Anything wrong with it is a ConfigError: wispsh refuses (exit 126) rather than g
 """
 from __future__ import annotations
 
-import json
 import os
 import stat
-from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
-
 from wispsh.model import Level
+from wispsh.support.memo import cache
+from wispsh.support.record import Record
+
+_set = object.__setattr__  # records set their fields once, in __init__
 
 CONFIG_NAME = "config.json"
 
@@ -39,9 +38,9 @@ def user_home() -> str:
     return os.path.expanduser("~")
 
 
-def wisp_home(env: dict[str, str] | None = None) -> Path:
+def home_dir(env: dict[str, str] | None = None) -> str:
     """The wisp home: $WISP_HOME (absolute, else a ConfigError: a relative one would give every directory a
-    home of its own), else ~/.wisp of the password database's home."""
+    home of its own), else ~/.wisp of the password database's home. A str (the hot path has no pathlib)."""
     env = os.environ if env is None else env
     home = env.get("WISP_HOME")
     if home:
@@ -49,8 +48,15 @@ def wisp_home(env: dict[str, str] | None = None) -> Path:
         if not os.path.isabs(expanded):
             raise ConfigError(f"WISP_HOME={home!r} is not an absolute path{FIX}set it to one (or unset it for "
                               "~/.wisp)")
-        return Path(expanded)
-    return Path(user_home()) / ".wisp"
+        return expanded
+    return os.path.join(user_home(), ".wisp")
+
+
+def wisp_home(env: dict[str, str] | None = None) -> Path:
+    """home_dir as a Path, for the CLI and the store."""
+    from pathlib import Path
+
+    return Path(home_dir(env))
 
 
 # ---------------------------------------------------------------- the runtime dir
@@ -65,6 +71,8 @@ def runtime_dir(env: dict[str, str] | None = None) -> Path:
     /run/user/UID/wisp when that directory is the user's; else /tmp/runtime-UID/wisp (the XDG fallback,
     which private_runtime_dir makes and checks private: 0700 and the user's own). No platformdirs import."""
     env = os.environ if env is None else env
+    from pathlib import Path
+
     base = env.get("XDG_RUNTIME_DIR")
     if base and os.path.isabs(base):
         return Path(base) / RUNTIME_NAME
@@ -80,6 +88,8 @@ def runtime_dir(env: dict[str, str] | None = None) -> Path:
 
 
 def fallback_runtime_dir() -> Path:
+    from pathlib import Path
+
     return Path(FALLBACK_BASE) / f"runtime-{os.getuid()}" / RUNTIME_NAME
 
 
@@ -148,27 +158,55 @@ def untrusted_reason(path: Path, st: os.stat_result | None = None) -> str | None
     return None
 
 
-@dataclass(frozen=True)
-class Config:
-    path: Path
-    threshold: Level = Level.MODERATE
-    persist_days: float = 30.0
-    wait_seconds: float = 120.0
-    prompt_seconds: float = 300.0
-    terminal_programs: tuple[str, ...] = ()
-    deny: tuple[str, ...] = ()
-    shells: dict[str, str] = field(default_factory=dict)        # "bash" -> "/usr/bin/bash"
-    known_shells: tuple[str, ...] = ()  # shell.known: real shells /etc/shells does not list (never run by name)
-    trusted_sources: tuple[str, ...] = ()
-    audit_max_bytes: int = 10 * 1024 * 1024
-    audit_required: bool = False        # a line at or above the threshold that cannot be audited is refused
-    wait_seconds_by_agent: dict = field(default_factory=dict)   # approval.waitSeconds as agent -> seconds
-    protect: tuple[str, ...] = ()       # run.protect: paths `wisp run` keeps read-only
-    classifier: "ClassifierSettings | None" = None     # classifier.*: the model's second opinion; None: off
-    raw: dict = field(default_factory=dict)
+class Config(Record):
+    path: str                       # its config.json (read or not): home is its directory
+    threshold: Level
+    persist_days: float
+    wait_seconds: float
+    prompt_seconds: float
+    terminal_programs: tuple[str, ...]
+    deny: tuple[str, ...]
+    shells: dict[str, str]          # "bash" -> "/usr/bin/bash"
+    known_shells: tuple[str, ...]   # shell.known: real shells /etc/shells does not list (never run by name)
+    trusted_sources: tuple[str, ...]
+    audit_max_bytes: int
+    audit_required: bool            # a line at or above the threshold that cannot be audited is refused
+    wait_seconds_by_agent: dict     # approval.waitSeconds as agent -> seconds
+    protect: tuple[str, ...]        # run.protect: paths `wisp run` keeps read-only
+    classifier: "ClassifierSettings | None"# classifier.*: the model's second opinion; None: off
+    raw: dict
+
+    __slots__ = FIELDS = ('path', 'threshold', 'persist_days', 'wait_seconds', 'prompt_seconds',
+                          'terminal_programs', 'deny', 'shells', 'known_shells', 'trusted_sources',
+                          'audit_max_bytes', 'audit_required', 'wait_seconds_by_agent', 'protect', 'classifier', 'raw')
+
+    def __init__(self, path, threshold=Level.MODERATE, persist_days=30.0, wait_seconds=120.0, prompt_seconds=300.0,
+                 terminal_programs=(), deny=(), shells=None, known_shells=(), trusted_sources=(),
+                 audit_max_bytes=10 * 1024 * 1024, audit_required=False, wait_seconds_by_agent=None, protect=(), classifier=None, raw=None) -> None:
+        _set(self, 'path', path)
+        _set(self, 'threshold', threshold)
+        _set(self, 'persist_days', persist_days)
+        _set(self, 'wait_seconds', wait_seconds)
+        _set(self, 'prompt_seconds', prompt_seconds)
+        _set(self, 'terminal_programs', terminal_programs)
+        _set(self, 'deny', deny)
+        _set(self, 'shells', {} if shells is None else shells)
+        _set(self, 'known_shells', known_shells)
+        _set(self, 'trusted_sources', trusted_sources)
+        _set(self, 'audit_max_bytes', audit_max_bytes)
+        _set(self, 'audit_required', audit_required)
+        _set(self, 'wait_seconds_by_agent', {} if wait_seconds_by_agent is None else wait_seconds_by_agent)
+        _set(self, 'protect', protect)
+        _set(self, 'classifier', classifier)
+        _set(self, 'raw', {} if raw is None else raw)
 
     def shell_path(self, name: str) -> str | None:
         return self.shells.get(name)
+
+    @property
+    def home(self) -> str:
+        """The wisp home this config was read from (its approvals, audit, rules and key are there)."""
+        return os.path.dirname(self.path)
 
 
 def _expect(cond: bool, path: Path, what: str) -> None:
@@ -181,6 +219,8 @@ def _is_number(value) -> bool:
 
 
 def _shown(value) -> str:
+    import json
+
     text = json.dumps(value, ensure_ascii=True)
     return text if len(text) <= 40 else text[:39] + "…"
 
@@ -385,9 +425,10 @@ def parse_classifier(section: object, path: Path) -> ClassifierSettings | None:
     return ClassifierSettings(url, model.strip(), provider, key_env, float(timeout), float(days))
 
 
-def load_config(home: Path | None = None) -> Config:
-    """The config of the wisp home; defaults when there is none. Raises ConfigError (fail closed)."""
-    home = home or wisp_home()
+def load_config(home: str | Path | None = None) -> Config:
+    """The config of the wisp home; defaults when there is none. Raises ConfigError (fail closed).
+    Its `path` is a str (home_dir's), its `home` the directory."""
+    home = home or home_dir()
     try:
         st = os.stat(home)
         if not stat.S_ISDIR(st.st_mode):
@@ -398,7 +439,7 @@ def load_config(home: Path | None = None) -> Config:
     except NotADirectoryError:
         raise ConfigError(f"the wisp home {home} lies under a file, not a directory{FIX}set WISP_HOME to a "
                           "directory of yours") from None
-    path = home / CONFIG_NAME
+    path = os.path.join(home, CONFIG_NAME)
     try:    # O_NONBLOCK: a FIFO planted as config.json must not hang every line
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
@@ -417,6 +458,8 @@ def load_config(home: Path | None = None) -> Config:
             if reason:
                 raise ConfigError(f"{path} is not trusted: {reason}")
         raw = fh.read(MAX_CONFIG_BYTES + 1)
+    import json     # only when there is a config.json
+
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:

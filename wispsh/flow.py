@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from _collections_abc import Sequence  # collections.abc's own (loaded with os; no collections)
 
 from wispsh.config import Config, ConfigError, load_config
 from wispsh.realshell import refuse
@@ -119,7 +119,7 @@ def beneath_allowed(text: str, *, config: Config, cwd: str, beneath: int) -> str
             from wispsh import pipeline
 
             hit = pipeline.deny_only(text, config)
-        home = str(config.path.parent)
+        home = config.home
         if hit is not None:
             from wispsh.decide.gate import deny_refusal
 
@@ -142,9 +142,8 @@ def explained(text: str, *, as_json: bool, args: Sequence[str] = (), config: Con
     `notes` are added to the plan's (the start-up files the shell reads); `also` is code the shell runs
     besides the text (an untrusted start-up file, BASH_ENV, ...): each is judged as the check judges it, named
     in a note with its verdict, and the worst verdict is the exit status."""
-    from dataclasses import replace
-
     from wispsh.cli import explain as render
+    from wispsh.model import replace
     from wispsh.support.text import shown
 
     big = too_big(text)

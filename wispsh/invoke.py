@@ -131,6 +131,8 @@ def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, ans
         from wispsh import __version__
 
         return exits(0, stdout=f"wispsh {__version__}\n")
+    if invocation.mode == shell.COMMAND and not invocation.explain and beneath is None:
+        _start_guard(invocation.line)       # as early as the line is known: it parses while the rest loads
     try:
         config = _config(config)
     except ConfigError as exc:
@@ -209,6 +211,7 @@ def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, ans
     elif started is not None and started.line is None:
         _audit_hook(config, started, cwd)       # git's own step: said in the audit, nothing to judge
     else:
+        _start_guard(judged)                # (a script's text: known only now)
         # --yes said by a line beneath a checked one is an agent approving itself: it answers nothing
         yes = allow_yes and invocation.yes and not beneath_gated_line(env, _pid(pid))
         common = dict(yes=yes, config=config, cwd=cwd, env=env, answers=answers, source=source, warnings=warnings)
@@ -228,6 +231,17 @@ def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, ans
     return outcome
 
 
+def _start_guard(text: str) -> None:
+    """The crash guard's child (parse/split.py) started on `text` now, so that it parses while the gate reads
+    its config and loads its rules; a no-op where the guard is off (the `wisp run` supervisor). Not for a line
+    an agent's template may wrap: its payload is split first."""
+    from wispsh.agents.marks import may_be_plumbing
+    from wispsh.parse import split
+
+    if not may_be_plumbing(text):
+        split.start_guard(text)
+
+
 def _pid(pid: int | None) -> int:
     return os.getpid() if pid is None else pid
 
@@ -236,7 +250,7 @@ def _audit_hook(config, started, cwd: str) -> None:
     from wispsh.decide import audit
 
     try:
-        audit.append(config.path.parent, [audit.event("installed-script", line=started.path, decision="git-hook",
+        audit.append(config.home, [audit.event("installed-script", line=started.path, decision="git-hook",
                                                       reasons=[started.note], cwd=cwd)])
     except OSError:
         pass                # best effort, as for the nested path: git's step runs either way

@@ -6,15 +6,16 @@ pattern built here is canonical: `PROGRAM *` or `PROGRAM VERB *`, or the part's 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
-from collections.abc import Sequence
+from _collections_abc import Sequence  # collections.abc's own (loaded with os; no collections)
 
 from wispsh.model import Key, Part
 from wispsh.programs.code_carriers import EVAL_VERBS, INTERPRETERS, SOURCING, InlineCode
 from wispsh.programs.wrappers import SYSTEM_DIRS, program_name, unwrap
 from wispsh.support.lazyre import lazy_re
+from wispsh.support.memo import cache
+from wispsh.support.record import Record
+
+_set = object.__setattr__  # records set their fields once, in __init__
 
 MULTIPLEXERS_FILE = "multiplexers.txt"
 MULTIPLEXER_OPTIONS_FILE = "multiplexer-options.txt"
@@ -47,53 +48,83 @@ _VERB = lazy_re(r"^[A-Za-z0-9_][A-Za-z0-9_.:@%+,-]*$")   # a word: no `/`, `=`, 
 # ---------------------------------------------------------------- the multiplexer table (data)
 
 
-@dataclass(frozen=True)
-class Multiplexers:
+class Multiplexers(Record):
+    """The multiplexers and what their global options do. The options may be given as a loader (`options`, a
+    callable returning the four tables): then they are read on first use, so a line without a multiplexer
+    (`cd src && grep -rn foo .`) never parses multiplexer-options.txt."""
+
     programs: frozenset[str]
-    value_options: dict[str, dict[str, int]] = field(default_factory=dict)   # program -> option -> values taken
-    operations: dict[str, dict[str, str]] = field(default_factory=dict)      # program -> option -> verb (pacman -S)
-    config_options: dict[str, frozenset[str]] = field(default_factory=dict)  # program -> options that load code
-    harmless_config: dict[str, tuple[str, ...]] = field(default_factory=dict)  # program -> harmless value prefixes
+    value_options: dict[str, dict[str, int]]        # program -> option -> values taken
+    operations: dict[str, dict[str, str]]           # program -> option -> verb (pacman -S)
+    config_options: dict[str, frozenset[str]]       # program -> options that load code
+    harmless_config: dict[str, tuple[str, ...]]     # program -> harmless value prefixes
+
+    FIELDS = ('programs', 'value_options', 'operations', 'config_options', 'harmless_config')
+    __slots__ = ('programs', '_tables', '_load')
+
+    def __init__(self, programs, value_options=None, operations=None, config_options=None,
+                 harmless_config=None, *, options=None) -> None:
+        _set(self, 'programs', programs)
+        _set(self, '_load', options)
+        _set(self, '_tables', None if options is not None else
+             tuple({} if t is None else t for t in (value_options, operations, config_options, harmless_config)))
+
+    def _options(self) -> tuple:
+        if self._tables is None:
+            _set(self, '_tables', self._load())
+        return self._tables
+
+    value_options = property(lambda self: self._options()[0])
+    operations = property(lambda self: self._options()[1])
+    config_options = property(lambda self: self._options()[2])
+    harmless_config = property(lambda self: self._options()[3])
 
 
-def _items(path: Path) -> list[str]:
+def _items(path) -> list[str]:
     """A one-item-a-line file: blank lines and `#` comments dropped."""
     items = []
-    for raw in path.read_text(encoding="utf-8").splitlines():
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    for raw in text.splitlines():
         item = raw.split("#", 1)[0].strip()
         if item:
             items.append(item)
     return items
 
 
-def load_multiplexers(programs_file: Path, options_file: Path | None = None) -> Multiplexers:
-    """Read the multiplexer list and, when given, their global options that take values."""
+def load_multiplexers(programs_file, options_file=None) -> Multiplexers:
+    """Read the multiplexer list and, when given, their global options that take values (on first use)."""
     programs = frozenset(_items(programs_file))
+    if options_file is None:
+        return Multiplexers(programs)
+    return Multiplexers(programs, options=lambda: _read_options(options_file))
+
+
+def _read_options(options_file) -> tuple[dict, dict, dict, dict]:
     value_options: dict[str, dict[str, int]] = {}
     operations: dict[str, dict[str, str]] = {}
     config_options: dict[str, frozenset[str]] = {}
     harmless_config: dict[str, tuple[str, ...]] = {}
-    if options_file is not None:
-        for line in _items(options_file):
-            head, _, rest = line.partition(":")
-            head_words = head.split()
-            program = head_words[0]
-            if head_words[1:] == ["@ops"]:
-                for group in rest.split():
-                    names = group.split("|")
-                    for name in names:
-                        operations.setdefault(program, {})[name] = names[0]
-                continue
-            if head_words[1:] == ["@config"]:
-                config_options[program] = config_options.get(program, frozenset()) | frozenset(rest.split())
-                continue
-            if head_words[1:] == ["@harmless-config"]:
-                harmless_config[program] = harmless_config.get(program, ()) + tuple(w.lower() for w in rest.split())
-                continue
-            for token in rest.split():
-                name, _, count = token.partition(":")
-                value_options.setdefault(program, {})[name] = int(count or 1)
-    return Multiplexers(programs, value_options, operations, config_options, harmless_config)
+    for line in _items(options_file):
+        head, _, rest = line.partition(":")
+        head_words = head.split()
+        program = head_words[0]
+        if head_words[1:] == ["@ops"]:
+            for group in rest.split():
+                names = group.split("|")
+                for name in names:
+                    operations.setdefault(program, {})[name] = names[0]
+            continue
+        if head_words[1:] == ["@config"]:
+            config_options[program] = config_options.get(program, frozenset()) | frozenset(rest.split())
+            continue
+        if head_words[1:] == ["@harmless-config"]:
+            harmless_config[program] = harmless_config.get(program, ()) + tuple(w.lower() for w in rest.split())
+            continue
+        for token in rest.split():
+            name, _, count = token.partition(":")
+            value_options.setdefault(program, {})[name] = int(count or 1)
+    return value_options, operations, config_options, harmless_config
 
 
 @cache
@@ -195,7 +226,7 @@ def _process_substitution_script(part: Part, program: str) -> bool:
 
 
 def _interpreter(program: str) -> InlineCode | None:
-    if _PYTHON_NAME.match(program):
+    if program.startswith(("python", "pypy")) and _PYTHON_NAME.match(program):
         return INTERPRETERS["python"]
     return INTERPRETERS.get(program)
 

@@ -9,11 +9,10 @@ template by one byte is judged as written.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-from collections.abc import Mapping, Sequence
+from _collections_abc import Mapping, Sequence  # collections.abc's own (loaded with os; no collections)
 
 from wispsh.config import Config
-from wispsh.model import Finding, Judged, Level, Plan, Split, Verdict
+from wispsh.model import Finding, Judged, Level, Plan, Split, Verdict, replace
 
 MAX_CODE_DEPTH = 3          # shell code a rule finds inside a word, inside such code, ...
 MAX_CODE_LENGTH = 20_000
@@ -25,10 +24,14 @@ def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Seq
     """`remember`: cache a snapshot's passing verdict and the model's answers in the wisp home (False for
     --explain, which writes nothing). `opinion`: ask the configured model about the parts the rules left
     uncertain (classifier/; False for warming up a judge, which should make no calls)."""
-    from wispsh.agents import harness
+    from wispsh.agents import marks
     from wispsh.parse import split
 
-    hit = harness.match(line, env=env, config=config, args=args)
+    hit = None
+    if marks.may_be_plumbing(line):      # else no template can match: the matcher is not even imported
+        from wispsh.agents import harness
+
+        hit = harness.match(line, env=env, config=config, args=args)
     if hit is not None:
         from wispsh.agents import snapshots
 
@@ -48,6 +51,8 @@ def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Seq
     plan = _judge_split(split.split_line(line), config, cwd, env, opinion=opinion, remember=remember)
     if plan.verdict == "run":
         return plan
+    from wispsh.agents import harness
+
     sourced: list[str] = []
     agent = harness.is_snapshot_run(line, env=env, config=config, args=args, sourced=sourced)
     if agent is None:
@@ -86,7 +91,7 @@ def _untrusted_snapshot(paths: Sequence[str], config: Config, cwd: str, env: Map
     from wispsh.agents import snapshots
     from wispsh.parse import split
 
-    home = str(config.path.parent)
+    home = config.home
     for path in paths:
         data = snapshots.read(path)
         if data is None:

@@ -82,11 +82,12 @@ def _executable(path: str) -> bool:
 def search_path(name: str, env: dict[str, str], skip_dirs: frozenset[str]) -> str | None:
     for directory in env.get("PATH", os.defpath).split(os.pathsep):
         directory = directory or "."
-        if os.path.realpath(directory) in skip_dirs:
-            continue
         candidate = os.path.join(directory, name)
-        if _executable(candidate) and not is_wispsh(candidate):
-            return os.path.abspath(candidate)
+        if not _executable(candidate):      # first: a directory without it needs no realpath (a dozen lstats)
+            continue
+        if os.path.realpath(directory) in skip_dirs or is_wispsh(candidate):
+            continue
+        return os.path.abspath(candidate)
     return None
 
 

@@ -18,23 +18,31 @@ import fnmatch
 import os
 import re
 import stat
-from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from collections.abc import Mapping, Sequence
 
+from wispsh.agents import marks
 from wispsh.config import Config
+from wispsh.support.record import Record
+
+_set = object.__setattr__  # records set their fields once, in __init__
 
 # ------------------------------------------------------------------ results
 
 
-@dataclass(frozen=True)
-class OffsetMap:
+class OffsetMap(Record):
     """Maps character offsets in a decoded text to offsets in the text it was written in."""
 
     decoded: tuple[int, ...]    # start of each segment in the decoded text
     written: tuple[int, ...]    # where that segment starts in the written text
     end: int                    # end of the hole in the written text (offsets past the payload land here)
+
+    __slots__ = FIELDS = ('decoded', 'written', 'end')
+
+    def __init__(self, decoded, written, end) -> None:
+        _set(self, 'decoded', decoded)
+        _set(self, 'written', written)
+        _set(self, 'end', end)
 
     def __call__(self, offset: int) -> int:
         k = bisect.bisect_right(self.decoded, offset) - 1
@@ -43,8 +51,7 @@ class OffsetMap:
         return min(self.written[k] + (offset - self.decoded[k]), self.end)
 
 
-@dataclass(frozen=True)
-class HarnessMatch:
+class HarnessMatch(Record):
     agent: str                          # "claude-code", "codex", "gemini-cli", "opencode"
     template: str                       # the template id in harnesses.json
     payload: str                        # the payload as written in the line (inside its quotes)
@@ -52,8 +59,25 @@ class HarnessMatch:
     payload_decoded: str                # the text the inner eval / shell will run
     plumbing: tuple[str, ...]           # what was recognised around it, "name=value"
     sourced: tuple[str, ...]            # files the plumbing sources (checked and trusted)
-    payload_arg: int | None = None      # codex/snapshot-args: the payload is args[payload_arg], not in the line
-    maps: tuple[OffsetMap, ...] = field(default=(), repr=False)   # innermost first
+    payload_arg: int | None             # codex/snapshot-args: the payload is args[payload_arg], not in the line
+    maps: tuple[OffsetMap, ...]         # innermost first
+
+    __slots__ = FIELDS = ('agent', 'template', 'payload', 'payload_span', 'payload_decoded', 'plumbing', 'sourced',
+                          'payload_arg', 'maps')
+    SHOWN = ('agent', 'template', 'payload', 'payload_span', 'payload_decoded', 'plumbing', 'sourced',
+             'payload_arg')
+
+    def __init__(self, agent, template, payload, payload_span, payload_decoded, plumbing, sourced,
+                 payload_arg=None, maps=()) -> None:
+        _set(self, 'agent', agent)
+        _set(self, 'template', template)
+        _set(self, 'payload', payload)
+        _set(self, 'payload_span', payload_span)
+        _set(self, 'payload_decoded', payload_decoded)
+        _set(self, 'plumbing', plumbing)
+        _set(self, 'sourced', sourced)
+        _set(self, 'payload_arg', payload_arg)
+        _set(self, 'maps', maps)
 
     def to_line(self, offset: int) -> int:
         """A character offset in payload_decoded, as an offset in the line."""
@@ -260,7 +284,7 @@ def _codec_regex(spec: dict, lazy: bool) -> str:
 # ------------------------------------------------------------------ compiling templates
 
 # Every template contains one of these (a test checks it): a line with none is no agent's plumbing.
-MAY_MATCH = ("eval ", "exec ", "__code=$?")
+MAY_MATCH = marks.MAY_MATCH
 
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -360,13 +384,14 @@ class Table:
         self.snapshot_functions = snapshot_functions     # the agents' own functions in their snapshots
 
 
-def load_table(path: Path | None = None) -> Table:
+def load_table(path=None) -> Table:
     import json
 
     if path is None:
         from wispsh.support.resources import resource_path
         path = resource_path("harnesses.json")
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    with open(path, encoding="utf-8") as fh:
+        data = json.load(fh)
     templates = tuple(_build(t) for t in data["templates"])
     runs, probes = [], {}
     for run in data.get("snapshot_runs", []):
@@ -525,7 +550,8 @@ _SHELL_NAMES = {"bash", "zsh", "sh"}
 @cache
 def _etc_shells() -> frozenset[str]:
     try:
-        text = Path("/etc/shells").read_text(encoding="utf-8", errors="replace")
+        with open("/etc/shells", encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
     except OSError:
         return frozenset()
     return frozenset(line.strip() for line in text.splitlines() if line.strip().startswith("/"))
@@ -553,7 +579,7 @@ def _real_shell(path: str, config: Config) -> bool:
         return True
     from wispsh.agents.shimfile import read_shim   # a shell shim `wisp shims install` laid, in a directory only the user writes
 
-    shim = read_shim(Path(path))
+    shim = read_shim(path)
     if shim is None or shim.kind != "shell" or shim.stale:
         return False
     try:
@@ -817,8 +843,8 @@ def match(line: str, *, env: Mapping[str, str], config: Config, args: Sequence[s
 
     `args` are the operands after the line (`$0`, `$1`, …), needed for Codex's older snapshot form.
     """
-    if not any(word in line for word in MAY_MATCH):
-        return None   # the hot path: most lines are no agent's plumbing, and the table is not even loaded
+    if not marks.may_be_plumbing(line):
+        return None   # most lines are no agent's plumbing, and the table is not even loaded
     table = table or default_table()
     prefixed = [t for t in table.templates if t.id != "claude-code/shell-prefix"] \
         if not env.get("CLAUDE_CODE_SHELL_PREFIX") else list(table.templates)

@@ -10,10 +10,10 @@ Never instead of asking: a part at or above the threshold is asked whatever the 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from wispsh.classifier import cache, request, select
-from wispsh.model import Finding, Judged, Level, Split, Verdict
+from wispsh.model import Finding, Judged, Level, Split, Verdict, replace
 
 RULE = "classifier.raised"
 MAX_PARTS = 8               # asked about per line; the others keep the rules' level, and say so
@@ -54,7 +54,7 @@ def second_opinions(parsed: Split, judged: tuple[Judged, ...], config, *, rememb
     picked = select.uncertain_parts(judged)
     if settings is None or not picked:
         return judged
-    home = str(config.path.parent)
+    home = config.home
     model = settings.model
     out = list(judged)
     asked: dict[str, tuple[str, list[int]]] = {}    # digest -> (message, parts)

@@ -89,7 +89,7 @@ def install_checks(env):
     config = None
     try:
         config = load_config(wisp_home(env))
-        yield Check(OK, "config", f"{config.path} " + ("readable and trusted" if config.path.exists()
+        yield Check(OK, "config", f"{config.path} " + ("readable and trusted" if os.path.exists(config.path)
                                                        else "(none: defaults)"))
     except ConfigError as exc:
         check = _problem(FAIL, "config", str(exc))
@@ -111,7 +111,7 @@ def install_checks(env):
         from wispsh.support.resources import resources_dir
 
         where = resources_dir()
-        files = sorted(p.name for p in where.iterdir() if p.is_file())
+        files = sorted(n for n in os.listdir(where) if os.path.isfile(os.path.join(where, n)))
         yield Check(OK if files else FAIL, "Resources", f"{where}: {', '.join(files) or 'empty'}",
                     "" if files else "reinstall wispsh")
     except FileNotFoundError as exc:

@@ -16,11 +16,22 @@ import sys
 
 USAGE = 2
 
-from wispsh.cli.shell import HELP_TEXT as HELP  # noqa: E402  (printed by invoke.decide for --help)
+# Names this module has always offered, from where they live now; imported on first use (nothing is imported
+# here before main() has put the modules bundle in place, support/hotload.py).
+_ELSEWHERE = {"HELP": ("wispsh.cli.shell", "HELP_TEXT"),      # printed by invoke.decide for --help
+              # reading a script once, as the shell that will run it would find it (both callers need it)
+              "READ_LIMIT": ("wispsh.invoke", "READ_LIMIT"),
+              "SHELLS_THAT_DO_NOT_SEARCH_PATH": ("wispsh.invoke", "SHELLS_THAT_DO_NOT_SEARCH_PATH"),
+              "_read_all": ("wispsh.invoke", "_read_all"), "read_script": ("wispsh.invoke", "read_script"),
+              "read_script_or_error": ("wispsh.invoke", "read_script_or_error")}
 
-# Reading a script once, as the shell that will run it would find it: invoke.py (both callers need it).
-from wispsh.invoke import (READ_LIMIT, SHELLS_THAT_DO_NOT_SEARCH_PATH, _read_all, read_script,  # noqa: E402,F401
-                           read_script_or_error)
+
+def __getattr__(name: str):
+    if name not in _ELSEWHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attribute = _ELSEWHERE[name]
+    __import__(module)
+    return getattr(sys.modules[module], attribute)
 
 
 def beneath_gated_line(env: dict[str, str]) -> bool:
@@ -35,6 +46,14 @@ def main(argv: list[str] | None = None) -> int:
 
     Inside a `wisp run` namespace the in-process gate is not used: the supervisor outside judges, and this
     process is its client (sandbox/client.py), whatever started it (a shim, the console script)."""
+    import gc
+
+    # A short-lived process of acyclic data: the cyclic collector only made big lines superlinear, and off
+    # before the imports it no longer walks every code object they unmarshal (~1 ms of each start-up).
+    gc.disable()
+    from wispsh.support import hotload
+
+    hotload.install()               # the package's modules from one file (when it is there and current)
     try:
         from wispsh.sandbox.client import inside_run
 
@@ -76,6 +95,7 @@ def _beneath_allowed_line(argv: list[str]) -> None:
     event, then the real shell. Returns when the token does not hold (the line is then judged in full)."""
     from wispsh.cli import shell
     from wispsh.decide import nested
+    from wispsh.invoke import _read_all, read_script
     from wispsh.support import signing
 
     try:
@@ -152,10 +172,8 @@ def _main(argv: list[str] | None = None) -> int:
     from wispsh.parse import split
 
     split.guard_native_crashes()   # this process is the gate: a parser that crashes natively is a judged part
-    import gc
-
-    gc.disable()    # a short-lived process of acyclic data: the cyclic collector only made big lines superlinear
     env = dict(os.environ)
+    _read_all = invoke._read_all
     outcome = invoke.decide(argv, env=env, cwd=os.getcwd(), stdin_is_tty=os.isatty(0),
                             read_stdin=lambda: _read_all(0), find_shell=_find_shell)
     return perform(outcome, env)
@@ -179,6 +197,9 @@ def perform(outcome, env: dict[str, str]) -> int:
         if outcome.status == invoke.REFUSED:
             os._exit(invoke.REFUSED)            # as realshell.refuse: nothing else runs on the way out
         return outcome.status
+    _refresh_bundle()
+    if "wispsh.parse.split" in sys.modules:     # a crash guard's child nobody collected: not the shell's child
+        sys.modules["wispsh.parse.split"].collect_guard()
     argv = list(outcome.argv)
     if outcome.held is not None:
         argv[argv.index(invoke.HELD_WORD)] = ". " + realshell.hold_text(outcome.held)
@@ -189,6 +210,24 @@ def perform(outcome, env: dict[str, str]) -> int:
 
 
 REFUSED_UNREACHABLE = 126  # exec_shell never returns; fail closed if it ever did
+
+
+def _refresh_bundle() -> None:
+    """Write the modules bundle again when this run found it missing or behind a source, or imported a module
+    of the standard library it lacks (once per change: the next start-ups read it). A read-only install keeps
+    the ordinary imports."""
+    from wispsh.support import hotload
+
+    if sys.dont_write_bytecode:         # as for the .pyc files
+        return
+    finder = hotload.installed()
+    wanted = hotload.stdlib_modules()
+    if finder is not None and not finder.stale and wanted <= set(finder.index):
+        return
+    try:
+        hotload.build(stdlib=wanted | hotload.bundled_stdlib())     # what other lines needed stays in it
+    except (OSError, SyntaxError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

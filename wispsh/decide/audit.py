@@ -16,15 +16,12 @@ event: the audit grows with what was decided, not with the size of the text.
 """
 from __future__ import annotations
 
-import json
 import os
-import re
 import stat
 import time
-from datetime import datetime, timezone
-from pathlib import Path
-from wispsh.support.lazyre import lazy_re
-from wispsh.support.text import dumps
+
+from wispsh.support.lazyre import lazy_re, re
+from wispsh.support.text import dumps_line
 
 AUDIT_NAME = "audit.jsonl"
 FIELDS = ("ts", "event", "command", "pattern", "line", "level", "reasons", "decision", "approval_id", "scope",
@@ -41,47 +38,62 @@ _SECRET_NAME = r"[A-Za-z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|KEY|CRE
 _VALUE = r"""(?:"(?:[^"\\]|\\.)*"?|'[^']*'?|[^\s;&|)'"]+)"""
 _MYSQL_FAMILY = lazy_re(r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport|mysqlshow)\b")
 
-# (needle, pattern, replacement) in order; each keeps the name and hides the value. The needle is text the
-# pattern cannot match without: most lines hold none, and their patterns are never compiled.
-REDACTIONS: tuple[tuple[str, re.Pattern, str], ...] = (
+# (needles, pattern, replacement) in order; each keeps the name and hides the value. The needles are text the
+# pattern cannot match without (the first one as written, one of the others in the lowercased text when it is
+# ASCII: non-ASCII text may hold a letter the case-blind pattern folds, such as the Kelvin sign): most texts
+# hold none, and their patterns are never compiled nor run (every field of every audit event is redacted).
+REDACTIONS: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     # URLs with credentials: https://user:pass@host
-    ("://", lazy_re(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@'\"]*:)[^\s/@'\"]+(@)"), rf"\g<1>{HIDDEN}\g<2>"),
+    (("://",), lazy_re(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@'\"]*:)[^\s/@'\"]+(@)"), rf"\g<1>{HIDDEN}\g<2>"),
     # Authorization and similar headers, to the end of the quoted or unquoted header
-    (":", lazy_re(r"(?i)\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|cookie)(\s*:\s*)[^'\"\n]+"),
+    ((":", "authorization", "api-key", "x-auth-token", "cookie"),
+     lazy_re(r"(?i)\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|cookie)(\s*:\s*)[^'\"\n]+"),
      rf"\g<1>\g<2>{HIDDEN}"),
     # NAME_TOKEN=value, export API_KEY="...", --secret-key=value
-    ("=", lazy_re(rf"(?i)(\b{_SECRET_NAME}\s*=\s*){_VALUE}"), rf"\g<1>{HIDDEN}"),
+    (("=", "token", "secret", "passw", "passphrase", "key", "credential", "auth"),
+     lazy_re(rf"(?i)(\b{_SECRET_NAME}\s*=\s*){_VALUE}"), rf"\g<1>{HIDDEN}"),
     # --password=value / --password value / --token value / --api-key value
-    ("--", lazy_re(r"(?i)(--(?:password|passwd|pass|token|secret|api-key|apikey|access-token|auth-token)(?:=|\s+))"
-                   + _VALUE), rf"\g<1>{HIDDEN}"),
+    (("--",), lazy_re(r"(?i)(--(?:password|passwd|pass|token|secret|api-key|apikey|access-token|auth-token)(?:=|\s+))"
+                      + _VALUE), rf"\g<1>{HIDDEN}"),
     # sshpass -p value
-    ("sshpass", lazy_re(r"(\bsshpass\s+(?:-\w+\s+)*-p\s*)" + _VALUE), rf"\g<1>{HIDDEN}"),
+    (("sshpass",), lazy_re(r"(\bsshpass\s+(?:-\w+\s+)*-p\s*)" + _VALUE), rf"\g<1>{HIDDEN}"),
 )
 _ATTACHED_P = lazy_re(r"((?:^|\s)-p)(?!\s)" + _VALUE)
 
 
 def redact(text: str) -> str:
     """The text with secret values replaced by ***."""
-    for needle, pattern, replacement in REDACTIONS:
-        if needle in text:
-            text = pattern.sub(replacement, text)
+    for needles, pattern, replacement in REDACTIONS:
+        if needles[0] not in text:
+            continue
+        if len(needles) > 1 and text.isascii():
+            lower = text.lower()
+            if not any(word in lower for word in needles[1:]):
+                continue
+        text = pattern.sub(replacement, text)
     if "-p" in text and _MYSQL_FAMILY.search(text):     # mysql -pSECRET (elsewhere -p is a flag: mkdir -p)
         text = _ATTACHED_P.sub(rf"\g<1>{HIDDEN}", text)
     return text
 
 
-def _redacted(value):
+def _redacted(value, done: dict):
     if isinstance(value, str):
-        return redact(value)
+        found = done.get(value)
+        if found is None:
+            found = done[value] = redact(value)
+        return found
     if isinstance(value, (list, tuple)):
-        return [_redacted(v) for v in value]
+        return [_redacted(v, done) for v in value]
     if isinstance(value, dict):
-        return {k: _redacted(v) for k, v in value.items()}
+        return {k: _redacted(v, done) for k, v in value.items()}
     return value
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """UTC to the millisecond, `2026-05-09T12:34:56.789Z` (without datetime: this runs for every line)."""
+    ns = time.time_ns()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ns // 1_000_000_000)) + \
+        ".%03dZ" % (ns // 1_000_000 % 1000)
 
 
 def event(kind: str, **fields) -> dict:
@@ -127,7 +139,8 @@ def reasons_field(reasons) -> list[str]:
 
 
 def _encode(events) -> list[bytes]:
-    return [(dumps(_redacted(e), default=str) + "\n").encode("utf-8") for e in events]
+    done: dict[str, str] = {}           # the events of a line repeat its texts (line, cwd, command, pattern)
+    return [(dumps_line(_redacted(e, done)) + "\n").encode("utf-8") for e in events]
 
 
 class AuditError(OSError):
@@ -151,14 +164,14 @@ def _advice(exc: OSError) -> str:
     return "check the wisp home with `wisp doctor`"
 
 
-def append_locked(home: Path, events, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+def append_locked(home, events, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
     """Append `events`, each one line in one write, all or none. The caller holds the lock.
 
     Raises AuditError (an OSError) naming the file when they could not all be written."""
     chunks = _encode(events)
     if not chunks:
         return
-    path = home / AUDIT_NAME
+    path = os.path.join(home, AUDIT_NAME)
     fd = -1
     try:
         fd = _open_log(path)
@@ -166,7 +179,7 @@ def append_locked(home: Path, events, max_bytes: int = DEFAULT_MAX_BYTES) -> Non
         if size and size + sum(map(len, chunks)) > max_bytes:
             os.close(fd)
             fd = -1
-            os.replace(path, home / (AUDIT_NAME + ".1"))
+            os.replace(path, os.path.join(home, AUDIT_NAME + ".1"))
             fd = _open_log(path)
             size = 0
         try:
@@ -190,7 +203,7 @@ def append_locked(home: Path, events, max_bytes: int = DEFAULT_MAX_BYTES) -> Non
             os.close(fd)
 
 
-def _open_log(path: Path) -> int:
+def _open_log(path: str) -> int:
     """The log opened for appending; AuditError when it is not a regular file (a FIFO there must not hang us)."""
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
     if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -200,7 +213,7 @@ def _open_log(path: Path) -> int:
     return fd
 
 
-def append(home: Path, events, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+def append(home, events, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
     """Append under the lock; AuditError (an OSError) when the events could not be written."""
     from wispsh.decide.lock import locked
 
@@ -210,14 +223,14 @@ def append(home: Path, events, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
     except AuditError:
         raise
     except OSError as exc:              # the lock itself (a full disk, a read-only home, home not a directory)
-        raise AuditError(exc.errno or 0, f"cannot write {home / AUDIT_NAME}: {exc.strerror or exc} "
+        raise AuditError(exc.errno or 0, f"cannot write {os.path.join(home, AUDIT_NAME)}: {exc.strerror or exc} "
                                          f"({_advice(exc)})") from None
 
 
-def read(home: Path, n: int | None = None) -> list[dict]:
+def read(home, n: int | None = None) -> list[dict]:
     """The last `n` events (all when None); a line that is not JSON is returned as {"unreadable": text}."""
     try:
-        with open(home / AUDIT_NAME, "rb") as fh:
+        with open(os.path.join(home, AUDIT_NAME), "rb") as fh:
             # split at newlines only: U+2028 and friends are inside events (str.splitlines would cut there)
             lines = [row for row in fh.read().decode("utf-8", "surrogateescape").split("\n") if row.strip()]
     except FileNotFoundError:
@@ -228,6 +241,8 @@ def read(home: Path, n: int | None = None) -> list[dict]:
 
 
 def _parse(line: str) -> dict:
+    import json
+
     try:
         value = json.loads(line)
         return value if isinstance(value, dict) else {"unreadable": line}
@@ -235,9 +250,9 @@ def _parse(line: str) -> dict:
         return {"unreadable": line}
 
 
-def follow(home: Path, poll: float = 0.25):
+def follow(home, poll: float = 0.25):
     """Yield events appended from now on, across rotations, forever."""
-    path = home / AUDIT_NAME
+    path = os.path.join(home, AUDIT_NAME)
     position, inode = 0, None
     try:
         st = os.stat(path)
@@ -267,13 +282,13 @@ def follow(home: Path, poll: float = 0.25):
             time.sleep(poll)
 
 
-def writable_problem(home: Path) -> str | None:
+def writable_problem(home) -> str | None:
     """Why an event could not be appended to the audit now (with the fix after config.FIX), or None.
 
     Reads only: the kind of file, write permission, a read-only or full filesystem (`wisp doctor`)."""
     from wispsh.config import FIX
 
-    path = home / AUDIT_NAME
+    path = os.path.join(home, AUDIT_NAME)
     where = home
     try:
         st = os.lstat(path)

@@ -10,11 +10,13 @@ the part's level, and never a dangerous part.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from collections.abc import Sequence
+from _collections_abc import Sequence  # collections.abc's own (loaded with os; no collections)
 
 from wispsh.config import Config
 from wispsh.model import Answer, Decision, DenyHit, Judged, Level, Plan, Question, Split, Verdict
+from wispsh.support.record import Record
+
+_set = object.__setattr__  # records set their fields once, in __init__
 
 SCOPE_OF_CHOICE = {"y": "once", "s": "session", "p": "project", "a": "always"}
 PERSISTED = ("project", "always")
@@ -28,10 +30,12 @@ SESSIONLESS = ("below-threshold", "denied")
 
 
 def _standing(config: Config, cwd: str, env):
+    from pathlib import Path        # the store's (reached only when some part could be covered by it)
+
     from wispsh.decide import store
 
     try:
-        return store.standing(config.path.parent, cwd=cwd, env=env)
+        return store.standing(Path(config.home), cwd=cwd, env=env)
     except Exception as exc:        # fail closed: nothing is covered, and the reason is shown
         return store.Standing((), (f"approvals could not be read: {exc}",))
 
@@ -69,7 +73,7 @@ def _decided_at_run_time(plan: Plan, q: Question) -> bool:
 
 
 def _once_grants(standing):
-    from dataclasses import replace
+    from wispsh.model import replace
 
     return replace(standing, approvals=tuple(a for a in standing.approvals if a.scope == "once"))
 
@@ -143,17 +147,30 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
 # ---------------------------------------------------------------- settle
 
 
-@dataclass(frozen=True)
-class Settlement:
+class Settlement(Record):
     run: bool                               # every part may run
     decisions: tuple[Decision, ...]         # per part, in the audit's words ("asked-session", "denied-user", ...)
-    refusal: str | None = None              # the stderr line for a deny-pattern hit or an audit that is required
+    refusal: str | None                     # the stderr line for a deny-pattern hit or an audit that is required
                                             # and failed (else ask.refusal_line words the refusal)
-    line_decision: Decision | None = None   # covered line: what the line's own answer decided
-    grants: tuple = ()                      # store.Approval made from the answers
-    notes: tuple[str, ...] = ()             # what the answers became (e.g. "remembered for this line only")
-    warnings: tuple[str, ...] = ()          # what went wrong auditing or remembering: said on stderr
-    audit_error: str | None = None          # why the audit could not be written (None: it was)
+    line_decision: Decision | None          # covered line: what the line's own answer decided
+    grants: tuple                           # store.Approval made from the answers
+    notes: tuple[str, ...]                  # what the answers became (e.g. "remembered for this line only")
+    warnings: tuple[str, ...]               # what went wrong auditing or remembering: said on stderr
+    audit_error: str | None                 # why the audit could not be written (None: it was)
+
+    __slots__ = FIELDS = ('run', 'decisions', 'refusal', 'line_decision', 'grants', 'notes', 'warnings',
+                          'audit_error')
+
+    def __init__(self, run, decisions, refusal=None, line_decision=None, grants=(), notes=(), warnings=(),
+                 audit_error=None) -> None:
+        _set(self, 'run', run)
+        _set(self, 'decisions', decisions)
+        _set(self, 'refusal', refusal)
+        _set(self, 'line_decision', line_decision)
+        _set(self, 'grants', grants)
+        _set(self, 'notes', notes)
+        _set(self, 'warnings', warnings)
+        _set(self, 'audit_error', audit_error)
 
 
 def deny_refusal(hit: DenyHit) -> str:
@@ -167,9 +184,11 @@ def deny_refusal(hit: DenyHit) -> str:
 
 def _remember(config: Config, question: Question, scope: str, *, source: str, cwd: str, env, here, ident: str):
     """One grant for one answer; a persisted scope the store refuses falls back to the session."""
+    from pathlib import Path
+
     from wispsh.decide import store
 
-    home = config.path.parent
+    home = Path(config.home)
     try:
         return store.grant(home, pattern=question.pattern, scope=scope, level=question.level, source=source,
                            cwd=cwd, env=env, persist_days=config.persist_days, here=here, ident=ident), None
@@ -260,7 +279,7 @@ def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, e
     refusal = deny_refusal(plan.denied_by) if plan.verdict == "deny" else None
     audit_error = None
     try:
-        audit.append(config.path.parent, _events(plan, final, line_decision, answer_of, here, env, cwd, source,
+        audit.append(config.home, _events(plan, final, line_decision, answer_of, here, env, cwd, source,
                                                  ran=run), config.audit_max_bytes)
     except OSError as exc:
         audit_error = str(exc)
@@ -305,7 +324,7 @@ def _audit_not_stored(config: Config, plan: Plan, problems, here, env, cwd) -> N
 
     try:
         fields, _ = audit.line_fields(plan.line)
-        audit.append(config.path.parent, [audit.event("approval.not-stored", reasons=list(problems), cwd=cwd,
+        audit.append(config.home, [audit.event("approval.not-stored", reasons=list(problems), cwd=cwd,
                                                       session=here.session.id if here else None, **fields)],
                      config.audit_max_bytes)
     except OSError:

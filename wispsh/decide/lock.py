@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import fcntl
 import os
-from contextlib import contextmanager
-from pathlib import Path
 
 LOCK_NAME = "wisp.lock"
 
 
-def ensure_private_dir(path: Path) -> None:
-    """Create `path` user-only when missing; an existing one is left as it is (and judged by trust)."""
-    if path.is_dir():
+def ensure_private_dir(path) -> None:
+    """Create `path` (a str or a Path) user-only when missing; an existing one is left as it is (and judged by
+    trust)."""
+    if os.path.isdir(path):
         return
-    os.makedirs(path.parent, exist_ok=True)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     try:
         os.mkdir(path, 0o700)
     except FileExistsError:
@@ -45,7 +44,7 @@ def _holder(fd: int) -> str:
         return ""
 
 
-def _acquire(fd: int, path: Path) -> None:
+def _acquire(fd: int, path) -> None:
     import errno
     import time
 
@@ -69,17 +68,28 @@ def _acquire(fd: int, path: Path) -> None:
             pause = min(pause * 2, 0.02)
 
 
-@contextmanager
-def locked(home: Path):
-    """Hold the wisp home's one lock file (exclusive) for the duration."""
-    ensure_private_dir(home)
-    fd = os.open(home / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    try:
-        _acquire(fd, home / LOCK_NAME)
+class locked:
+    """`with locked(home):` holds the wisp home's one lock file (exclusive) for the duration. A class, not a
+    contextlib.contextmanager: the audit of every line takes this lock, and contextlib is an import."""
+
+    __slots__ = ("home", "fd")
+
+    def __init__(self, home) -> None:
+        self.home, self.fd = home, -1
+
+    def __enter__(self) -> None:
+        ensure_private_dir(self.home)
+        path = os.path.join(self.home, LOCK_NAME)
+        self.fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        try:
+            _acquire(self.fd, path)
+        except BaseException:
+            os.close(self.fd)
+            raise
         try:                            # who holds it, for waiters (a full disk may refuse: then they wait on)
-            os.pwrite(fd, f"{os.getpid():<31}\n".encode(), 0)
+            os.pwrite(self.fd, f"{os.getpid():<31}\n".encode(), 0)
         except OSError:
             pass
-        yield
-    finally:
-        os.close(fd)                # closing releases the lock
+
+    def __exit__(self, *exc) -> None:
+        os.close(self.fd)               # closing releases the lock

@@ -7,8 +7,11 @@ a line below the threshold never needs a session.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from functools import cache
+
+from wispsh.support.memo import cache
+from wispsh.support.record import Record
+
+_set = object.__setattr__  # records set their fields once, in __init__
 
 # Processes that stand between the agent and us; never the session themselves.
 SHELLS = frozenset({
@@ -51,13 +54,21 @@ AGENT_ENV_MARKERS: tuple[tuple[str, str, str | None], ...] = (
 )
 
 
-@dataclass(frozen=True)
-class Session:
+class Session(Record):
     id: str                      # file-name safe: "p<pid>-<start*100>" or "n-<hash of WISP_SESSION>"
     pid: int | None              # the agent process (None for a named session)
     started: float | None        # its start time (psutil create_time)
-    name: str | None = None      # WISP_SESSION, when the harness named the session
-    agent: str | None = None     # "claude", "codex", ... when known
+    name: str | None             # WISP_SESSION, when the harness named the session
+    agent: str | None            # "claude", "codex", ... when known
+
+    __slots__ = FIELDS = ('id', 'pid', 'started', 'name', 'agent')
+
+    def __init__(self, id, pid, started, name=None, agent=None) -> None:
+        _set(self, 'id', id)
+        _set(self, 'pid', pid)
+        _set(self, 'started', started)
+        _set(self, 'name', name)
+        _set(self, 'agent', agent)
 
 
 def process_session_id(pid: int, started: float) -> str:
@@ -119,13 +130,19 @@ def passes_through(name: str, cmdline: list[str]) -> bool:
     return base in SHELLS or base in WRAPPERS or is_wispsh(name, cmdline)
 
 
-@dataclass(frozen=True)
-class Here:
+class Here(Record):
     """This process seen from above: its session and the (pid, start) of every ancestor."""
 
     session: Session
     ancestors: tuple[tuple[int, float], ...]
-    me: tuple[int, float] | None = None     # this process: a shell that execs in place keeps the pid
+    me: tuple[int, float] | None            # this process: a shell that execs in place keeps the pid
+
+    __slots__ = FIELDS = ('session', 'ancestors', 'me')
+
+    def __init__(self, session, ancestors, me=None) -> None:
+        _set(self, 'session', session)
+        _set(self, 'ancestors', ancestors)
+        _set(self, 'me', me)
 
 
 def _walk(name: str | None, agent: str | None, of: int | None = None) -> Here:

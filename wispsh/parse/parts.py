@@ -6,11 +6,9 @@ The tree walk (tree.py), the fallback scanner's adapter (split.py) and the reade
 """
 from __future__ import annotations
 
-import re
-from collections import deque
-
 from wispsh.model import Part, Split
 from wispsh.parse.words import brace_overflow, expand_braces, has_unquoted_glob, read_away, second_words, unquote
+from wispsh.support.lazyre import re
 
 MAX_CODE_DEPTH = 16             # sh -c 'sh -c "…"' levels of literal code
 MAX_BRACE_WORDS = 256
@@ -69,7 +67,7 @@ class Builder:
         self.parts: list[RawPart] = []
         self.notes: list[str] = []
         self.ok = True
-        self.jobs: deque[Job] = deque()
+        self.jobs: list[Job] = []
         self.pipelines = 0
 
     def add(self, raw: RawPart) -> int:
@@ -109,8 +107,8 @@ class Builder:
         parts = []
         new = object.__new__
         for raw in self.parts:
-            # Part(**fields) without its frozen __init__ (one object.__setattr__ per field, the most costly
-            # step of a 20,000-part line): the same object, its fields set at once
+            # Part(**fields) without calling its __init__ (the keyword call, the most costly step of a
+            # 20,000-part line): the same object, its fields set at once
             part = new(Part)
             part.__dict__.update(
                 text=raw.text, span=raw.span, argv=tuple(raw.argv), words=tuple(raw.words),
@@ -119,7 +117,7 @@ class Builder:
                 opaque=raw.opaque, stdin_code=raw.stdin_code, stdin_quoted=raw.stdin_quoted, parent=raw.parent,
                 pipeline=raw.pipeline, stage=raw.stage, background=raw.background, second=second_of(raw))
             parts.append(part)
-        if parts and len(parts[0].__dict__) != len(Part.__dataclass_fields__):
+        if parts and len(parts[0].__dict__) != len(Part.FIELDS):
             raise AssertionError("Part has fields finish() does not set")   # a field added to model.Part
         return Split(line=self.line, parts=tuple(parts), ok=self.ok, notes=tuple(dict.fromkeys(self.notes)),
                      second=line_second(self.line, parts))

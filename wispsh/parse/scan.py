@@ -11,10 +11,9 @@ Two linear passes, no recursion:
 from __future__ import annotations
 
 import bisect
-import re
 
 from wispsh.parse.words import ansi_c_end, heredoc_delimiter, is_assignment, unquote
-from wispsh.support.lazyre import lazy_re
+from wispsh.support.lazyre import lazy_re, re
 
 MAX_DEPTH = 200
 

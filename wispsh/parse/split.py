@@ -12,7 +12,6 @@ from __future__ import annotations
 import bisect
 import gc
 import os
-import re
 import sys
 
 from wispsh.model import Assignment, Part, Redirect, Split
@@ -20,7 +19,7 @@ from wispsh.parse import guards, nested, scan, tree
 from wispsh.parse.guards import Flagged, TooDeep
 from wispsh.parse.parts import Builder, Job, RawPart, loops_used, settle_program
 from wispsh.parse.words import unquote
-from wispsh.support.lazyre import lazy_re
+from wispsh.support.lazyre import lazy_re, re
 
 MAX_CHARS = 4_000_000           # a longer line is judged whole
 MAX_PARTS = 200_000
@@ -61,7 +60,7 @@ def _without_nul(line: str) -> Split:
     def end(offset: int) -> int:
         return offset + bisect.bisect_left(nul_at, offset)
 
-    parts = tuple(Part(**{**{f: getattr(p, f) for f in Part.__dataclass_fields__},
+    parts = tuple(Part(**{**{f: getattr(p, f) for f in Part.FIELDS},
                           "span": (start(p.span[0]), max(start(p.span[0]), end(p.span[1])))}) for p in read.parts)
     return Split(line=line, parts=parts, ok=False,
                  notes=read.notes + ("NUL bytes in the text: read away, as bash drops them from its input",),
@@ -77,14 +76,7 @@ def _split(line: str) -> Split:
     if len(line) > MAX_CHARS:
         return _whole_line_opaque(line, f"line longer than {MAX_CHARS} characters: judged whole")
     out = Builder(line)
-    out.jobs.append(Job(line, "top", None, None, 0))
-    if ("'" in line or "\\" in line) and ("$(" in line or "`" in line) \
-            and any(needle in line for needle in _EVALUATING_NEEDLES) and _EVALUATES_TEXT.search(line):
-        # `read x <<< 'a[$(rm -rf ~)]'; echo $((x))`: quoted text reaches a variable, then bash evaluates it
-        # (arithmetic, a subscript, ${!x}, ${x@P}): every $(…) the line holds as text is judged as code too
-        bodies = scan.quoted_substitution_bodies(line)
-        if bodies:   # one job for all: parsed once, however many there are
-            out.jobs.append(Job("\n".join(bodies), "stored code", (0, len(line)), None, 1))
+    out.jobs.extend(_first_jobs(line))
     done = 0
     while out.jobs:
         batch = list(out.jobs)      # the code known now; what it runs comes in the next batch, in order
@@ -107,7 +99,21 @@ def _split(line: str) -> Split:
     return out.finish()
 
 
+def _first_jobs(line: str) -> list[Job]:
+    """The code of a line known before anything is walked: the first batch (start_guard parses it early)."""
+    jobs = [Job(line, "top", None, None, 0)]
+    if ("'" in line or "\\" in line) and ("$(" in line or "`" in line) \
+            and any(needle in line for needle in _EVALUATING_NEEDLES) and _EVALUATES_TEXT.search(line):
+        # `read x <<< 'a[$(rm -rf ~)]'; echo $((x))`: quoted text reaches a variable, then bash evaluates it
+        # (arithmetic, a subscript, ${!x}, ${x@P}): every $(…) the line holds as text is judged as code too
+        bodies = scan.quoted_substitution_bodies(line)
+        if bodies:   # one job for all: parsed once, however many there are
+            jobs.append(Job("\n".join(bodies), "stored code", (0, len(line)), None, 1))
+    return jobs
+
+
 _GUARDED = [False]
+_EARLY: dict[tuple[str, ...], tuple[int, int]] = {}     # codes -> (pid, pipe) of a guard child parsing them
 
 
 def guard_native_crashes(on: bool = True) -> None:
@@ -124,13 +130,11 @@ def _parser_crashes(codes: list[str]) -> dict[int, str]:
     is judged whole instead, by this process, which never parses it. One fork per batch of code (the line,
     then the code it holds: a few per line); only when a batch crashes is each of its codes tried alone.
     Never in a process running other threads (a fork copies one thread only) or where fork does not exist."""
-    if not _GUARDED[0] or not hasattr(os, "fork") or (
-            "threading" in sys.modules and sys.modules["threading"].active_count() > 1):
+    if not _guard_on():
         return {}
-    todo = [k for k, code in enumerate(codes) if not guards.CONTROL.search(code)]   # those are scanned
+    todo = [k for k, code in enumerate(codes) if not guards.has_control(code)]   # those are scanned
     if not todo:
         return {}
-    tree.parser()           # made before the fork: the child inherits it
     death = _parse_in_child([codes[k] for k in todo])
     if death is None:
         return {}
@@ -139,17 +143,80 @@ def _parser_crashes(codes: list[str]) -> dict[int, str]:
     return {k: found for k in todo if (found := _parse_in_child([codes[k]])) is not None}
 
 
-def _parse_in_child(codes: list[str]) -> str | None:
-    """Parse `codes` in a forked child: None when it ended normally, else how it died ("SIGSEGV")."""
+def _guard_on() -> bool:
+    return _GUARDED[0] and hasattr(os, "fork") and not (
+        "threading" in sys.modules and sys.modules["threading"].active_count() > 1)
+
+
+def start_guard(line: str) -> None:
+    """Fork the guard's child for the first batch of `line` now, when the gate knows the line it will split:
+    the child parses while this process loads and reads the rest of what judging needs, and split_line then
+    only collects how it ended (the same child, the same code: nothing is parsed here before it survived).
+    For the gate's own process (the guard on); a line an agent's template may wrap is split as its payload
+    instead, so it is left to split_line."""
+    if not _guard_on() or _EARLY:
+        return
+    if "\x00" in line:
+        line = line.replace("\x00", "")          # what split_line splits (bash drops NUL bytes)
+    if len(line) > MAX_CHARS:
+        return
+    codes = [job.code for job in _first_jobs(line)]
+    todo = tuple(code for code in codes if not guards.has_control(code))
+    if todo:
+        _EARLY[todo] = _fork_parse(todo)
+
+
+def collect_guard() -> None:
+    """Wait for the guard children this process started: one started early and never asked for (the line was
+    refused before it was split, or not split at all), and those that lived (they said so, then exited on
+    their own time): the shell this process becomes must not inherit them."""
+    for pid, reader in _EARLY.values():
+        os.close(reader)
+        os.waitpid(pid, 0)
+    _EARLY.clear()
+    while _LIVED_CHILDREN:
+        os.waitpid(_LIVED_CHILDREN.pop(), 0)
+
+
+_LIVED = b"+"                   # what a guard child writes once it has parsed every code (or met an error)
+_LIVED_CHILDREN: list[int] = []
+
+
+def _fork_parse(codes) -> tuple[int, int]:
+    """(the child's pid, the read end of its pipe): the child parses `codes`, writes _LIVED, and exits. The
+    parent reads the pipe rather than waiting for the exit, which takes as long again (the child's copy of
+    this process is torn down)."""
+    tree.parser()           # made before the fork: the child inherits it
+    reader, writer = os.pipe()      # close-on-exec, as every fd Python makes
     pid = os.fork()
     if pid == 0:    # the child: parse, and leave without running anything of the parent's (no flush, no atexit)
-        status = 0
+        os.close(reader)
         try:
             for code in codes:
                 tree.parse(tree.Source(code))
         except BaseException:
-            status = 1  # not a crash: the parent meets the same error and judges the text whole
-        os._exit(status)
+            pass        # not a crash: the parent meets the same error and judges the text whole
+        try:
+            os.write(writer, _LIVED)
+        except OSError:
+            pass
+        os._exit(0)
+    os.close(writer)
+    return pid, reader
+
+
+def _parse_in_child(codes: list[str]) -> str | None:
+    """Parse `codes` in a forked child: None when it lived, else how it died ("SIGSEGV")."""
+    started = _EARLY.pop(tuple(codes), None)
+    collect_guard()                     # one started for code that is not split after all: collected, unused
+    pid, reader = started if started is not None else _fork_parse(codes)
+    try:
+        said = os.read(reader, 1)       # what it wrote, or b"" once it is gone without writing
+    finally:
+        os.close(reader)
+    if said == _LIVED:
+        _LIVED_CHILDREN.append(pid)
+        return None
     _, status = os.waitpid(pid, 0)
     if not os.WIFSIGNALED(status):
         return None

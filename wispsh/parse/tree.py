@@ -18,6 +18,7 @@ from the original code by character offsets.
 from __future__ import annotations
 
 import bisect
+import sys
 
 from wispsh.model import Assignment, LoopRange, Redirect
 from wispsh.parse import guards, scan
@@ -95,8 +96,9 @@ def parse(source: Source):
 def _binding(package: str):
     """The compiled `_binding` module of tree-sitter or tree-sitter-bash, loaded without the package's
     __init__: those import typing and importlib.resources for things we never use, which costs more at
-    start-up than parsing. Falls back to the ordinary import."""
-    from importlib.machinery import PathFinder
+    start-up than parsing. Falls back to the ordinary import. The import system's own PathFinder, as loaded at
+    start-up: importlib.machinery would import the importlib package and its warnings module."""
+    from _frozen_importlib_external import PathFinder
 
     found = PathFinder.find_spec(package)
     spec = found and PathFinder.find_spec(f"{package}._binding", found.submodule_search_locations)
@@ -104,9 +106,41 @@ def _binding(package: str):
         import importlib
 
         return importlib.import_module(f"{package}._binding")
-    module = spec.loader.create_module(spec)
+    # tree-sitter's module init takes re.compile, for the #match? predicates of queries, and makes its LogType
+    # with enum.IntEnum, for a parser's logger: the gate uses neither, and importing re and enum (with the
+    # functools and collections enum brings) costs a line of plain words more than parsing it. So the init
+    # gets stand-ins: a compile that imports the real re when first called (support/lazyre.py), and an
+    # IntEnum that makes a plain int class with the members. Nothing else runs while they are registered.
+    stand_ins = {}
+    if "re" not in sys.modules:
+        stand_ins["re"] = type(sys)("re")
+        stand_ins["re"].compile = _compile_later
+    if "enum" not in sys.modules:
+        stand_ins["enum"] = type(sys)("enum")
+        stand_ins["enum"].IntEnum = _int_class
+    sys.modules.update(stand_ins)
+    try:
+        module = spec.loader.create_module(spec)
+    finally:
+        for name, stand_in in stand_ins.items():
+            if sys.modules.get(name) is stand_in:
+                del sys.modules[name]
     spec.loader.exec_module(module)
     return module
+
+
+def _compile_later(*args, **kwargs):
+    import re
+
+    return re.compile(*args, **kwargs)
+
+
+def _int_class(name: str, members: dict):
+    """What tree-sitter's IntEnum("LogType", {"PARSE": 0, "LEX": 1}) is used for: LogType(n), LogType.PARSE."""
+    made = type(name, (int,), {"__slots__": (), "__module__": "tree_sitter"})
+    for member, value in members.items():
+        setattr(made, member, made(value))
+    return made
 
 
 # ---------------------------------------------------------------- walk records

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import posixpath
-from collections import namedtuple
+from _operator import itemgetter
 
 from wispsh.model import Finding, Level
 from wispsh.policy import places
@@ -54,7 +54,26 @@ class Facts:
 
 FACT_NAMES = Facts.__slots__
 # A part's facts kept for the line: one small immutable record, shared when there is nothing to say.
-FactsSummary = namedtuple("FactsSummary", FACT_NAMES)
+
+
+class FactsSummary(tuple):
+    """FACT_NAMES in order, as a namedtuple of them (without collections.namedtuple's import and class
+    building: this module is on the path of every line)."""
+
+    __slots__ = ()
+
+    def __new__(cls, *values):
+        if len(values) != len(FACT_NAMES):
+            raise TypeError(f"FactsSummary takes {len(FACT_NAMES)} values, not {len(values)}")
+        return tuple.__new__(cls, values)
+
+    def __repr__(self) -> str:
+        return "FactsSummary(" + ", ".join(f"{name}={value!r}" for name, value in zip(FACT_NAMES, self)) + ")"
+
+
+for _index, _name in enumerate(FACT_NAMES):
+    setattr(FactsSummary, _name, property(itemgetter(_index)))
+del _index, _name
 _EMPTY = Facts()
 NO_FACTS = FactsSummary(*(() if isinstance(v, list) else {} if isinstance(v, dict) else v
                           for v in (getattr(_EMPTY, name) for name in FACT_NAMES)))

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import os
 import posixpath
-from dataclasses import dataclass, field
 
-from wispsh.config import Config, wisp_home
+from wispsh.config import Config, home_dir
 from wispsh.model import Level
 from wispsh.policy import effects
+from wispsh.support.record import Record
+
+_set = object.__setattr__  # records set their fields once, in __init__
 
 
 def find_project_root(cwd: str) -> str:
@@ -44,25 +46,45 @@ def runtime_dirs(env: dict) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(Record):
     cwd: str
     home: str
     project_root: str
     wisp_home: str
     runtime_dir: str
-    env: dict = field(default_factory=dict, compare=False, hash=False)
-    runtime_dirs: tuple[str, ...] = ()
-    temp_dirs: tuple[str, ...] = ("/tmp", "/var/tmp", "/dev/shm")
+    env: dict
+    runtime_dirs: tuple[str, ...]
+    temp_dirs: tuple[str, ...]
     # (word, cwd) -> Place: a long line names the same places again and again
-    places: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    places: dict
     # rule id -> level: the user's own rule tables may set the level of a finding (policy/user.py)
-    overrides: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    overrides: dict
     # judge_code(text, ctx, cwd) -> Verdict: shell code a rule found inside a word (set by the engine, so that
     # the rules never import the engine that runs them)
-    judge_code: object = field(default=None, compare=False, hash=False, repr=False)
+    judge_code: object
     # name -> Program: the programs the user's own tables teach the gate
-    programs: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    programs: dict
+
+    __slots__ = FIELDS = ('cwd', 'home', 'project_root', 'wisp_home', 'runtime_dir', 'env', 'runtime_dirs',
+                          'temp_dirs', 'places', 'overrides', 'judge_code', 'programs')
+    COMPARED = ('cwd', 'home', 'project_root', 'wisp_home', 'runtime_dir', 'runtime_dirs', 'temp_dirs')
+    SHOWN = ('cwd', 'home', 'project_root', 'wisp_home', 'runtime_dir', 'env', 'runtime_dirs', 'temp_dirs')
+
+    def __init__(self, cwd, home, project_root, wisp_home, runtime_dir, env=None, runtime_dirs=(),
+                 temp_dirs=("/tmp", "/var/tmp", "/dev/shm"), places=None, overrides=None, judge_code=None,
+                 programs=None) -> None:
+        _set(self, 'cwd', cwd)
+        _set(self, 'home', home)
+        _set(self, 'project_root', project_root)
+        _set(self, 'wisp_home', wisp_home)
+        _set(self, 'runtime_dir', runtime_dir)
+        _set(self, 'env', {} if env is None else env)
+        _set(self, 'runtime_dirs', runtime_dirs)
+        _set(self, 'temp_dirs', temp_dirs)
+        _set(self, 'places', {} if places is None else places)
+        _set(self, 'overrides', {} if overrides is None else overrides)
+        _set(self, 'judge_code', judge_code)
+        _set(self, 'programs', {} if programs is None else programs)
 
     def level_of(self, kind: str, rule: str) -> Level:
         base = effects.level_of(kind)
@@ -95,7 +117,7 @@ class Context:
             home=home,
             project_root=find_project_root(cwd),
             # config.wisp_home falls back on the process's own ~; the line runs with env's HOME.
-            wisp_home=posixpath.normpath(str(wisp_home(env)) if env.get("WISP_HOME")
+            wisp_home=posixpath.normpath(home_dir(env) if env.get("WISP_HOME")
                                          else posixpath.join(home, ".wisp")),
             runtime_dir=places[0],
             env=env,

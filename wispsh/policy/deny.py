@@ -10,11 +10,10 @@ quoted heredoc, and (for a part whose words are all static) the quotes the secon
 """
 from __future__ import annotations
 
-import re
-from functools import lru_cache
 
 from wispsh.config import Config, ConfigError
-from wispsh.support.lazyre import lazy_re
+from wispsh.support.lazyre import lazy_re, re
+from wispsh.support.memo import cache
 from wispsh.model import DenyHit, Judged, Split
 
 # Where a command starts: the beginning, or after an unescaped separator; then blanks (a newline is a separator
@@ -49,15 +48,26 @@ DEFAULTS = {
 }
 DISK_WRITE = "built-in: wiping or overwriting a disk device"
 _DISK_TARGET = lazy_re(_DISK)
+# What a _DISK match starts with (its alternatives' literal heads): `> /dev/null` needs no regex.
+_DISK_HEADS = ("/dev/sd", "/dev/nvme", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/mmcblk", "/dev/disk", "/dev/rdisk",
+               "/dev/mapper/", "/dev/md", "/dev/dm-")
 _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 DEFAULT_PATTERNS = tuple(DEFAULTS)
 
 
-# A built-in pattern can only match text holding its needle: a cheap test before the regex.
-_NEEDLES = ("rm", "()", "mkfs", "of=", "chmod", "/dev/")
+# A built-in pattern can only match text holding its needle: a cheap test before the regex. A needle is one
+# string, or a tuple whose first string and one of the others must all be there: the wipe pattern names its
+# programs as well as /dev/ (a `2>/dev/null` alone compiles and runs nothing).
+_NEEDLES = ("rm", "()", "mkfs", "of=", "chmod", ("/dev/", "wipefs", "shred", "blkdiscard"))
 
 
-@lru_cache(maxsize=16)
+def _holds(text: str, needle) -> bool:
+    if isinstance(needle, str):
+        return needle in text
+    return needle[0] in text and any(word in text for word in needle[1:])
+
+
+@cache(maxsize=16)
 def _compile(user: tuple[str, ...]) -> tuple[tuple[tuple[str, re.Pattern], ...], tuple[tuple[str, re.Pattern], ...]]:
     compiled = []
     if user:    # a user's patterns run in linear time (RE2): a backtracking one must not hang every line
@@ -116,7 +126,7 @@ def _hit(patterns, texts, needles=None) -> DenyHit | None:
     for index, (pattern, regex) in enumerate(patterns):
         needle = needles[index] if needles else None
         for text in texts:
-            if needle is not None and needle not in text:
+            if needle is not None and not _holds(text, needle):
                 continue
             match = regex.search(text)
             if match:
@@ -140,7 +150,7 @@ def check(split: Split, judged: tuple[Judged, ...], config: Config) -> DenyHit |
     for item in judged:
         texts.append(item.part.text)
         second = item.part.second
-        if second and any(needle in second for needle in _NEEDLES):
+        if second and any(_holds(second, needle) for needle in _NEEDLES):
             texts.append(_checked_second(item))
     return _hit(builtin, list(dict.fromkeys(t for t in texts if t)), _NEEDLES) or _recursive_delete(judged) \
         or _disk_redirect(judged)
@@ -151,7 +161,7 @@ def _disk_redirect(judged: tuple[Judged, ...]) -> DenyHit | None:
     for item in judged:
         for redirect in item.part.redirects:
             target = redirect.target or ""
-            if redirect.op in _WRITE_OPS and _DISK_TARGET.match(target):
+            if redirect.op in _WRITE_OPS and target.startswith(_DISK_HEADS) and _DISK_TARGET.match(target):
                 return DenyHit(pattern=DISK_WRITE, matched=item.part.text.strip()[:200])
     return None
 

@@ -54,7 +54,7 @@ def _program_name(name: str) -> str:
     name = name.rsplit("/", 1)[-1]
     if name.startswith("mkfs.") or name.startswith("fsck."):
         return name.split(".", 1)[0]
-    match = VERSIONED.match(name)
+    match = VERSIONED.match(name) if name[-1:].isdigit() or name[-1:] == "." else None   # it ends [0-9.]
     if match:
         base = match.group(1)
         return base + "3" if base in ("python", "pip") and name[len(base):].startswith("3") else base

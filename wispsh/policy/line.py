@@ -6,12 +6,10 @@ run, a pad of no-ops before a payload. The line's verdict holds only these findi
 """
 from __future__ import annotations
 
-import re
-
 from wispsh.model import Finding, Judged, Level, Split, Verdict
 from wispsh.policy.engine import worst
 from wispsh.policy import places, secrets
-from wispsh.support.lazyre import lazy_re
+from wispsh.support.lazyre import lazy_re, re
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
@@ -372,6 +370,8 @@ def _padding(split: Split, judged, facts, found) -> None:
                                  f"{run} no-op commands pad the line before '{part.text[:60]}'"))
         run = 0
     line = split.line
+    if line.count(";") < 16 and sum(map(line.count, " \t\r\n")) < 64:
+        return                                  # PAD_SPACE cannot match (and is not compiled)
     for m in PAD_SPACE.finditer(line):
         after = m.end()
         for index, item in enumerate(judged):

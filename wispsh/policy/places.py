@@ -6,9 +6,11 @@ place it could name. What an action on each class is worth is the policy's (effe
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
 
 from wispsh.programs.grammar import UNKNOWN
+from wispsh.support.record import Record
+
+_set = object.__setattr__  # records set their fields once, in __init__
 
 # ---------------------------------------------------------------- classes
 
@@ -216,13 +218,21 @@ def classify(path: str, ctx) -> str:
 # ---------------------------------------------------------------- words to places
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+class Place(Record):
     path: str           # absolute, normalised (for an unknown start: the known tail)
     cls: str
     glob: bool          # names every entry of a directory (`dir/*`)
     unknown: bool       # some of it is known only at run time
     whole_unknown: bool  # nothing but an unknown value (and maybe a glob or slash): could be `/` or `~`
+
+    __slots__ = FIELDS = ('path', 'cls', 'glob', 'unknown', 'whole_unknown')
+
+    def __init__(self, path, cls, glob, unknown, whole_unknown) -> None:
+        _set(self, 'path', path)
+        _set(self, 'cls', cls)
+        _set(self, 'glob', glob)
+        _set(self, 'unknown', unknown)
+        _set(self, 'whole_unknown', whole_unknown)
 
     def __str__(self) -> str:
         return self.path

@@ -8,9 +8,7 @@ between it and the part; otherwise the part keeps the worse of its two readings.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
-from wispsh.model import Finding, Judged, Verdict
+from wispsh.model import Finding, Judged, Verdict, replace
 from wispsh.policy import engine
 from wispsh.policy.line import printed_text
 from wispsh.programs.grammar import UNKNOWN

@@ -24,20 +24,21 @@ variables) cannot be lowered. Examples are checked when a table changes (pipelin
 from __future__ import annotations
 
 import os
-import re
 import stat
 
 from wispsh.config import ConfigError, untrusted_reason
 from wispsh.model import Level
 from wispsh.policy import effects
+from wispsh.support.lazyre import lazy_re, re
 
 SCHEMA = 1
 RULES_DIR = "rules"
 MAX_TABLE_BYTES = 1 << 20
-ID = re.compile(r"[a-z0-9][a-z0-9_.+-]*\Z")
-NAME = re.compile(r"[A-Za-z0-9_.+-][A-Za-z0-9_.+-]*\Z")
+# compiled on first use: every line imports this module, few have tables to read
+ID = lazy_re(r"[a-z0-9][a-z0-9_.+-]*\Z")
+NAME = lazy_re(r"[A-Za-z0-9_.+-][A-Za-z0-9_.+-]*\Z")
 # Findings a user table may not lower: the gate's own integrity.
-PROTECTED = re.compile(r"(gate\.|path\.[a-z-]+\.wisp-(home|key)\Z|env\.WISP_|ln\.to-wisp\Z)")
+PROTECTED = lazy_re(r"(gate\.|path\.[a-z-]+\.wisp-(home|key)\Z|env\.WISP_|ln\.to-wisp\Z)")
 
 TOP_KEYS = {"schema", "levels", "program"}
 COMMAND_KEYS = {"values", "long_values", "longs", "optional", "stop", "row", "on", "verbs", "read_only", "default",
@@ -73,7 +74,7 @@ _loaded: dict = {}
 
 
 def rules_dir(config) -> str:
-    return os.path.join(os.path.dirname(str(config.path)), RULES_DIR)
+    return os.path.join(config.home, RULES_DIR)
 
 
 def load(config) -> UserRules:

@@ -3,8 +3,6 @@ reach the host (a privileged container, host namespaces, the host's root or home
 what removes containers, images or cluster resources is high, volumes and namespaces dangerous."""
 from __future__ import annotations
 
-import re
-
 from wispsh.policy import places
 from wispsh.policy import secrets
 from wispsh.policy.secrets import SECRET_NAME
@@ -13,7 +11,7 @@ from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.sources import (image_registry, image_repository, official_image, pinned_image,
                                      project_names, registry_is_known, third_party_image)
 from wispsh.programs.table import Grammar, On, Program, Row, When, emits, programs, verb
-from wispsh.support.lazyre import lazy_re
+from wispsh.support.lazyre import lazy_re, re
 
 # ---------------------------------------------------------------- docker run: what escapes the container
 

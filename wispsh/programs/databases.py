@@ -10,13 +10,11 @@ pipe, from a file outside the project or built at run time is code the gate cann
 """
 from __future__ import annotations
 
-import re
-
 from wispsh.policy import places
 from wispsh.programs import network
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.table import FIRST, Grammar, On, Program, Row, When, emits, programs, verb
-from wispsh.support.lazyre import lazy_re
+from wispsh.support.lazyre import lazy_re, re
 
 # ---------------------------------------------------------------- SQL text
 

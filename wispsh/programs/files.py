@@ -3,13 +3,11 @@ options make them write files or run programs. What each does to a path is judge
 path tables); the rows here say only what the program does."""
 from __future__ import annotations
 
-import re
-
 from wispsh.policy import places
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.table import (DEST, FIRST, HERE, OPERANDS, REST, SOURCES, Grammar, On, Program, Row,
                                    When, emits, programs)
-from wispsh.support.lazyre import lazy_re
+from wispsh.support.lazyre import lazy_re, re
 
 RECURSIVE = When(flag=("r", "R", "recursive"))
 

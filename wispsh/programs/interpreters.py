@@ -10,15 +10,13 @@ then ran. Options that name an output file are writes, options that name a scrip
 """
 from __future__ import annotations
 
-import re
-
 from wispsh.policy import places
 from wispsh.policy.scripts import judge_script, project_script
 from wispsh.programs.inline import INLINE_EXAMPLES, judge_inline
 from wispsh.programs.grammar import UNKNOWN, Options
 from wispsh.programs.sources import python_startup_files
 from wispsh.programs.table import FIRST, OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
-from wispsh.support.lazyre import lazy_re
+from wispsh.support.lazyre import lazy_re, re
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ksh93", "pdksh", "fish", "csh", "tcsh", "ash",
                     "yash", "posh", "rbash", "oksh", "loksh", "elvish", "nu", "xonsh", "ion", "busybox-sh"})

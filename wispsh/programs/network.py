@@ -12,13 +12,12 @@ name looked up) sets `net_send` too: that text leaves the machine. A file sent i
 from __future__ import annotations
 
 import os
-import re
 
 from wispsh.policy import places
 from wispsh.programs.grammar import UNKNOWN, read_options
 from wispsh.programs.sources import project_names
 from wispsh.programs.table import Command, Grammar, On, Program, Row, When, emits, programs, verb
-from wispsh.support.lazyre import lazy_re
+from wispsh.support.lazyre import lazy_re, re
 
 HARMLESS_CONFIG = frozenset({"/dev/null", "none"})      # `ssh -F /dev/null`: no config at all
 SOCKETS_OF_ROOT = ("docker.sock", "podman.sock", "containerd.sock", "crio.sock")  # whoever talks to them is root

@@ -7,14 +7,13 @@ A registry install is an install; a URL, a repository, another index or a path o
 from __future__ import annotations
 
 import os
-import re
 
 from wispsh.policy import places
 from wispsh.programs.delegate import hand_on, runs_operands
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.sources import host_of, index_is_known, project_names, python_startup_files
 from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
-from wispsh.support.lazyre import lazy_re
+from wispsh.support.lazyre import lazy_re, re
 
 # ---------------------------------------------------------------- what an install names
 

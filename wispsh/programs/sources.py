@@ -3,9 +3,9 @@ of an index URL or an image name. Anything else is a foreign source: what it ser
 from __future__ import annotations
 
 import os
-import re
 
 from wispsh.programs.grammar import UNKNOWN
+from wispsh.support.lazyre import re
 
 # The public indexes of the ecosystems, and the wheel indexes their projects document (PyTorch, NVIDIA).
 KNOWN_INDEX_HOSTS = frozenset({

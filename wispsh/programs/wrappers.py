@@ -6,11 +6,13 @@ Used by keys.py (the approval key) and split.py (to find `sudo bash -c '…'`, `
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from collections.abc import Sequence
+from _collections_abc import Sequence  # collections.abc's own (loaded with os; no collections)
 
 from wispsh.model import Assignment
 from wispsh.support.lazyre import lazy_re
+from wispsh.support.record import Record
+
+_set = object.__setattr__  # records set their fields once, in __init__
 
 # ---------------------------------------------------------------- the grammar's vocabulary
 
@@ -28,30 +30,52 @@ EDIT = "edit"          # `sudo -e FILE…` runs sudoedit on the files
 DIRECT = "direct"      # the words after the options are a command, not code (`watch -x`)
 
 
-@dataclass(frozen=True)
-class Opt:
+class Opt(Record):
     names: tuple[str, ...]      # "-u", "--user"
-    arity: str = FLAG
-    effect: str | None = None
-    default: str | None = None  # OPTIONAL's value when none is attached (`xargs -i` means `-i{}`)
+    arity: str
+    effect: str | None
+    default: str | None         # OPTIONAL's value when none is attached (`xargs -i` means `-i{}`)
+
+    __slots__ = FIELDS = ('names', 'arity', 'effect', 'default')
+
+    def __init__(self, names, arity=FLAG, effect=None, default=None) -> None:
+        _set(self, 'names', names)
+        _set(self, 'arity', arity)
+        _set(self, 'effect', effect)
+        _set(self, 'default', default)
 
 
 def opt(names: str, arity: str = FLAG, effect: str | None = None, default: str | None = None) -> Opt:
     return Opt(tuple(names.split()), arity, effect, default)
 
 
-@dataclass(frozen=True)
-class Grammar:
-    options: tuple[Opt, ...] = ()
-    operands: int = 0                   # words the wrapper itself takes before the command (timeout's DURATION)
-    assignments: bool = False           # NAME=value words before the command set its environment (env, sudo)
-    default: tuple[str, ...] | None = None  # what runs when no command is given; None: nothing runs
-    privileged: bool = False
-    permute: bool = False               # options may follow operands (GNU getopt without "+": su)
-    options_after_operands: bool = False  # `flock FILE -c CMD`
-    legacy_numeric: bool = False        # `nice -19`, `nice --5`
-    user_operand: bool = False          # `su [USER] [ARGS]`: the first operand is a user, the rest go to the shell
-    joins_code: bool = False            # `watch ls -l`: the words are joined and run by `sh -c`
+class Grammar(Record):
+    options: tuple[Opt, ...]
+    operands: int                       # words the wrapper itself takes before the command (timeout's DURATION)
+    assignments: bool                   # NAME=value words before the command set its environment (env, sudo)
+    default: tuple[str, ...] | None     # what runs when no command is given; None: nothing runs
+    privileged: bool
+    permute: bool                       # options may follow operands (GNU getopt without "+": su)
+    options_after_operands: bool        # `flock FILE -c CMD`
+    legacy_numeric: bool                # `nice -19`, `nice --5`
+    user_operand: bool                  # `su [USER] [ARGS]`: the first operand is a user, the rest go to the shell
+    joins_code: bool                    # `watch ls -l`: the words are joined and run by `sh -c`
+
+    __slots__ = FIELDS = ('options', 'operands', 'assignments', 'default', 'privileged', 'permute',
+                          'options_after_operands', 'legacy_numeric', 'user_operand', 'joins_code')
+
+    def __init__(self, options=(), operands=0, assignments=False, default=None, privileged=False, permute=False,
+                 options_after_operands=False, legacy_numeric=False, user_operand=False, joins_code=False) -> None:
+        _set(self, 'options', options)
+        _set(self, 'operands', operands)
+        _set(self, 'assignments', assignments)
+        _set(self, 'default', default)
+        _set(self, 'privileged', privileged)
+        _set(self, 'permute', permute)
+        _set(self, 'options_after_operands', options_after_operands)
+        _set(self, 'legacy_numeric', legacy_numeric)
+        _set(self, 'user_operand', user_operand)
+        _set(self, 'joins_code', joins_code)
 
 
 # ---------------------------------------------------------------- the table
@@ -298,7 +322,6 @@ SYSTEM_DIRS = frozenset({
 _DEFAULT_SHELL = "sh"
 _LEGACY_NICE = lazy_re(r"^-(?:[-+]?)\d+$")
 _ASSIGNMENT = lazy_re(r"^[^=\-][^=]*=")
-_NEEDS_CLEANING = lazy_re(r"[/\\'\"]")
 _WRITTEN_ASSIGNMENT = lazy_re(r"^([A-Za-z_][A-Za-z0-9_]*)=")
 
 
@@ -309,22 +332,32 @@ class _RuntimeAssignment(str):
     written: str
 
 
-@dataclass(frozen=True)
-class Unwrapped:
+class Unwrapped(Record):
     command: tuple[str | None, ...]   # argv from the essential program on; () when nothing runs
     wrappers: tuple[str, ...]         # outermost first: ("sudo", "env", "timeout")
     env: tuple[Assignment, ...]       # from prefix-free `env A=1` forms
     privileged: bool                  # sudo/doas/su/pkexec/run0
     runs_nothing: bool                # `command -v rm`, `sudo -v`, `env` alone (prints env), ...
-    code: str | None = None           # `env -S STRING`: the string is code to split
-    code_origin: str | None = None    # "env -S"
+    code: str | None                  # `env -S STRING`: the string is code to split
+    code_origin: str | None           # "env -S"
+
+    __slots__ = FIELDS = ('command', 'wrappers', 'env', 'privileged', 'runs_nothing', 'code', 'code_origin')
+
+    def __init__(self, command, wrappers, env, privileged, runs_nothing, code=None, code_origin=None) -> None:
+        _set(self, 'command', command)
+        _set(self, 'wrappers', wrappers)
+        _set(self, 'env', env)
+        _set(self, 'privileged', privileged)
+        _set(self, 'runs_nothing', runs_nothing)
+        _set(self, 'code', code)
+        _set(self, 'code_origin', code_origin)
 
 
 def program_name(word: str | None) -> str | None:
     """`/usr/bin/head` -> `head`, `\\rm` -> `rm`, `"rm"` -> `rm`; None stays None (known at run time)."""
     if word is None:
         return None
-    if not _NEEDS_CLEANING.search(word):
+    if not ("/" in word or "\\" in word or "'" in word or '"' in word):    # nothing to clean: no regex needed
         return word
     name = word.lstrip("\\")
     if len(name) >= 2 and name[0] == name[-1] and name[0] in "'\"":
@@ -349,7 +382,6 @@ def wrapper_grammar(word: str | None) -> Grammar | None:
 # ---------------------------------------------------------------- reading one wrapper's arguments
 
 
-@dataclass
 class _Read:
     """What one wrapper's arguments said (mutable scratch; never leaves this module)."""
 
@@ -357,7 +389,16 @@ class _Read:
     effects: list[tuple[str, str | None]]
     operands: list[str | None]
     assignments: list[Assignment]
-    stopped_at_runtime_word: bool = False
+    stopped_at_runtime_word: bool
+
+    __slots__ = ('rest', 'effects', 'operands', 'assignments', 'stopped_at_runtime_word')
+
+    def __init__(self, rest, effects, operands, assignments, stopped_at_runtime_word=False) -> None:
+        self.rest = rest
+        self.effects = effects
+        self.operands = operands
+        self.assignments = assignments
+        self.stopped_at_runtime_word = stopped_at_runtime_word
 
 
 def _lookup(grammar: Grammar, name: str) -> Opt | None:

@@ -1,28 +1,32 @@
-"""Finding the data files of Resources/, installed (wispsh/Resources in the wheel) or in a checkout."""
+"""Finding the data files of Resources/, installed (wispsh/Resources in the wheel) or in a checkout.
+Paths are str (no pathlib: the hot path reads resources)."""
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
+import os
 
-_HERE = Path(__file__).resolve().parent.parent   # the wispsh package
+from wispsh.support.memo import cache
+
+_HERE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))   # the wispsh package
 
 
 @cache
-def resources_dir() -> Path:
-    for candidate in (_HERE / "Resources", _HERE.parent / "Resources"):
-        if candidate.is_dir():
+def resources_dir() -> str:
+    for candidate in (os.path.join(_HERE, "Resources"), os.path.join(os.path.dirname(_HERE), "Resources")):
+        if os.path.isdir(candidate):
             return candidate
     raise FileNotFoundError(f"wispsh: Resources not found beside {_HERE}")
 
 
-def resource_path(name: str) -> Path:
-    return resources_dir() / name
+def resource_path(name: str) -> str:
+    return os.path.join(resources_dir(), name)
 
 
 def read_lines(name: str) -> tuple[str, ...]:
     """A one-item-a-line resource: blank lines and `#` comments dropped, items stripped."""
     items = []
-    for raw in resource_path(name).read_text(encoding="utf-8").splitlines():
+    with open(resource_path(name), encoding="utf-8") as fh:
+        text = fh.read()
+    for raw in text.splitlines():
         item = raw.split("#", 1)[0].strip()
         if item:
             items.append(item)

@@ -12,8 +12,6 @@ encoded as UTF-8, and a raw CR, ESC or bidi control on a terminal hides or rewri
 """
 from __future__ import annotations
 
-import json
-
 from wispsh.support.lazyre import lazy_re
 
 _UNSAFE_IN_JSON = lazy_re("[\x7f-\x9f\u2028\u2029\ud800-\udfff]")
@@ -49,8 +47,83 @@ def _escape(match) -> str:
 
 def dumps(value, **kwargs) -> str:
     """JSON text that encodes as strict UTF-8 and stays one line for every reader."""
+    import json
+
     text = json.dumps(value, ensure_ascii=False, **kwargs)
+    return _safe_json(text)
+
+
+def _safe_json(text: str) -> str:
+    if text.isascii() and "\x7f" not in text:     # the common case: nothing to escape (the class is not compiled)
+        return text
     return _UNSAFE_IN_JSON.sub(_escape, text)
+
+
+def dumps_line(value, default=str) -> str:
+    """dumps(value, default=default), written here without the json package (the audit of every line writes
+    its events with it): the same text, byte for byte, as json.dumps(value, ensure_ascii=False,
+    default=default) would give, escaped as dumps escapes it."""
+    return _safe_json(_json_text(value, default))
+
+
+# What json.dumps(ensure_ascii=False) escapes in a string: the quote, the backslash and every C0 control.
+_JSON_ESCAPES = {code: f"\\u{code:04x}" for code in range(0x20)}
+_JSON_ESCAPES.update({ord('"'): '\\"', ord("\\"): "\\\\", ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t",
+                      ord("\b"): "\\b", ord("\f"): "\\f"})
+
+
+def encode_basestring(text: str) -> str:
+    """json's string quoting (ensure_ascii=False), without loading the json package's C module for the
+    common case: printable text holds nothing to escape but a quote or a backslash."""
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        return '"' + text + '"'
+    if len(text) > 4096:                    # long text: the C quoting, not a translate of every character
+        from _json import encode_basestring as quoted
+
+        return quoted(text)
+    return '"' + text.translate(_JSON_ESCAPES) + '"'
+
+
+def _json_text(value, default) -> str:
+    # the order of json's own encoder: str, None, True, False, int, float, list/tuple, dict, else default()
+    if isinstance(value, str):
+        return encode_basestring(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        return _float_text(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join([_json_text(item, default) for item in value]) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join([_key_text(key) + ": " + _json_text(item, default)
+                                for key, item in value.items()]) + "}"
+    return _json_text(default(value), default)
+
+
+def _float_text(value: float) -> str:
+    if value != value:
+        return "NaN"
+    if value in (float("inf"), float("-inf")):
+        return "Infinity" if value > 0 else "-Infinity"
+    return float.__repr__(value)
+
+
+def _key_text(key) -> str:
+    if isinstance(key, str):
+        return encode_basestring(key)
+    if key is True or key is False or key is None:
+        return {True: '"true"', False: '"false"', None: '"null"'}[key]
+    if isinstance(key, int):
+        return '"' + int.__repr__(key) + '"'
+    if isinstance(key, float):
+        return '"' + _float_text(key) + '"'
+    raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
 
 
 def utf8(text: str) -> bytes:
