@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import posixpath
-from _operator import itemgetter
+from _operator import attrgetter, itemgetter
 
 from wispsh.model import Finding, Level
 from wispsh.policy import places
@@ -45,11 +45,15 @@ class Facts:
         self.reads: list[str] = []      # files whose contents it reads
 
     def summary(self) -> "FactsSummary":
-        values = [getattr(self, name) for name in FACT_NAMES]
-        if not any(v for v in values) and self.cd_to is None:
+        values = _FACT_VALUES(self)
+        if not any(values) and self.cd_to is None:
             return NO_FACTS
-        return FactsSummary(*(tuple(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v
-                              for v in values))
+        values = list(values)
+        for i in _LIST_FACTS:           # frozen: the summary outlives the part's Facts
+            values[i] = tuple(values[i])
+        for i in _DICT_FACTS:
+            values[i] = dict(values[i])
+        return tuple.__new__(FactsSummary, values)
 
 
 FACT_NAMES = Facts.__slots__
@@ -75,6 +79,9 @@ for _index, _name in enumerate(FACT_NAMES):
     setattr(FactsSummary, _name, property(itemgetter(_index)))
 del _index, _name
 _EMPTY = Facts()
+_FACT_VALUES = attrgetter(*FACT_NAMES)
+_LIST_FACTS = tuple(i for i, name in enumerate(FACT_NAMES) if isinstance(getattr(_EMPTY, name), list))
+_DICT_FACTS = tuple(i for i, name in enumerate(FACT_NAMES) if isinstance(getattr(_EMPTY, name), dict))
 NO_FACTS = FactsSummary(*(() if isinstance(v, list) else {} if isinstance(v, dict) else v
                           for v in (getattr(_EMPTY, name) for name in FACT_NAMES)))
 

@@ -363,9 +363,8 @@ def _through_links(resolved: str, cls: str, ctx) -> tuple[str, str] | None:
     if cls in (HARMLESS, NETDEV, WISP, WISP_KEY, DEVICE) or not resolved.startswith("/") or resolved.startswith(
             ("/proc/", "/sys/", "/dev/")):
         return None
-    import os
     try:
-        real = os.path.realpath(resolved)
+        real = _realpath(resolved, ctx)
     except (OSError, ValueError):
         return None
     if real == resolved:
@@ -380,6 +379,30 @@ def _through_links(resolved: str, cls: str, ctx) -> tuple[str, str] | None:
         if cls not in GRAVE and (cls not in BROAD or landed not in BROAD):
             return logical, landed
     return None
+
+
+def _realpath(path: str, ctx) -> str:
+    """os.path.realpath(path), its directory's real path taken once a line (a long line names many files in
+    few directories): the leaf is looked at on its own, and only a leaf that is itself a link is resolved whole."""
+    import os
+    from stat import S_ISLNK
+
+    parent, name = path.rsplit("/", 1)
+    parent = parent or "/"
+    known = ctx.real_dirs
+    real_parent = known.get(parent)
+    if real_parent is None:
+        if len(known) >= MAX_REMEMBERED_PLACES:
+            known.clear()
+        real_parent = known[parent] = os.path.realpath(parent)
+    if not name:
+        return real_parent
+    try:
+        if S_ISLNK(os.lstat(path).st_mode):
+            return os.path.realpath(path)
+    except OSError:
+        pass                            # as realpath does: a leaf that cannot be looked at is taken as named
+    return real_parent.rstrip("/") + "/" + name
 
 
 def _logical(real: str, ctx) -> str:
