@@ -123,14 +123,14 @@ class Cmd:
     def sets_variable(self, name: str, value: str | None, text: str) -> bool:
         """`NAME=value` given to what runs: the policy's table of variables that make programs run code
         (policy/env.py) says how bad. True when it found something."""
-        from wispsh.policy.env import judge_variable
+        from wispsh.policy.env import judge_variable, variable_rule
 
         found = judge_variable(name, value, text, self.place)
         if found is None:
             return False
         level, reason = found
-        base = name.split("[", 1)[0].rstrip("+") or "unknown"
-        self.found.append(Finding(self.ctx.overrides.get(f"env.{base}", level), f"env.{base}", reason, "env"))
+        rule = variable_rule(name.split("[", 1)[0].rstrip("+") or "unknown")
+        self.found.append(Finding(self.ctx.overrides.get(rule, level), rule, reason, "env"))
         return True
 
     def does(self, kind: str, rule: str, says: str) -> None:

@@ -151,6 +151,22 @@ def _judge_config_variable(base: str, value: str | None, place) -> tuple[Level, 
     return H, f"{base} {why} {value}, outside the project: it decides what the tool installs or runs"
 
 
+# Variables judged by a prefix, whatever the rest of the name: one rule id a family (env.BASH_FUNC for every
+# exported function), so the id stays stable and a user's table or a test can name it.
+FAMILY_PREFIXES = ("WISP_", "BASH_FUNC_", "DYLD_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "npm_config_")
+
+
+def variable_rule(base: str) -> str:
+    """The rule id of setting the variable `base` (its name without a subscript or `+`)."""
+    upper = base.upper()
+    if upper in INDEX_VARIABLES or upper in CONFIG_FILE_VARIABLES:
+        return f"env.{upper}"
+    for prefix in FAMILY_PREFIXES:
+        if base.startswith(prefix) or prefix == "npm_config_" and base.lower().startswith(prefix):
+            return f"env.{prefix.rstrip('_')}"
+    return f"env.{base}"
+
+
 def judge_variable(name: str, value: str | None, text: str, place=None) -> tuple[Level, str] | None:
     """The level of setting one variable, or None when it is harmless. `place(word)` says where a path points
     (for the variables that name a config file)."""
