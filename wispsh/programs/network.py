@@ -1447,14 +1447,32 @@ def _gh_group(group: str, *, publish_example: str, reads=(), read_example: str =
 @emits({"gh.download.into": ["gh repo clone evil/dots ~/.config/nvim", "gh release download v1 -D ~/.local/bin",
                              "gh run download 1 --dir /tmp/a", "gh release download v1 -O ~/.bashrc"]})
 def gh_download(cmd, o) -> None:
-    """Where a download lands: `gh repo clone R DIR`, `-D/--dir DIR`, `-O/--output FILE` (judged by place)."""
+    """Where a download lands: `gh repo clone R DIR`, `-D/--dir DIR`, `-O/--output FILE` (judged by place);
+    without them, the current directory: `gh release download -p NAME` saves ./NAME, the other assets or
+    artifacts land in it, a clone in ./REPO. Recorded as downloaded, so a later part that runs it is
+    download-then-run."""
     targets = o.all("D", "dir", "O", "output")
     if cmd.args[1:2] == ["clone"] and len(o.operands) > 1:
         targets.append(o.operands[1])
     for target in targets:
         if target != "-":
             cmd.fired.add("gh.download.into")
-            cmd.facts.fetch_writes.append(cmd.write(target, "saves a download to").path)
+            where = cmd.write(target, "saves a download to").path
+            single = bool(o.all("O", "output")) and target in o.all("O", "output")
+            cmd.facts.fetch_writes.append(where if single else where.rstrip("/") + "/")
+    if targets:
+        return
+    here = cmd.cwd.rstrip("/")
+    if cmd.args[1:2] == ["clone"]:
+        if o.operands and UNKNOWN not in o.operands[0]:
+            name = o.operands[0].rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+            cmd.facts.fetch_writes.append(f"{here}/{name}/")
+        return
+    names = o.all("p", "pattern")
+    if names and all(UNKNOWN not in n and not any(c in n for c in "*?[") for n in names):
+        cmd.facts.fetch_writes.extend(f"{here}/{n}" for n in names)
+    else:                                   # every asset (or a glob of them): whatever lands in the directory
+        cmd.facts.fetch_writes.append(f"{here}/")
 
 
 GH_DOWNLOAD_HOOKS: dict = {}

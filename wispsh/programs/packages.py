@@ -218,10 +218,15 @@ STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
                                      "pip install -r /dev/stdin <<'EOF'\n-e git+https://x.example/y.git#egg=y\nEOF"]})
 def pip_install(cmd, o) -> None:
     """pip install/download/wheel: the packages it names (install_specs), and the requirement and constraint
-    files it reads."""
+    files it reads. `pip download|wheel -d DIR` fetches archives into DIR: what a later part runs from there
+    was downloaded (without -d they land in the current directory under names the line does not show)."""
     install_specs(cmd, o)
     for name in o.all(*REQUIREMENT_FILE_OPTIONS):
         _requirements_file(cmd, name)
+    if "download" in cmd.args[:2] or "wheel" in cmd.args[:2]:
+        for target in o.all("d", "dest", "w", "wheel-dir"):
+            if UNKNOWN not in target:
+                cmd.facts.fetch_writes.append(cmd.place(target).path.rstrip("/") + "/")
 
 
 PIP_INSTALL = verb(
