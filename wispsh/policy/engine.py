@@ -103,8 +103,7 @@ def _uses_loop_var(written, loops) -> list:
 
 
 def analyse(part: Part, key: Key | None, ctx: Context, cwd: str | None = None,
-            line_vars: dict | None = None, found_file: str | None = None, fed_names=(),
-            fed_replace: str | None = None) -> Cmd:
+            line_vars: dict | None = None, found_file: str | None = None, fed_names=()) -> Cmd:
     """Judge one part: every finding, and the facts the whole-line rules need."""
     cwd = cwd or ctx.cwd
     subst = {"HOME": ctx.home, "PWD": cwd}
@@ -117,8 +116,8 @@ def analyse(part: Part, key: Key | None, ctx: Context, cwd: str | None = None,
     if found_file is not None:
         # a find -exec command: {} stands for each file find finds
         command = tuple(w.replace("{}", found_file) if w is not None else None for w in command)
-    if fed_names and (fed_replace is not None or key is not None and "xargs" in key.wrappers):
-        return _fed_through_xargs(part, key, ctx, cwd, subst, command, written, fed_names, fed_replace)
+    if fed_names and key is not None and "xargs" in key.wrappers:
+        return _fed_through_xargs(part, key, ctx, cwd, subst, command, written, fed_names)
     if not loops:
         return _analyse_once(part, key, ctx, cwd, subst, command, written)
     # A loop variable: judge the command once for each thing it ranges over (`rm "$f"`, f in ~/* → rm ~/*).
@@ -137,7 +136,7 @@ def analyse(part: Part, key: Key | None, ctx: Context, cwd: str | None = None,
     return merged
 
 
-def xargs_replace(part: Part, key: Key) -> str | None:
+def _xargs_replace(part: Part, key: Key) -> str | None:
     """The replace string of `xargs -I R` / `-i` / `--replace[=R]` (then xargs appends nothing), else None."""
     wrapper = part.argv[:max(0, len(part.argv) - len(key.command))]
     for i, word in enumerate(wrapper):
@@ -156,10 +155,10 @@ def xargs_replace(part: Part, key: Key) -> str | None:
     return None
 
 
-def _fed_through_xargs(part, key, ctx, cwd, subst, command, written, names, fed_replace=None) -> Cmd:
+def _fed_through_xargs(part, key, ctx, cwd, subst, command, written, names) -> Cmd:
     """`ls ~/.ssh/id_* | xargs cat`: the names the stage before prints are the words xargs gives the command
     (appended, or in place of its -I string); judged once for each (at most MAX_LOOP_VARIANTS), merged."""
-    replace = fed_replace if fed_replace is not None else xargs_replace(part, key)
+    replace = _xargs_replace(part, key)
     merged = None
     for name in names[:MAX_LOOP_VARIANTS]:
         words, texts = command, written

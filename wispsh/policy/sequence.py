@@ -23,7 +23,6 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
     last_mover_end = 0
     printed: dict = {}      # pipeline -> (stage, what that stage visibly prints)
     named: dict = {}        # pipeline -> (stage, the path names that stage prints: ls F, find D, echo F)
-    fed_into: dict = {}     # part -> (names, replace string) of an `xargs -I R` part and the code it runs
     for index, part in enumerate(parts):
         key = key_for(part)
         fed = printed.get(part.pipeline) if part.pipeline is not None else None
@@ -36,18 +35,11 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
         if part.origin == "find -exec" and part.parent is not None and part.parent < index:
             starts = judged[part.parent].facts.found_under
             found_file = starts[0] if len(starts) == 1 else None
-        fed_names, fed_replace = (), None
+        fed_names = ()
         if part.pipeline is not None and key is not None and "xargs" in key.wrappers and part.parent is None:
             before = named.get(part.pipeline)
             if before is not None and before[0] == part.stage - 1:
-                fed_names = before[1]
-                placeholder = engine.xargs_replace(part, key)
-                if placeholder is not None:
-                    fed_into[index] = (fed_names, placeholder)
-        elif part.parent is not None and part.parent in fed_into and part.origin in ("sh -c", "eval"):
-            # `… | xargs -I{} sh -c 'cat {} | nc …'`: the code xargs runs holds the names too
-            fed_names, fed_replace = fed_into[part.parent]
-            fed_into[index] = (fed_names, fed_replace)
+                fed_names = before[1]      # `ls ~/.ssh/id_* | xargs cat`: the names are what xargs appends
         moved = cwd != ctx.cwd or bool(line_vars) and _uses_variables(part) or found_file is not None or \
             bool(fed_names)
         alone = engine.judge(part, key, ctx)
@@ -61,7 +53,7 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
             item = alone
         else:
             cmd = engine.analyse(seen, key, ctx, cwd=cwd, line_vars=line_vars, found_file=found_file,
-                                 fed_names=fed_names, fed_replace=fed_replace)
+                                 fed_names=fed_names)
             where = (f" (for every file find finds under {found_file.rsplit('/', 1)[0] or '/'})"
                      if found_file is not None
                      else f" (for the names the stage before prints: {', '.join(fed_names[:3])})" if fed_names
