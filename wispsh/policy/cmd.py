@@ -18,7 +18,7 @@ class Facts:
 
     __slots__ = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp",
                  "runtime_code", "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp",
-                 "deletes", "lists_big", "found_under", "secret_copy", "links", "builds", "sends", "reads")
+                 "deletes", "lists_big", "found_under", "secret_copy", "links", "builds", "sends", "reads", "names")
 
     def __init__(self) -> None:
         self.secret_source = ""         # why this part emits secrets ("" when it does not)
@@ -43,6 +43,7 @@ class Facts:
         self.builds: list[str] = []     # directories whose build files it runs (make, pip install ., npm test)
         self.sends: list[str] = []      # what it sends off the machine: absolute paths of files, "-" its input
         self.reads: list[str] = []      # files whose contents it reads
+        self.names: list[str] = []      # path names it prints (ls F, find D, fd): what `| xargs cmd` is given
 
     def summary(self) -> "FactsSummary":
         values = _FACT_VALUES(self)
@@ -90,7 +91,7 @@ class Cmd:
     """One command being judged: program name, resolved args, and the findings."""
 
     __slots__ = ("name", "args", "part", "key", "ctx", "cwd", "found", "facts", "subst", "privileged",
-                 "via_xargs", "delegate_to", "delegated", "fired")
+                 "via_xargs", "xargs_word", "delegate_to", "delegated", "fired")
 
     def __init__(self, name, args, part, key, ctx, cwd, subst, facts=None):
         self.name = name
@@ -104,6 +105,7 @@ class Cmd:
         self.facts = facts or Facts()
         self.privileged = bool(key is not None and key.privileged)
         self.via_xargs = bool(key is not None and "xargs" in key.wrappers)
+        self.xargs_word: str | None = UNKNOWN   # the word xargs appends (a name the stage before prints; None: -I)
         self.delegate_to: list[str] | None = None     # words of a command this one runs (busybox rm …)
         self.delegated = False      # judging words a rule handed on: the splitter did not see them as a part
         self.fired: set[str] = set()    # ids of the table rows that applied (the table tests read them)

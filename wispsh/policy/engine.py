@@ -103,7 +103,7 @@ def _uses_loop_var(written, loops) -> list:
 
 
 def analyse(part: Part, key: Key | None, ctx: Context, cwd: str | None = None,
-            line_vars: dict | None = None, found_file: str | None = None) -> Cmd:
+            line_vars: dict | None = None, found_file: str | None = None, fed_names=()) -> Cmd:
     """Judge one part: every finding, and the facts the whole-line rules need."""
     cwd = cwd or ctx.cwd
     subst = {"HOME": ctx.home, "PWD": cwd}
@@ -116,6 +116,8 @@ def analyse(part: Part, key: Key | None, ctx: Context, cwd: str | None = None,
     if found_file is not None:
         # a find -exec command: {} stands for each file find finds
         command = tuple(w.replace("{}", found_file) if w is not None else None for w in command)
+    if fed_names and key is not None and "xargs" in key.wrappers:
+        return _fed_through_xargs(part, key, ctx, cwd, subst, command, written, fed_names)
     if not loops:
         return _analyse_once(part, key, ctx, cwd, subst, command, written)
     # A loop variable: judge the command once for each thing it ranges over (`rm "$f"`, f in ~/* → rm ~/*).
@@ -126,6 +128,44 @@ def analyse(part: Part, key: Key | None, ctx: Context, cwd: str | None = None,
     merged = None
     for variant in variants:
         cmd = _analyse_once(part, key, ctx, cwd, variant, command, written)
+        if merged is None:
+            merged = cmd
+        else:
+            merged.found.extend(cmd.found)
+            _merge_facts(merged.facts, cmd.facts)
+    return merged
+
+
+def _xargs_replace(part: Part, key: Key) -> str | None:
+    """The replace string of `xargs -I R` / `-i` / `--replace[=R]` (then xargs appends nothing), else None."""
+    wrapper = part.argv[:max(0, len(part.argv) - len(key.command))]
+    for i, word in enumerate(wrapper):
+        if word is None:
+            continue
+        if word in ("-I", "-J") and i + 1 < len(wrapper):
+            return wrapper[i + 1] or "{}"
+        if word.startswith(("-I", "-J")) and len(word) > 2:
+            return word[2:]
+        if word == "-i" or word == "--replace":
+            return "{}"
+        if word.startswith("-i") and len(word) > 2 and not word.startswith("--"):
+            return word[2:]
+        if word.startswith("--replace="):
+            return word.split("=", 1)[1] or "{}"
+    return None
+
+
+def _fed_through_xargs(part, key, ctx, cwd, subst, command, written, names) -> Cmd:
+    """`ls ~/.ssh/id_* | xargs cat`: the names the stage before prints are the words xargs gives the command
+    (appended, or in place of its -I string); judged once for each (at most MAX_LOOP_VARIANTS), merged."""
+    replace = _xargs_replace(part, key)
+    merged = None
+    for name in names[:MAX_LOOP_VARIANTS]:
+        words, texts = command, written
+        if replace is not None:     # -I: a word that holds the replace string is known only now (None in key)
+            texts = tuple(t.replace(replace, name) for t in written)
+            words = tuple(None if w is None or replace in t else w for w, t in zip(command, written))
+        cmd = _analyse_once(part, key, ctx, cwd, subst, words, texts, None if replace is not None else name)
         if merged is None:
             merged = cmd
         else:
@@ -146,8 +186,9 @@ def _merge_facts(into: Facts, other: Facts) -> None:
     into.reads.extend(other.reads)
 
 
-def _analyse_once(part, key, ctx, cwd, subst, command, written) -> Cmd:
+def _analyse_once(part, key, ctx, cwd, subst, command, written, xargs_word=UNKNOWN) -> Cmd:
     cmd = Cmd("", [], part, key, ctx, cwd, subst)
+    cmd.xargs_word = xargs_word
     if part.opaque:
         cmd.does("run-code", "parse.opaque", "text the gate could not read as commands")
     if part.redirects:
@@ -428,8 +469,8 @@ def _dispatch(cmd: Cmd) -> None:
             return
         table = program(name, cmd.ctx)
         if table is not None:
-            if cmd.via_xargs:
-                cmd.args = list(cmd.args) + [UNKNOWN]      # xargs appends the words it reads
+            if cmd.via_xargs and cmd.xargs_word is not None:
+                cmd.args = list(cmd.args) + [cmd.xargs_word]    # xargs appends the words it reads
             tables.run(cmd, table, cmd.args, name)
         elif UNKNOWN in name:
             cmd.does("run-code", "program.runtime", "the program is chosen at run time")
@@ -476,6 +517,12 @@ def _judge_privilege(cmd: Cmd) -> None:
     from wispsh.programs.interpreters import SHELLS
     if cmd.facts.interp and cmd.level() >= M or cmd.name in SHELLS:
         cmd.does("privilege", "privilege.root-shell", f"a root {cmd.name}: anything can run as root")
+        return
+    escape = next((f for f in cmd.found if f.kind == "run-code" and f.level >= H
+                   and not f.rule.startswith(("path.run.", "program."))), None)
+    if escape is not None:
+        # `sudo awk 'BEGIN{system("/bin/sh")}'`, `sudo vim -c ':!sh'`, `sudo tar --checkpoint-action=exec=…`
+        cmd.does("privilege", "privilege.root-escape", f"runs commands or code as root ({escape.reason})")
 
 
 WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})

@@ -23,18 +23,20 @@ def judge_whole_line(split: Split, judged: tuple[Judged, ...], ctx) -> Verdict:
     """The line's own findings, from the parts' facts (judged in order by sequence.py)."""
     found: list[Finding] = []
     facts = [item.facts for item in judged]
-    _pipelines(judged, facts, found, ctx)
+    carried = _fetched_content(judged, facts, found)
+    _pipelines(judged, facts, found, ctx, carried)
     _nested(judged, facts, found)
     _secret_variables(judged, facts, found, ctx)
     _through_new_links(judged, facts, found, ctx)
     _sockets(facts, found)
     _copies_then_sends(judged, facts, found)
     _write_then_run(judged, facts, found, ctx)
+    _lifecycle_edits(judged, facts, found, ctx)
     _padding(split, judged, facts, found)
     return worst(found)
 
 
-def _pipelines(judged, facts, found, ctx) -> None:
+def _pipelines(judged, facts, found, ctx, carried=frozenset()) -> None:
     stages: dict = {}
     for index, item in enumerate(judged):
         if item.part.pipeline is not None:
@@ -68,7 +70,7 @@ def _pipelines(judged, facts, found, ctx) -> None:
                 key.runs_nothing or key is not None and key.program == "printenv" and len(key.command) == 1
             if f.lists_big:
                 listed = f.lists_big
-            if f.net_fetch:
+            if f.net_fetch or i in carried:
                 fetched = i
             if f.decoder:
                 decoded = i
@@ -76,6 +78,49 @@ def _pipelines(judged, facts, found, ctx) -> None:
                 secret = f.secret_source
             key = judged[i].key
             written = i if key is not None and key.program in ("printf", "echo") else None
+
+
+def _fetched_content(judged, facts, found) -> set:
+    """`X=$(curl -s URL); echo "$X" | bash`, `bash -c "$X"`, `echo "$(curl …)" | base64 -d | sh`: what a
+    download printed, carried in a variable or a $(…) (through decoders and filters inside it) to a part that
+    prints it (then a shell after it in the pipeline runs it: _pipelines) or runs it as code. The parts that
+    carry fetched text."""
+    children: dict[int, list[int]] = {}
+    for index, item in enumerate(judged):
+        if item.part.parent is not None and item.part.origin in ("$()", "``"):
+            children.setdefault(item.part.parent, []).append(index)
+    if not children:
+        return set()
+    holds: set[str] = set()             # variables that hold fetched text
+    carried: set[int] = set()
+    memo: dict[int, bool] = {}
+
+    def carries(index: int, depth: int = 0) -> bool:
+        if index in memo:
+            return memo[index]
+        part = judged[index].part
+        texts = [part.text] + [r.target_text or "" for r in part.redirects if r.op == "<<<"]
+        result = any(_mentions(t, name) for name in holds for t in texts if "$" in t) or depth < 8 and any(
+            facts[child].net_fetch or carries(child, depth + 1) for child in children.get(index, ()))
+        memo[index] = result
+        return result
+
+    for index, item in enumerate(judged):
+        part = item.part
+        if part.parent is not None:
+            continue
+        memo.clear()
+        if not carries(index):
+            continue
+        carried.add(index)
+        f = facts[index]
+        if f.runtime_code or f.stdin_interp and any(
+                r.op == "<<<" for r in part.redirects):
+            found.append(Finding(D, "flow.fetch-to-interpreter",
+                                 "runs code fetched from the network, carried in a variable or a $(…)"))
+        for name in _assigned_names(item):
+            holds.add(name)
+    return carried
 
 
 SECRET_WORDS = lazy_re(r"token|secret|passw|api.?key|access.?key|private|credential|auth|_pat\b|session", re.I)
@@ -110,6 +155,17 @@ def _nested(judged, facts, found) -> None:
                 found.append(Finding(H, "flow.decode-to-interpreter", "decodes hidden text and runs it"))
             if f.secret_source and (holder.net_send or holder.net_fetch):
                 found.append(Finding(D, "flow.secret-to-network", f"sends secrets to the network (a substitution {f.secret_source})"))
+    for index, f in enumerate(facts):
+        # `sudo find . -exec /bin/sh \;`, `sudo xargs sh -c …`: a shell or code run beneath a privileged part
+        if judged[index].part.parent is None or not (f.interp or f.stdin_interp or f.runtime_code or any(
+                x.kind == "run-code" and x.level >= H for x in judged[index].verdict.findings)):
+            continue
+        root = next((up for up in _ancestors(judged, index)
+                     if judged[up].key is not None and judged[up].key.privileged), None)
+        if root is not None:
+            found.append(Finding(D, "flow.root-nested-code", f"runs '{judged[index].part.text[:60]}' as root "
+                                                              f"(beneath '{judged[root].part.text[:40]}')"))
+            break
     for index, f in enumerate(facts):
         part = judged[index].part
         if part.origin == "find -exec" and (f.net_send or f.net_fetch) and part.parent is not None:
@@ -284,6 +340,62 @@ def _write_then_run(judged, facts, found, ctx) -> None:
             written[path] = ("fetch", index)
         if f.net_fetch and part.pipeline is not None:
             fetching_stage[part.pipeline] = part.stage
+
+
+# An edit that names a package.json lifecycle script: `.scripts.postinstall=…` (jq), `"prepare":` (sed), `scripts
+# ['preinstall']` (python, node). pre*/post* hooks run around npm's verbs (pretest, postinstall), prepare and
+# install on every install.
+LIFECYCLE_EDIT = lazy_re(r"(?s)scripts\b[^;|&]{0,200}?\b(?:pre|post)[A-Za-z]+|scripts\b[^;|&]{0,200}?\b(?:prepare"
+                         r"|install|uninstall)\b")
+EDIT_SINKS = frozenset({"sponge", "tee", "dd"})      # `jq … package.json | sponge package.json`
+MOVERS = frozenset({"mv", "cp", "install"})
+
+
+def _lifecycle_edits(judged, facts, found, ctx) -> None:
+    """`jq '.scripts.postinstall="…"' package.json > t && mv t package.json`, `… | sponge package.json`, `sed -i`
+    of a lifecycle key, `npm pkg set scripts.X=…`: an edit whose final destination is a package.json and that
+    plants a script npm runs on its own (high), then an install or build of that directory (dangerous)."""
+    planted: dict[str, str] = {}        # path -> what planted a lifecycle script in it
+    for index, item in enumerate(judged):
+        part, key, f = item.part, item.key, facts[index]
+        program = key.program if key is not None else None
+        if program is None:
+            continue
+        if planted and program in MOVERS and key.command:
+            words = [w for w in key.command[1:] if w is not None and not w.startswith("-")]
+            if len(words) >= 2:
+                sources = {places.place(w, ctx, ctx.cwd).path for w in words[:-1]}
+                if sources & set(planted):
+                    for dest in f.writes:
+                        planted[dest] = planted[next(iter(sources & set(planted)))]
+        if f.builds and planted:
+            run = next((p for p in planted if p.rsplit("/", 1)[-1] == "package.json" and
+                        p.rsplit("/", 1)[0] in f.builds), None)
+            if run is not None:
+                found.append(Finding(D, "flow.lifecycle-then-run", f"{planted[run]}, then '{part.text[:50]}' "
+                                                                   "runs it"))
+                return
+        if program == "npm" and tuple(key.command[1:3]) == ("pkg", "set") and any(
+                w and w.startswith("scripts.") for w in key.command[3:]):
+            planted[places.place("package.json", ctx, ctx.cwd).path] = "npm pkg set writes a script"
+            continue
+        if program in ("echo", "printf") or "scripts" not in part.text or \
+                "package.json" not in part.text and not f.writes or not LIFECYCLE_EDIT.search(part.text):
+            continue
+        dests = list(f.writes)
+        if part.pipeline is not None:
+            dests += [w for j, other in enumerate(judged) if other.part.pipeline == part.pipeline
+                      and other.part.stage == part.stage + 1 and other.key is not None
+                      and other.key.program in EDIT_SINKS for w in facts[j].writes]
+        if f.runtime_code is False and f.interp and "package.json" in part.text:
+            dests.append(places.place("package.json", ctx, ctx.cwd).path)
+        for dest in dests:
+            planted[dest] = f"'{part.text[:50]}' writes a lifecycle script"
+    for path, why in planted.items():
+        if path.rsplit("/", 1)[-1] == "package.json":
+            found.append(Finding(H, "flow.lifecycle-edit", f"{why} into {path.rsplit('/', 2)[-2]}/package.json "
+                                                           "(npm runs it on install)"))
+            return
 
 
 def _origin(written: dict, path: str, kind: str | None = None):

@@ -22,6 +22,7 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
     certain = True          # every cd and assignment so far ran for certain before what follows
     last_mover_end = 0
     printed: dict = {}      # pipeline -> (stage, what that stage visibly prints)
+    named: dict = {}        # pipeline -> (stage, the path names that stage prints: ls F, find D, echo F)
     for index, part in enumerate(parts):
         key = key_for(part)
         fed = printed.get(part.pipeline) if part.pipeline is not None else None
@@ -34,7 +35,13 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
         if part.origin == "find -exec" and part.parent is not None and part.parent < index:
             starts = judged[part.parent].facts.found_under
             found_file = starts[0] if len(starts) == 1 else None
-        moved = cwd != ctx.cwd or bool(line_vars) and _uses_variables(part) or found_file is not None
+        fed_names = ()
+        if part.pipeline is not None and key is not None and "xargs" in key.wrappers and part.parent is None:
+            before = named.get(part.pipeline)
+            if before is not None and before[0] == part.stage - 1:
+                fed_names = before[1]      # `ls ~/.ssh/id_* | xargs cat`: the names are what xargs appends
+        moved = cwd != ctx.cwd or bool(line_vars) and _uses_variables(part) or found_file is not None or \
+            bool(fed_names)
         alone = engine.judge(part, key, ctx)
         if seen is not part:
             read = engine.judge(seen, key, ctx)
@@ -45,14 +52,16 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
         if not moved:
             item = alone
         else:
-            cmd = engine.analyse(seen, key, ctx, cwd=cwd, line_vars=line_vars, found_file=found_file)
+            cmd = engine.analyse(seen, key, ctx, cwd=cwd, line_vars=line_vars, found_file=found_file,
+                                 fed_names=fed_names)
             where = (f" (for every file find finds under {found_file.rsplit('/', 1)[0] or '/'})"
                      if found_file is not None
+                     else f" (for the names the stage before prints: {', '.join(fed_names[:3])})" if fed_names
                      else f" (in {cwd})" if cwd != ctx.cwd else " (with the line's own variables)")
             again = engine.verdict_of(cmd)
             again = Verdict(again.level, tuple(Finding(f.level, f.rule, f.reason + where, f.kind)
                                                 for f in again.findings))
-            sure = certain and found_file is None and "||" not in line[last_mover_end:part.span[0]]
+            sure = certain and found_file is None and not fed_names and "||" not in line[last_mover_end:part.span[0]]
             verdict = again if sure or again.level > alone.verdict.level else alone.verdict
             item = Judged(part, key, verdict, cmd.facts.summary())
         judged.append(item)
@@ -60,6 +69,9 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
             text = printed_text(part, key)
             if text is not None and len(text) <= MAX_PIPED_TEXT:
                 printed[part.pipeline] = (part.stage, text)
+            names = _printed_names(part, key, item.facts, text, named.get(part.pipeline))
+            if names:
+                named[part.pipeline] = (part.stage, names)
         facts = item.facts
         changes = facts.cd_to is not None and facts.cd_to != UNKNOWN or bool(facts.assigns)
         if changes:
@@ -69,6 +81,38 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
             cwd = facts.cd_to
         line_vars.update(facts.assigns)
     return tuple(judged)
+
+
+# Stages that pass the names they are given on (perhaps fewer, sorted or re-delimited): `ls … | sort | xargs`.
+NAME_FILTERS = frozenset({"sort", "uniq", "tr", "head", "tail", "grep", "egrep", "fgrep", "rg", "tac", "shuf",
+                          "cat", "cut", "column", "nl", "tee"})
+PRINTERS = frozenset({"echo", "printf", "print"})
+MAX_NAMES = 16
+
+
+def _printed_names(part, key, facts, text, before) -> tuple:
+    """The path names a pipeline stage prints, for an `xargs` after it: a lister's or finder's (facts.names), the
+    path words echo/printf print (or the loop range a printed loop variable walks), `git ls-files`' pathspecs;
+    a filter (sort, tr, grep) passes on the names of the stage before."""
+    program = key.program if key is not None else None
+    if program is None:
+        return ()
+    if program in NAME_FILTERS and before is not None and before[0] == part.stage - 1 and (
+            program != "cat" or len(key.command) == 1):
+        return before[1]
+    names = list(facts.names)
+    if program in PRINTERS:
+        if text is not None:
+            names += [t.strip("'\"") for t in text.split()[:MAX_NAMES * 4]
+                      if t.strip("'\"").startswith(("/", "~", "./", "../")) or "/" in t]
+        for loop in part.loops:
+            if any(w and ("$" + loop.var in w or "${" + loop.var in w) for w in part.words[1:]):
+                names += [w for w in loop.words if w is not None]
+    elif program == "git" and key.command[1:2] == ("ls-files",) or program == "git" and \
+            tuple(key.command[1:2]) == ("ls-files",):
+        given = [w for w in key.command[2:] if w is not None and not w.startswith("-") and w != "--"]
+        names += given or ["*"]
+    return tuple(dict.fromkeys(n for n in names if n and UNKNOWN not in n))[:MAX_NAMES]
 
 
 def _uses_variables(part) -> bool:

@@ -7,6 +7,7 @@ actions), never from the table.
 """
 from __future__ import annotations
 
+from wispsh.policy import places
 from wispsh.programs.grammar import UNKNOWN, Options
 from wispsh.programs.table import DEST, FIRST, HERE, LAST, OPERANDS, REST, SOURCES, Command, On, Row
 
@@ -118,7 +119,10 @@ def apply(cmd, effect: On, o: Options) -> None:
         if action == "read":
             cmd.read(word, says)
         elif action == "list":
-            cmd.list_names(word, says)
+            where = cmd.list_names(word, says)
+            # what it prints: the names of a directory's entries (bare), else the names it was given
+            cmd.facts.names.append("*" if not where.glob and (word.endswith("/") or places.is_directory(where))
+                                   else word)
         elif action == "write":
             cmd.write(word, says)
         elif action == "create":

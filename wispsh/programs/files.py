@@ -537,6 +537,7 @@ def find_expression(cmd, o) -> None:
         where = cmd.place(start)
         found = start.rstrip("/") + "/" + leaf if start not in ("/",) else "/" + leaf
         cmd.facts.found_under.append(found)
+        cmd.facts.names.append(found)       # what it prints, for `| xargs cmd`
         if deleting and filtered and where.cls in (places.PROJECT, places.PROJECT_ROOT, places.TEMP):
             cmd.facts.deletes = True
             cmd.does("change", "find.deletes-filtered", f"deletes the files it finds under {start}")

@@ -179,6 +179,9 @@ def shell_line(cmd, o: Options) -> None:
         if cmd.via_xargs or not operands:
             cmd.facts.runtime_code = True
             cmd.does("run-code", "sh.code-input", f"{cmd.name} -c runs code from its input")
+            if cmd.via_xargs and cmd.xargs_word is None and operands and UNKNOWN not in text:
+                # `ls ~/.aws/* | xargs -I{} sh -c 'cat {} | nc …'`: {} filled with the names the stage before prints
+                cmd.code_text(text, f"{cmd.name} -c, for each name xargs is given")
         elif UNKNOWN in text:
             cmd.facts.runtime_code = True
             cmd.does("run-code", "sh.code-runtime", f"{cmd.name} -c runs code known only at run time")

@@ -990,6 +990,11 @@ OPENSSL_WRITES = frozenset({"out", "keyout", "writerand", "sess_out", "reqout", 
 OPENSSL_READS = frozenset({"in", "inkey", "key", "signkey", "CAfile", "CAkey", "CA", "cert", "certfile", "kfile",
                            "rand", "config", "extfile", "sigfile", "sess_in", "reqin", "respin", "verify",
                            "prverify", "paramfile", "peerkey", "recip", "untrusted", "chain", "CRL", "issuer"})
+# What holds certificates, requests and revocation lists: public halves (x509 -in, req -in a CSR, verify's CA
+# files); a private key is read by -key/-inkey/-signkey/-CAkey, or by rsa/pkey/pkcs12/asn1parse -in, which print it.
+OPENSSL_CERT_OPTIONS = frozenset({"CAfile", "CA", "cert", "certfile", "untrusted", "chain", "CRL", "issuer",
+                                  "trusted"})
+OPENSSL_CERT_INPUT = frozenset({"x509", "req", "crl", "crl2pkcs7", "pkcs7", "verify", "nseq"})
 OPENSSL_LOADS = frozenset({"engine", "provider", "provider-path", "keygen_engine", "ssl_client_engine"})
 
 
@@ -998,7 +1003,9 @@ OPENSSL_LOADS = frozenset({"engine", "provider", "provider-path", "keygen_engine
         "openssl.decodes": ["openssl enc -d -base64 -in x.b64", "openssl base64 -d -in x"],
         "openssl.loads": ["openssl req -engine ./lib.so", "openssl engine dynamic -pre SO_PATH:/tmp/x.so"],
         "openssl.writes": ["openssl genrsa -out key.pem 2048"], "openssl.reads": ["openssl x509 -in cert.pem -noout"],
-        "openssl.pass-file": ["openssl rsa -in k.pem -passin file:pw.txt"]})
+        "openssl.pass-file": ["openssl rsa -in k.pem -passin file:pw.txt"],
+        "openssl.reads-certificate": ["openssl x509 -in certs/dev.pem -noout -text",
+                                      "openssl verify -CAfile ~/.ssh/ca.pem cert.crt"]})
 def openssl_options(cmd, o) -> None:
     """openssl spells its options with one dash (`-out F`, `-engine E`): read them as they are written."""
     args = cmd.args
@@ -1024,6 +1031,11 @@ def openssl_options(cmd, o) -> None:
         if name in OPENSSL_WRITES:
             cmd.fired.add("openssl.writes")
             cmd.write(value)
+        elif (name in OPENSSL_CERT_OPTIONS or name in ("in", "reqin") and sub in OPENSSL_CERT_INPUT) and \
+                cmd.place(value).cls in (places.SECRET, places.PROJECT_SECRET):
+            # a certificate is public: x509 -in k.pem prints only the certificate in it, never the key
+            cmd.does("nothing", "openssl.reads-certificate", f"reads the certificate {_shown(value)} (public)")
+            cmd.facts.reads.append(cmd.place(value).path)
         elif name in OPENSSL_READS:
             cmd.fired.add("openssl.reads")
             cmd.read(value)

@@ -79,9 +79,12 @@ def fd_search(cmd, o: Options) -> None:
             break
     o = FD_GRAMMAR.read(args)
     roots = o.operands[1:] + o.all("search-path", "base-directory") or ["."]
+    extensions = o.all("e", "extension")
+    suffix = "." + extensions[0].lstrip(".") if len(extensions) == 1 else ""
     for root in roots:
         cmd.fired.add("fd.searches")
         cmd.read(root, "searches")
+        cmd.facts.names.append(root.rstrip("/") + "/*" + suffix if root != "/" else "/*" + suffix)
     for ignore in o.all("ignore-file"):
         cmd.fired.add("fd.ignore-file")
         cmd.read(ignore)
@@ -91,8 +94,6 @@ def fd_search(cmd, o: Options) -> None:
         cmd.facts.runtime_code = True
         cmd.does("run-code", "fd.exec-runtime", "fd runs a command known only at run time")
         return
-    extensions = o.all("e", "extension")
-    suffix = "." + extensions[0].lstrip(".") if len(extensions) == 1 else ""
     worst = max(roots, key=lambda r: _sensitivity(cmd.place(r).cls))
     found = worst.rstrip("/") + "/*" + suffix if worst != "/" else "/*" + suffix
     words = [_fill(word, found, worst) for word in command]
