@@ -148,6 +148,11 @@ def glob_could_be_secret(pattern: str) -> bool:
     return any(fnmatchcase(name, pattern) for name in _SECRET_SAMPLES)
 
 
+# The gate's own code (this package, wherever it is installed, an editable checkout included): a line that
+# writes it changes the gate, as one that writes the wisp home does.
+GATE_PACKAGE = posixpath.dirname(posixpath.dirname(posixpath.abspath(__file__)))
+
+
 def classify(path: str, ctx) -> str:
     """The class of an absolute, normalised path."""
     if path in HARMLESS_PATHS or path.startswith(("/dev/fd/", "/dev/pts/")):
@@ -156,7 +161,7 @@ def classify(path: str, ctx) -> str:
         return NETDEV
     if path == posixpath.join(ctx.wisp_home, "grants.key"):
         return WISP_KEY
-    if _under(path, ctx.wisp_home) or any(_under(path, d) for d in ctx.runtime_dirs):
+    if _under(path, ctx.wisp_home) or any(_under(path, d) for d in ctx.runtime_dirs) or _under(path, GATE_PACKAGE):
         return WISP
     padded = path + "/"
     if "/.git/hooks/" in padded or path.endswith("/.git/config") or "/.git/info/attributes" in padded:
