@@ -23,8 +23,11 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
     last_mover_end = 0
     printed: dict = {}      # pipeline -> (stage, what that stage visibly prints)
     named: dict = {}        # pipeline -> (stage, the path names that stage prints: ls F, find D, echo F)
+    same: dict = {}         # a part's words and place in its pipeline -> (key, verdict, facts) judged alone
     for index, part in enumerate(parts):
-        key = key_for(part)
+        signature = _signature(part)
+        known = same.get(signature)
+        key = key_for(part) if known is None else known[0]
         fed = printed.get(part.pipeline) if part.pipeline is not None else None
         seen = part             # the part as the rules read it
         if fed is not None and fed[0] == part.stage - 1 and part.stdin_code is None and part.parent is None:
@@ -42,7 +45,11 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
                 fed_names = before[1]      # `ls ~/.ssh/id_* | xargs cat`: the names are what xargs appends
         moved = cwd != ctx.cwd or bool(line_vars) and _uses_variables(part) or found_file is not None or \
             bool(fed_names)
-        alone = engine.judge(part, key, ctx)
+        if known is None:
+            alone = engine.judge(part, key, ctx)
+            same[signature] = (key, alone.verdict, alone.facts)
+        else:               # the same command again in this line: judged alone, it is judged the same
+            alone = Judged(part, key, known[1], known[2])
         if seen is not part:
             read = engine.judge(seen, key, ctx)
             if not read.facts.stdin_interp:
@@ -113,6 +120,14 @@ def _printed_names(part, key, facts, text, before) -> tuple:
         given = [w for w in key.command[2:] if w is not None and not w.startswith("-") and w != "--"]
         names += given or ["*"]
     return tuple(dict.fromkeys(n for n in names if n and UNKNOWN not in n))[:MAX_NAMES]
+
+
+def _signature(part) -> tuple:
+    """Everything of a part that its judgment alone reads: all but where it stands in the line (its span, its
+    pipeline's id; whether it is piped, and its stage, count)."""
+    return (part.text, part.argv, part.words, part.assignments, part.redirects, part.origin, part.context,
+            part.loops, part.runtime_program, part.opaque, part.stdin_code, part.stdin_quoted, part.parent,
+            part.pipeline is None, part.stage, part.background, part.second)
 
 
 def _uses_variables(part) -> bool:
