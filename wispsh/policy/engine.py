@@ -125,9 +125,14 @@ def analyse(part: Part, key: Key | None, ctx: Context, cwd: str | None = None,
     for loop in loops:
         values = [UNKNOWN if w is None else places.expand_tilde(w, ctx, cwd) for w in loop.words] or [UNKNOWN]
         variants = [dict(v, **{loop.var: value}) for v in variants for value in values][:MAX_LOOP_VARIANTS]
+    return _merged(_analyse_once(part, key, ctx, cwd, variant, command, written) for variant in variants)
+
+
+def _merged(cmds) -> Cmd:
+    """One command judged several ways (each loop value, each name xargs is fed): the first reading with
+    every reading's findings and facts."""
     merged = None
-    for variant in variants:
-        cmd = _analyse_once(part, key, ctx, cwd, variant, command, written)
+    for cmd in cmds:
         if merged is None:
             merged = cmd
         else:
@@ -137,41 +142,31 @@ def analyse(part: Part, key: Key | None, ctx: Context, cwd: str | None = None,
 
 
 def _xargs_replace(part: Part, key: Key) -> str | None:
-    """The replace string of `xargs -I R` / `-i` / `--replace[=R]` (then xargs appends nothing), else None."""
-    wrapper = part.argv[:max(0, len(part.argv) - len(key.command))]
-    for i, word in enumerate(wrapper):
-        if word is None:
-            continue
-        if word in ("-I", "-J") and i + 1 < len(wrapper):
-            return wrapper[i + 1] or "{}"
-        if word.startswith(("-I", "-J")) and len(word) > 2:
-            return word[2:]
-        if word == "-i" or word == "--replace":
-            return "{}"
-        if word.startswith("-i") and len(word) > 2 and not word.startswith("--"):
-            return word[2:]
-        if word.startswith("--replace="):
-            return word.split("=", 1)[1] or "{}"
-    return None
+    """The replace string of `xargs -I R` / `-i` / `--replace[=R]` (then xargs appends nothing), else None: as
+    the wrappers' grammar reads it, from the first wrapper on (a clause keyword may stand before it)."""
+    from wispsh.programs.wrappers import program_name, unwrap
+
+    prefix = list(part.argv[:max(0, len(part.argv) - len(key.command))])
+    first = next((i for i, word in enumerate(prefix) if key.wrappers and program_name(word) == key.wrappers[0]),
+                 None)
+    if first is None:
+        return None
+    return unwrap(prefix[first:] + list(key.command)).replace
 
 
 def _fed_through_xargs(part, key, ctx, cwd, subst, command, written, names) -> Cmd:
     """`ls ~/.ssh/id_* | xargs cat`: the names the stage before prints are the words xargs gives the command
     (appended, or in place of its -I string); judged once for each (at most MAX_LOOP_VARIANTS), merged."""
     replace = _xargs_replace(part, key)
-    merged = None
-    for name in names[:MAX_LOOP_VARIANTS]:
+
+    def reading(name: str) -> Cmd:
         words, texts = command, written
         if replace is not None:     # -I: a word that holds the replace string is known only now (None in key)
             texts = tuple(t.replace(replace, name) for t in written)
             words = tuple(None if w is None or replace in t else w for w, t in zip(command, written))
-        cmd = _analyse_once(part, key, ctx, cwd, subst, words, texts, None if replace is not None else name)
-        if merged is None:
-            merged = cmd
-        else:
-            merged.found.extend(cmd.found)
-            _merge_facts(merged.facts, cmd.facts)
-    return merged
+        return _analyse_once(part, key, ctx, cwd, subst, words, texts, None if replace is not None else name)
+
+    return _merged(reading(name) for name in names[:MAX_LOOP_VARIANTS])
 
 
 def _merge_facts(into: Facts, other: Facts) -> None:

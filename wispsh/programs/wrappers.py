@@ -340,10 +340,13 @@ class Unwrapped(Record):
     runs_nothing: bool                # `command -v rm`, `sudo -v`, `env` alone (prints env), ...
     code: str | None                  # `env -S STRING`: the string is code to split
     code_origin: str | None           # "env -S"
+    replace: str | None               # `xargs -I R` / `-i`: the string xargs replaces with each input item
 
-    __slots__ = FIELDS = ('command', 'wrappers', 'env', 'privileged', 'runs_nothing', 'code', 'code_origin')
+    __slots__ = FIELDS = ('command', 'wrappers', 'env', 'privileged', 'runs_nothing', 'code', 'code_origin',
+                          'replace')
 
-    def __init__(self, command, wrappers, env, privileged, runs_nothing, code=None, code_origin=None) -> None:
+    def __init__(self, command, wrappers, env, privileged, runs_nothing, code=None, code_origin=None,
+                 replace=None) -> None:
         _set(self, 'command', command)
         _set(self, 'wrappers', wrappers)
         _set(self, 'env', env)
@@ -351,6 +354,7 @@ class Unwrapped(Record):
         _set(self, 'runs_nothing', runs_nothing)
         _set(self, 'code', code)
         _set(self, 'code_origin', code_origin)
+        _set(self, 'replace', replace)
 
 
 def program_name(word: str | None) -> str | None:
@@ -589,12 +593,13 @@ def unwrap(argv: Sequence[str | None], written: Sequence[str] | None = None) -> 
     privileged = False
     code: str | None = None
     code_origin: str | None = None
+    replace: str | None = None
 
     def done(command: Sequence[str | None] | None) -> Unwrapped:
         runs = [_static(word) for word in command or ()]
         return Unwrapped(
             command=tuple(runs), wrappers=tuple(wrappers), env=tuple(env), privileged=privileged,
-            runs_nothing=command is None, code=code, code_origin=code_origin,
+            runs_nothing=command is None, code=code, code_origin=code_origin, replace=replace,
         )
 
     while words:
@@ -626,7 +631,7 @@ def unwrap(argv: Sequence[str | None], written: Sequence[str] | None = None) -> 
             rest = again.rest
         if REPLACE in effects and effects[REPLACE]:
             # xargs -I{}: words holding the replace string are filled in at run time
-            token = effects[REPLACE]
+            token = replace = effects[REPLACE]
             rest = [None if w is not None and token in w else w for w in rest]
         shell = effects.get(SHELL_NAME) or _DEFAULT_SHELL
         if CODE in effects:
