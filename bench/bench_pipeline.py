@@ -79,15 +79,6 @@ def _env(home: Path) -> dict[str, str]:
     return env
 
 
-def _best(runs: int, fn) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 CAP_SECONDS = 60        # a run slower than this is reported as "> 60 s" (a quadratic path), not waited for
 
 

@@ -35,6 +35,15 @@ class Run:
 # ---------------------------------------------------------------- per client: files, argv, env
 
 
+def tool_output(said: str) -> str:
+    """A tool result as text (mini-swe-agent sends JSON: returncode and output)."""
+    try:
+        data = json.loads(said)
+    except ValueError:
+        return said
+    return data.get("output", said) if isinstance(data, dict) else said
+
+
 def _claude(box: Sandbox, exe: str, url: str):
     env = box.env(ANTHROPIC_BASE_URL=url, ANTHROPIC_API_KEY="sk-ant-stub-0000000000000000000000",
                   CLAUDE_CODE_SHELL=str(box.wrap / "bash"), SHELL=str(box.wrap / "bash"))

@@ -16,7 +16,7 @@ import pytest
 
 import json
 
-from clients import run_client
+from clients import run_client, tool_output
 from sandbox import Sandbox
 from shapes import drift as drift_lines
 from shapes import shape_of
@@ -65,15 +65,6 @@ def _report(client: str, run, spawns: list, unknown: list, box_root=None) -> Non
     Path(where, f"{client}.json").write_text(json.dumps(record))
 
 
-def _output(said: str) -> str:
-    """A tool result as text (mini-swe-agent sends JSON: returncode and output)."""
-    try:
-        data = json.loads(said)
-    except ValueError:
-        return said
-    return data.get("output", said) if isinstance(data, dict) else said
-
-
 def answer(screen: str) -> str:
     return "y" if "python3 -c" in screen or "cat <<'EOF'" in screen else "n"
 
@@ -119,7 +110,7 @@ def test_a_real_client_session_through_wispsh(client, tmp_path):
         assert asked == alone(box, command), command
 
     # 4. what the model received: the approved command's output, and for each refusal one line naming the payload
-    results = {command: _output(said) for command, said in run.results}
+    results = {command: tool_output(said) for command, said in run.results}
     assert "1" in results[APPROVED[0]], results.get(APPROVED[0])
     assert (box.project / "notes.txt").read_text() == "first line\nsecond line\n"
     for command in REFUSED:

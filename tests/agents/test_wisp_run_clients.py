@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 
+from clients import tool_output
 from install import install
 from run_support import WISP, needs_bwrap, needs_userns
 from sandbox import Sandbox
@@ -31,14 +32,6 @@ def _box(tmp_path) -> Sandbox:
 def _wisp_run(box: Sandbox, argv: list[str], env: dict, timeout: float = 300) -> subprocess.CompletedProcess:
     return subprocess.run([WISP, "run", "--", *argv], cwd=box.project, env=env, stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=timeout)
-
-
-def _output(said: str) -> str:
-    try:
-        data = json.loads(said)
-    except ValueError:
-        return said
-    return data.get("output", said) if isinstance(data, dict) else said
 
 
 def _kept(box: Sandbox) -> None:
@@ -64,7 +57,7 @@ def test_codex_login_shell_and_a_model_named_dash_are_gated(tmp_path):
             'wire_api = "responses"\n[analytics]\nenabled = false\n[otel]\nexporter = "none"\n')
         done = _wisp_run(box, [exe, "exec", "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check",
                                PROMPT], box.env(STUB_API_KEY="dummy"))
-        results = {cmd: _output(text) for cmd, text in stub.results()}
+        results = {cmd: tool_output(text) for cmd, text in stub.results()}
     said = done.stdout + done.stderr
     assert len(results) == len(script), said[-3000:]
     assert "/bin/sh -lc 'echo planted > planted.txt'" in said     # the model's dash became /bin/sh: the gate

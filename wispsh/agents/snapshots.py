@@ -13,6 +13,7 @@ import os
 import re
 
 from wispsh.agents.harness import default_table
+from wispsh.support.bounded import read_at_most
 
 # The gate's own bookkeeping, saved by a capture that ran beneath it: WISP_GATED only says what is true of a
 # gated line anyway, WISP_DEPTH only counts (a forged one can only refuse), and a stale WISP_ALLOWED is a hint
@@ -47,14 +48,7 @@ def read(path: str) -> bytes | None:
         st = os.fstat(fd)
         if (st.st_mode & 0o170000) != 0o100000 or st.st_size > MAX_BYTES:
             return None
-        chunks, left = [], MAX_BYTES + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        data = b"".join(chunks)
+        data = read_at_most(fd, MAX_BYTES)
         return data if len(data) <= MAX_BYTES else None
     finally:
         os.close(fd)

@@ -22,6 +22,7 @@ from pathlib import Path
 from wispsh.config import CONFIG_NAME, FIX, untrusted_reason
 from wispsh.decide.lock import LOCK_NAME, ensure_private_dir, locked  # noqa: F401  (the store's lock)
 from wispsh.model import Level
+from wispsh.support.bounded import read_at_most
 
 APPROVALS_NAME = "approvals.json"
 GRANTS_DIR = "grants"
@@ -201,14 +202,7 @@ def _read_private(path: Path, *also_check: Path) -> tuple[bytes | None, str | No
             return None, (f"{path} is {st.st_size} bytes, over the limit of {MAX_STORE_BYTES}{FIX}move it aside "
                           f"(mv {path} {path}.bad)")
         os.set_blocking(fd, True)
-        chunks, left = [], MAX_STORE_BYTES + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        data = b"".join(chunks)
+        data = read_at_most(fd, MAX_STORE_BYTES)
         if len(data) == st.st_size:
             _READ_CACHE[str(path)] = (_stat_key(st), data)
         return data, None
