@@ -34,7 +34,7 @@ def read(out: Builder, index: int) -> None:
         return
     for assignment in raw.assignments:
         _variable(out, index, assignment.name, assignment.value)
-    if any("@P}" in word and _PROMPT_EXPANSION.search(word) for word in raw.words):
+    if "@P}" in "".join(raw.words) and any(_PROMPT_EXPANSION.search(word) for word in raw.words):
         out.dynamic(index, "a ${…@P} prompt expansion (a variable's text run as code)")
         return
     argv = raw.argv

@@ -141,7 +141,7 @@ def settle_program(raw: RawPart) -> None:
         if drop >= len(words):
             break
         words, argv = words[drop:], argv[drop:]
-    if any("{" in w for w in words):
+    if "{" in "".join(words):     # one C scan (most parts hold no brace)
         new_words: list[str] = []
         new_argv: list = []
         for k, (word, value) in enumerate(zip(words, argv)):
@@ -157,9 +157,12 @@ def settle_program(raw: RawPart) -> None:
             new_words.extend(expanded)
             new_argv.extend(unquote(w) if w != word else value for w in expanded)
         words, argv = new_words, new_argv
-    raw.words, raw.argv = list(words), list(argv)
+    if words is not raw.words:
+        raw.words, raw.argv = list(words), list(argv)
     if argv:
-        raw.runtime_program = argv[0] is None or has_unquoted_glob(words[0])
+        first = words[0]
+        raw.runtime_program = argv[0] is None or ("*" in first or "?" in first or "[" in first) and \
+            has_unquoted_glob(first)
 
 
 def loops_used(text: str, loops: tuple) -> tuple[tuple, str | None]:
@@ -175,11 +178,12 @@ def loops_used(text: str, loops: tuple) -> tuple[tuple, str | None]:
 def second_of(raw: RawPart) -> str:
     if raw.opaque and not raw.argv:
         return read_away(raw.text) if len(raw.text) < 100_000 else raw.text
-    pieces = [read_away(a.text) for a in raw.assignments if not any(a.text == w for w in raw.words)]
-    pieces += second_words(tuple(raw.words), tuple(raw.argv))
+    pieces = second_words(raw.words, raw.argv)
+    if raw.assignments:
+        pieces[0:0] = [read_away(a.text) for a in raw.assignments if a.text not in raw.words]
     for r in raw.redirects:
         pieces.append(f"{r.fd or ''}{r.op}{r.target_text}" if r.op not in ("<<", "<<-") else f"{r.op}{r.target_text}")
-    return " ".join(p for p in pieces if p != "")
+    return " ".join([p for p in pieces if p])
 
 
 def line_second(line: str, parts: list[Part]) -> str:

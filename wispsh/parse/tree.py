@@ -31,6 +31,7 @@ MAX_NESTING = 200               # nested syntax levels within one parse ($( $( �
 MAX_HEREDOC_SUBSTITUTIONS = 5_000   # more $(…) in one heredoc: its code is one opaque part
 
 _PART_NODES = frozenset({"command", "declaration_command", "unset_command", "test_command"})
+_SEPARATORS = frozenset({";", "&", "&&", "||", "\n"})   # between statements: leaves with nothing to check
 _NEWLINE_CHECKED = frozenset({"command", "file_redirect", "declaration_command", "unset_command", "test_command"})
 # Arithmetic contexts: `$(( ))`, `$[ ]`, subscripts. bash expands a $(…) there even inside single quotes.
 _ARITHMETIC_NODES = frozenset({"arithmetic_expansion", "subscript"})
@@ -318,15 +319,20 @@ class Walker:
         assignments belong to the command's part, so they are not parts of their own. A plain word holds no
         code: it is only checked here, not walked (most of a line is plain words)."""
         data = self.source.data
+        start, end = node.start_byte, node.end_byte
+        # no backtick and no newline in the whole command: no plain word of it can hold one (check_word)
+        checked = data.find(b"`", start, end) >= 0 or data.find(b"\n", start, end) >= 0
         children = node.children
         for i in range(len(children) - 1, -1, -1):
             child = children[i]
             kind = child.type
             if kind == "word" and child.child_count == 0:
-                guards.check_word(data, child, frame.in_backtick)
+                if checked:
+                    guards.check_word(data, child, frame.in_backtick)
             elif kind == "command_name" and child.child_count == 1 and child.children[0].type == "word" \
                     and child.children[0].child_count == 0:
-                guards.check_word(data, child.children[0], frame.in_backtick)
+                if checked:
+                    guards.check_word(data, child.children[0], frame.in_backtick)
             elif kind == "variable_assignment":
                 inner = child.children
                 for k in range(len(inner) - 1, -1, -1):
@@ -354,10 +360,12 @@ class Walker:
         else:
             inner = frame
         children = node.children
+        types = [c.type for c in children]
         for i in range(len(children) - 1, -1, -1):
-            child = children[i]
-            background = i + 1 < len(children) and children[i + 1].type == "&"
-            stack.append((child, inner.but(background=True) if background else inner))
+            if types[i] in _SEPARATORS:
+                continue        # a leaf the walk would only pass over
+            background = i + 1 < len(children) and types[i + 1] == "&"
+            stack.append((children[i], inner.but(background=True) if background else inner))
 
     def _function(self, node, frame: _Frame, stack: list) -> None:
         """The body's parts are always parts (origin "function"), so a call of the function in the line is
@@ -536,7 +544,7 @@ class Walker:
                     if r.field_name_for_child(i) == "argument":
                         child = r.children[i]
                         words.append((child.start_byte, child.end_byte, source.text(child)))
-        flat = _flat_redirects(all_redirects)
+        flat = _flat_redirects(all_redirects) if all_redirects else all_redirects
         for r in flat:
             redirects.append(self._redirect(r))
             # Repair: tree-sitter takes words after a mid-command redirect as more destinations.
@@ -548,8 +556,8 @@ class Walker:
             words = self._named_descriptors(words, flat, redirects)
         written = _join_touching(words, source)
         redirects.extend(frame.extra_redirects)
-        start = min([node.start_byte] + [r.start_byte for r in redirect_nodes])
-        end = _redirect_end(node, all_redirects)
+        start = min([node.start_byte] + [r.start_byte for r in redirect_nodes]) if redirect_nodes else node.start_byte
+        end = _redirect_end(node, all_redirects) if all_redirects else node.end_byte
         index = self._new_part(start, end, written, [unquote(w) for w in written], assignments, redirects, frame)
         if heredoc is not None:
             self.out.parts[index].stdin_code, self.out.parts[index].stdin_quoted = heredoc
@@ -633,15 +641,18 @@ class Walker:
     def _new_part(self, start: int, end: int, words: list, argv: list, assignments: list, redirects: list,
                   frame: _Frame) -> int:
         source, job = self.source, self.job
-        local = (source.char(start), source.char(end))
-        span = job.line_span(*local)
+        local = (start, end) if source.ascii else (source.char(start), source.char(end))
+        span = local if job.span is None else job.line_span(*local)
         text = self.out.line[span[0]:span[1]] if job.span is None else source.between(start, end)
         raw = RawPart(text, span, argv, words, assignments, redirects, origin=frame.origin, parent=frame.parent,
                       pipeline=frame.pipeline, stage=frame.stage, background=frame.background,
                       code_depth=job.depth, local=local)
         settle_program(raw)
-        raw.loops, raw.context = loops_used(text, frame.loops)
-        return self.out.add(raw)
+        if frame.loops:
+            raw.loops, raw.context = loops_used(text, frame.loops)
+        parts = self.out.parts
+        parts.append(raw)
+        return len(parts) - 1
 
     def _assignment(self, node) -> Assignment:
         source = self.source
@@ -780,17 +791,25 @@ def _join_touching(words: list[tuple[int, int, str]], source: Source) -> list[st
     """Words with no blank between them are one word to bash; tree-sitter splits some (`a$b-c$d/`), and
     splits at a line continuation (`e\\⏎val` is `eval` to bash): the continuation is kept in the word."""
     data = source.data
-    out: list[list[str]] = []   # pieces of each word, joined once at the end (no quadratic +=)
+    out: list = []      # each word's text, or the list of its pieces (joined once at the end: no quadratic +=)
+    joined = False
     last_end = -1
     for start, end, text in words:
-        if out and end > start and (start == last_end or _only_continuations(data, last_end, start)):
+        if out and end > start and (start == last_end or data[last_end] == 0x5C and   # a backslash
+                                    _only_continuations(data, last_end, start)):
+            pieces = out[-1]
+            if pieces.__class__ is str:
+                pieces = out[-1] = [pieces]
+                joined = True
             if start != last_end:
-                out[-1].append(source.between(last_end, start))
-            out[-1].append(text)
+                pieces.append(source.between(last_end, start))
+            pieces.append(text)
         else:
-            out.append([text])
+            out.append(text)
         last_end = end
-    return [pieces[0] if len(pieces) == 1 else "".join(pieces) for pieces in out]
+    if not joined:
+        return out
+    return [pieces if pieces.__class__ is str else "".join(pieces) for pieces in out]
 
 
 def _only_continuations(data: bytes, start: int, end: int) -> bool:

@@ -190,10 +190,23 @@ def _dynamic_segment(text: str, quoted: bool) -> Segment:
 # ---------------------------------------------------------------- folds over the segments
 
 
+def _one_quoted(word: str) -> str | None:
+    """The text of a word that is one quoted string of plain characters (`'x1'`, `"a b"`), else None: the
+    most common quoted word, read without the decoder."""
+    quote = word[:1]
+    if (quote == "'" or quote == '"') and word.find(quote, 1) == len(word) - 1 and "\\" not in word and (
+            quote == "'" or not ("$" in word or "`" in word)):
+        return word[1:-1]
+    return None
+
+
 def unquote(word: str) -> str | None:
     """The word after quote removal, or None when bash only knows it at run time."""
     if _plain(word):
         return word
+    inner = _one_quoted(word)
+    if inner is not None:
+        return inner
     segments = decode(word, static_only=True)
     if segments is None:
         return None
@@ -204,6 +217,9 @@ def read_away(word: str) -> str:
     """The word with quotes and escapes read away, $IFS as a space, other expansions as written."""
     if _plain(word):
         return word
+    inner = _one_quoted(word)
+    if inner is not None:
+        return inner
     return "".join(s.value if s.kind == LITERAL else (" " if _IFS_WORD.fullmatch(s.text) else s.text)
                    for s in decode(word))  # type: ignore[misc]
 
@@ -545,10 +561,14 @@ def _base(program: str | None) -> str:
     return (program or "").rsplit("/", 1)[-1]
 
 
-def second_words(words: tuple[str, ...], argv: tuple[str | None, ...]) -> list[str]:
+def second_words(words: list[str], argv: list[str | None]) -> list[str]:
     """The second spelling of a part's words (as written), one entry per word."""
-    out: list[str] = []
     program = _base(argv[0] if argv else None)
+    if program != "git":    # the common cases, without the git option reading below
+        if program in DATA_PROGRAMS and words:
+            return [read_away(words[0]), *words[1:]]
+        return [read_away(word) for word in words]
+    out: list[str] = []
     data_from = 1 if program in DATA_PROGRAMS else None
     next_is_data = False
     for index, word in enumerate(words):

@@ -222,6 +222,8 @@ READ_FILE_SUBST = lazy_re(r"\$\(\s*<\s*([^()\s;&|]+)\s*\)")
 
 def _judge_file_substitutions(cmd: Cmd, part: Part) -> None:
     """`$(<file)` reads a file without a command of its own (no part holds it): the part it sits in reads it."""
+    if not part.assignments and "$(" not in "".join(part.words):
+        return
     texts = [w for w in part.words if "$(" in w] + [a.text for a in part.assignments if "$(" in a.text]
     for text in texts:
         for m in READ_FILE_SUBST.finditer(text):
@@ -328,6 +330,9 @@ def _secret_variables(cmd: Cmd, part: Part) -> None:
     """A secret-named variable's value in a request goes to the network: to its own service that is using the
     credential, anywhere else a leak. Printed, it goes into the agent's context. Either way, it is a secret
     source for what the line does next (a pipe into curl)."""
+    if cmd.name != "printenv" and not part.redirects and not (part.stdin_code and not part.stdin_quoted) and \
+            "$" not in "".join(part.words):
+        return      # no variable is used: most parts
     texts = list(part.words) + [r.target_text for r in part.redirects if r.op == "<<<"]
     if part.stdin_code and not part.stdin_quoted:
         texts.append(part.stdin_code)
@@ -626,10 +631,13 @@ def verdict_of(cmd: Cmd) -> Verdict:
     return worst(cmd.found)
 
 
+_NOTHING_FOUND = Verdict(S, ())
+
+
 def worst(found) -> Verdict:
     """The verdict of a list of findings: the worst level, with up to four distinct findings at it."""
     if not found:
-        return Verdict(S, ())
+        return _NOTHING_FOUND
     level = max(f.level for f in found)
     kept: list[Finding] = []
     for f in found:

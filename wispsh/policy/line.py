@@ -39,10 +39,12 @@ def judge_whole_line(split: Split, judged: tuple[Judged, ...], ctx) -> Verdict:
 def _pipelines(judged, facts, found, ctx, carried=frozenset()) -> None:
     stages: dict = {}
     for index, item in enumerate(judged):
-        if item.part.pipeline is not None:
-            stages.setdefault(item.part.pipeline, []).append(index)
-    for members in stages.values():
-        members.sort(key=lambda i: judged[i].part.stage)
+        part = item.part
+        if part.pipeline is not None:
+            stages.setdefault(part.pipeline, []).append((part.stage, index))
+    for staged in stages.values():
+        staged.sort()
+        members = [index for _, index in staged]
         fetched = decoded = written = None
         secret = listed = ""
         dumped = False

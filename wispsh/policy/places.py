@@ -5,7 +5,9 @@ place it could name. What an action on each class is worth is the policy's (effe
 """
 from __future__ import annotations
 
+import os
 import posixpath
+from stat import S_ISLNK      # (os imports stat: nothing new is loaded)
 
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.support.record import Record
@@ -153,29 +155,58 @@ def glob_could_be_secret(pattern: str) -> bool:
 GATE_PACKAGE = posixpath.dirname(posixpath.dirname(posixpath.abspath(__file__)))
 
 
+class _Roots:
+    """What classify measures every path of a context against, worked out once a context."""
+
+    __slots__ = ("gate", "under_gate", "gate_is_root", "project_inside")
+
+    def __init__(self, ctx) -> None:
+        gate = frozenset((ctx.wisp_home, *ctx.runtime_dirs, GATE_PACKAGE))   # the gate's home, runtime, code
+        self.gate, self.under_gate, self.gate_is_root = gate, tuple(root + "/" for root in gate), "/" in gate
+        project = ctx.project_root
+        # "project/": a path under it is neither an ancestor of home nor of the project (home is not inside it)
+        usable = project != "/" and not _under(ctx.home, project)
+        self.project_inside = project + "/" if usable else None
+
+
+_ROOTS: dict = {}
+
+
+def _roots(ctx) -> _Roots:
+    key = (ctx.wisp_home, ctx.runtime_dirs, ctx.home, ctx.project_root)
+    found = _ROOTS.get(key)
+    if found is None:
+        if len(_ROOTS) >= 256:          # a warm judge serves many projects: keep it bounded
+            _ROOTS.clear()
+        found = _ROOTS[key] = _Roots(ctx)
+    return found
+
+
 def classify(path: str, ctx) -> str:
     """The class of an absolute, normalised path."""
     if path in HARMLESS_PATHS or path.startswith(("/dev/fd/", "/dev/pts/")):
         return HARMLESS
     if path.startswith(("/dev/tcp/", "/dev/udp/")):
         return NETDEV
-    if path == posixpath.join(ctx.wisp_home, "grants.key"):
+    if path.endswith("/grants.key") and path == posixpath.join(ctx.wisp_home, "grants.key"):
         return WISP_KEY
-    if _under(path, ctx.wisp_home) or any(_under(path, d) for d in ctx.runtime_dirs) or _under(path, GATE_PACKAGE):
+    roots = _roots(ctx)
+    if path in roots.gate or path.startswith(roots.under_gate) or roots.gate_is_root:   # _under any of them
         return WISP
     padded = path + "/"
     if "/.git/hooks/" in padded or path.endswith("/.git/config") or "/.git/info/attributes" in padded:
         return GIT_INTERNAL
-    if path == "/":
-        return ROOT
+    inside = roots.project_inside
+    if inside is None or not path.startswith(inside):       # (inside the project: none of the next three)
+        if path == "/":
+            return ROOT
+        if path == ctx.home:
+            return HOME
+        if _under(ctx.home, path) or (path != ctx.project_root and _under(ctx.project_root, path)):
+            return ANCESTOR
     home = ctx.home
-    if path == home:
-        return HOME
-    if _under(home, path) or (path != ctx.project_root and _under(ctx.project_root, path)):
-        return ANCESTOR
     project = ctx.project_root
-    project_usable = project != "/" and not _under(home, project)
-    if project_usable and _under(path, project):
+    if inside is not None and (path == project or path.startswith(inside)):
         if _is_secret_name(path):
             return PROJECT_SECRET
         name = path.rsplit("/", 1)[-1]
@@ -272,6 +303,18 @@ def place(word: str, ctx, cwd: str) -> Place:
     return found
 
 
+_NORMAL: dict = {}      # directory -> whether posixpath.normpath leaves it as it is
+
+
+def _normal(directory: str) -> bool:
+    found = _NORMAL.get(directory)
+    if found is None:
+        if len(_NORMAL) >= MAX_REMEMBERED_PLACES:
+            _NORMAL.clear()
+        found = _NORMAL[directory] = directory.startswith("/") and posixpath.normpath(directory) == directory
+    return found
+
+
 def _place(word: str, ctx, cwd: str) -> Place:
     text = expand_tilde(word, ctx, cwd)
     glob = False
@@ -309,7 +352,7 @@ def _place(word: str, ctx, cwd: str) -> Place:
         if _is_secret_name(tail_path):
             return Place(tail_path, SECRET, False, True, False)
         return Place(tail_path, UNKNOWN_PLACE, False, True, False)
-    if any(ch in text for ch in "*?["):
+    if "*" in text or "?" in text or "[" in text:
         glob = True
         # the directory part before the first glob character is what the glob ranges over
         cut = min(i for i in (text.find("*"), text.find("?"), text.find("[")) if i >= 0)
@@ -343,7 +386,13 @@ def _place(word: str, ctx, cwd: str) -> Place:
                     return Place(resolved, dir_cls, True, False, False)
             return Place(probe, cls, True, False, False)
         return Place(resolved, classify(resolved, ctx), True, False, False)
-    resolved = posixpath.normpath(posixpath.join(cwd, text)) if text else cwd
+    if text and text[0] != "/" and "//" not in text and text[-1] != "/" and "/." not in "/" + text and \
+            _normal(cwd):
+        # a plain relative name (`src/f.py`) in a normalised directory: no `.`, `..` or empty step for
+        # normpath to take away
+        resolved = (cwd if cwd != "/" else "") + "/" + text
+    else:
+        resolved = posixpath.normpath(posixpath.join(cwd, text)) if text else cwd
     if resolved.startswith("//"):
         resolved = "/" + resolved.lstrip("/")
     cls = classify(resolved, ctx)
@@ -389,9 +438,6 @@ def _through_links(resolved: str, cls: str, ctx) -> tuple[str, str] | None:
 def _realpath(path: str, ctx) -> str:
     """os.path.realpath(path), its directory's real path taken once a line (a long line names many files in
     few directories): the leaf is looked at on its own, and only a leaf that is itself a link is resolved whole."""
-    import os
-    from stat import S_ISLNK
-
     parent, name = path.rsplit("/", 1)
     parent = parent or "/"
     known = ctx.real_dirs
@@ -412,7 +458,6 @@ def _realpath(path: str, ctx) -> str:
 
 def _logical(real: str, ctx) -> str:
     """A real path written back in the line's own terms (home, project and wisp home may be links too)."""
-    import os
     for anchor in (ctx.wisp_home, ctx.project_root, ctx.home, *ctx.temp_dirs):
         real_anchor = _REAL_ANCHORS.get(anchor)
         if real_anchor is None:
@@ -429,7 +474,6 @@ def is_directory(where: Place) -> bool:
     """Whether a known path names a directory on disk now (a copy into it lands at dir/name)."""
     if where.unknown or where.glob or not where.path.startswith("/"):
         return False
-    import os
     try:
         return os.path.isdir(where.path)
     except (OSError, ValueError):

@@ -8,7 +8,9 @@ between it and the part; otherwise the part keeps the worse of its two readings.
 """
 from __future__ import annotations
 
-from wispsh.model import Finding, Judged, Verdict, replace
+from _operator import attrgetter
+
+from wispsh.model import Finding, Judged, Part, Verdict, replace
 from wispsh.policy import engine
 from wispsh.policy.line import printed_text
 from wispsh.programs.grammar import UNKNOWN
@@ -107,6 +109,8 @@ def _printed_names(part, key, facts, text, before) -> tuple:
     if program in NAME_FILTERS and before is not None and before[0] == part.stage - 1 and (
             program != "cat" or len(key.command) == 1):
         return before[1]
+    if not facts.names and program not in PRINTERS and program != "git":
+        return ()           # most stages print no path names
     names = list(facts.names)
     if program in PRINTERS:
         if text is not None:
@@ -122,12 +126,13 @@ def _printed_names(part, key, facts, text, before) -> tuple:
     return tuple(dict.fromkeys(n for n in names if n and UNKNOWN not in n))[:MAX_NAMES]
 
 
+_JUDGED_FIELDS = attrgetter(*(name for name in Part.FIELDS if name not in ("span", "pipeline")))
+
+
 def _signature(part) -> tuple:
     """Everything of a part that its judgment alone reads: all but where it stands in the line (its span, its
     pipeline's id; whether it is piped, and its stage, count)."""
-    return (part.text, part.argv, part.words, part.assignments, part.redirects, part.origin, part.context,
-            part.loops, part.runtime_program, part.opaque, part.stdin_code, part.stdin_quoted, part.parent,
-            part.pipeline is None, part.stage, part.background, part.second)
+    return _JUDGED_FIELDS(part), part.pipeline is None
 
 
 def _uses_variables(part) -> bool:

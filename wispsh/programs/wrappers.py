@@ -587,6 +587,8 @@ def _with_runtime_assignments(argv: Sequence[str | None], written: Sequence[str]
 def unwrap(argv: Sequence[str | None], written: Sequence[str] | None = None) -> Unwrapped:
     """Peel wrappers off `argv` (outermost first) until the program that runs is reached.
     `written`, the same words as written (Part.words), lets `env PATH="$PATH" cmd` be read as an assignment."""
+    if argv and wrapper_grammar(argv[0]) is None:     # most commands: no wrapper to peel
+        return Unwrapped(command=tuple(argv), wrappers=(), env=(), privileged=False, runs_nothing=False)
     words = _with_runtime_assignments(argv, written)
     wrappers: list[str] = []
     env: list[Assignment] = []
