@@ -382,7 +382,7 @@ def key_for(part: Part, multiplexers: Multiplexers | None = None) -> Key:
     program = program_name(command[0])
     if part.runtime_program or not program:
         return _exact(part, None, **common)
-    if any(assignment.name in CODE_ENV for assignment in common["env"]):  # type: ignore[union-attr]
+    if common["env"] and any(assignment.name in CODE_ENV for assignment in common["env"]):  # type: ignore[union-attr]
         return _exact(part, program, **common)
     args = command[1:]
     local = _outside_system_dirs(command[0])

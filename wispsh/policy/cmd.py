@@ -49,9 +49,12 @@ class Facts:
         values = _FACT_VALUES(self)
         if not any(values) and self.cd_to is None:
             return NO_FACTS
-        # frozen: the summary outlives the part's Facts (its lists as tuples, its dicts copied)
-        return tuple.__new__(FactsSummary, [tuple(v) if v.__class__ is list else dict(v) if v.__class__ is dict
-                                            else v for v in values])
+        values = list(values)
+        for i in _LIST_FACTS:           # frozen: the summary outlives the part's Facts
+            values[i] = tuple(values[i])
+        for i in _DICT_FACTS:
+            values[i] = dict(values[i])
+        return tuple.__new__(FactsSummary, values)
 
 
 FACT_NAMES = Facts.__slots__
@@ -78,6 +81,8 @@ for _index, _name in enumerate(FACT_NAMES):
 del _index, _name
 _EMPTY = Facts()
 _FACT_VALUES = attrgetter(*FACT_NAMES)
+_LIST_FACTS = tuple(i for i, name in enumerate(FACT_NAMES) if isinstance(getattr(_EMPTY, name), list))
+_DICT_FACTS = tuple(i for i, name in enumerate(FACT_NAMES) if isinstance(getattr(_EMPTY, name), dict))
 NO_FACTS = FactsSummary(*(() if isinstance(v, list) else {} if isinstance(v, dict) else v
                           for v in (getattr(_EMPTY, name) for name in FACT_NAMES)))
 

@@ -7,6 +7,7 @@ run, a pad of no-ops before a payload. The line's verdict holds only these findi
 from __future__ import annotations
 
 from wispsh.model import Finding, Judged, Level, Split, Verdict
+from wispsh.policy.cmd import NO_FACTS
 from wispsh.policy.engine import worst
 from wispsh.policy import places, secrets
 from wispsh.support.lazyre import lazy_re, re
@@ -14,7 +15,7 @@ from wispsh.support.lazyre import lazy_re, re
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
 PAD_PARTS = 8               # this many no-ops in a row before a command is padding
-PAD_SPACE = lazy_re(r"[ \t\r\n]{64,}|(?:;\s*){16,}")
+PAD_SPACE = lazy_re(r"[ \t\r\n]{64,}|;(?:\s*;){15,}\s*")    # (16 `;`s: spelled so the scan skips to each `;`)
 MAX_PARENT_WALK = 64
 CHILD_ORIGINS = frozenset({"$()", "``", "<()", ">()", "heredoc", "opaque"})
 
@@ -50,35 +51,39 @@ def _pipelines(judged, facts, found, ctx, carried=frozenset()) -> None:
         dumped = False
         for i in members:
             f = facts[i]
-            network = f.net_send or f.net_fetch
-            runs_input = f.stdin_interp or f.runtime_code     # `… | xargs sh -c`, `… | bash -c "$(cat)"`
-            if runs_input and fetched is not None:
-                found.append(Finding(D, "flow.fetch-to-interpreter", "runs code fetched from the network (… | sh)"))
-            if f.stdin_interp and written is not None:
-                level, why = _written_code_level(judged[written], ctx)
-                if level > H:
-                    found.append(Finding(level, "flow.pipe-to-interpreter", f"pipes code into an interpreter{why}"))
-            if f.stdin_interp and decoded is not None:
-                found.append(Finding(H, "flow.decode-to-interpreter", "decodes hidden text and runs it"))
-            if network and secret:
-                found.append(Finding(D, "flow.secret-to-network", f"sends secrets to the network (one part {secret})"))
-            if judged[i].key is not None and "xargs" in judged[i].key.wrappers and f.deletes and listed:
-                found.append(Finding(D, "flow.delete-listed-tree", f"deletes every file listed under {listed}"))
-            if dumped and _filters_secret_names(judged[i]):
+            item = judged[i]
+            key = item.key
+            if f is not NO_FACTS:   # (most stages have no facts: only what their key says counts)
+                network = f.net_send or f.net_fetch
+                runs_input = f.stdin_interp or f.runtime_code     # `… | xargs sh -c`, `… | bash -c "$(cat)"`
+                if runs_input and fetched is not None:
+                    found.append(Finding(D, "flow.fetch-to-interpreter", "runs code fetched from the network (… | sh)"))
+                if f.stdin_interp and written is not None:
+                    level, why = _written_code_level(judged[written], ctx)
+                    if level > H:
+                        found.append(Finding(level, "flow.pipe-to-interpreter", f"pipes code into an interpreter{why}"))
+                if f.stdin_interp and decoded is not None:
+                    found.append(Finding(H, "flow.decode-to-interpreter", "decodes hidden text and runs it"))
+                if network and secret:
+                    found.append(Finding(D, "flow.secret-to-network", f"sends secrets to the network (one part {secret})"))
+                if key is not None and "xargs" in key.wrappers and f.deletes and listed:
+                    found.append(Finding(D, "flow.delete-listed-tree", f"deletes every file listed under {listed}"))
+            if dumped and _filters_secret_names(item):
                 found.append(Finding(H, "flow.env-secrets", "prints the environment's secret-named variables into "
                                                             "the agent's context", "secret"))
-            key = judged[i].key
             dumped = key is not None and key.program in ("env", "printenv", "set", "export", "declare") and \
                 key.runs_nothing or key is not None and key.program == "printenv" and len(key.command) == 1
-            if f.lists_big:
-                listed = f.lists_big
-            if f.net_fetch or i in carried:
+            if f is not NO_FACTS:
+                if f.lists_big:
+                    listed = f.lists_big
+                if f.net_fetch:
+                    fetched = i
+                if f.decoder:
+                    decoded = i
+                if f.secret_source:
+                    secret = f.secret_source
+            if i in carried:
                 fetched = i
-            if f.decoder:
-                decoded = i
-            if f.secret_source:
-                secret = f.secret_source
-            key = judged[i].key
             written = i if key is not None and key.program in ("printf", "echo") else None
 
 
@@ -222,6 +227,8 @@ def _secret_variables(judged, facts, found, ctx) -> None:
             used = next((name for name in holds if _mentions(part.text, name)), None)
             if used is not None:
                 carries[index] = f"${used} holds a secret: a part {holds[used]}"
+        if not part.assignments and not (part.argv and part.argv[0] in READERS):
+            continue        # (what _assigned_secret returns at once)
         source = _assigned_secret(item, facts, index, children, carries, ctx)
         if source:
             for name in _assigned_names(item):
@@ -247,6 +254,9 @@ def _secret_variables(judged, facts, found, ctx) -> None:
                     return
 
 
+READERS = frozenset({"read", "mapfile", "readarray"})    # builtins that assign what they read
+
+
 def _assigned_names(item) -> list[str]:
     part = item.part
     names = [a.name for a in part.assignments] if not part.argv or (
@@ -259,9 +269,9 @@ def _assigned_names(item) -> list[str]:
 
 def _assigned_secret(item, facts, index, children, carries, ctx) -> str:
     part = item.part
-    if not part.assignments and not (part.argv and part.argv[0] in ("read", "mapfile", "readarray")):
+    if not part.assignments and not (part.argv and part.argv[0] in READERS):
         return ""
-    if part.argv and part.argv[0] in ("read", "mapfile", "readarray"):
+    if part.argv and part.argv[0] in READERS:
         return facts[index].secret_source
     for child in children.get(index, ()):
         if facts[child].secret_source:
@@ -319,7 +329,8 @@ def _write_then_run(judged, facts, found, ctx) -> None:
     fetching_stage: dict = {}          # pipeline -> the stage that printed what it fetched
     for index, f in enumerate(facts):
         part = judged[index].part
-        runs = list(f.runs) + [f"{d.rstrip('/')}/{name}" for d in f.builds for name in BUILD_FILES]
+        runs = list(f.runs) + [f"{d.rstrip('/')}/{name}" for d in f.builds for name in BUILD_FILES] \
+            if written and (f.runs or f.builds) else ()       # (nothing written yet: nothing to run of it)
         for path in runs:
             origin = _origin(written, path)
             if origin is None:
@@ -330,14 +341,15 @@ def _write_then_run(judged, facts, found, ctx) -> None:
             else:
                 level, why = _written_code_level(judged[writer], ctx)
                 found.append(Finding(max(H, level), "flow.write-then-run", f"writes {path} and then runs it" + why))
-        fed = part.pipeline is not None and fetching_stage.get(part.pipeline) == part.stage - 1
-        unpacks = fed or any(_origin(written, path, kind="fetch") for path in f.reads)
-        for path in f.writes:
-            if unpacks:
-                written[path.rstrip("/") + "/"] = ("fetch", index)      # what it unpacks lands under there
-                written[path] = ("fetch", index)
-            else:
-                written.setdefault(path, ("write", index))
+        if f.writes:
+            fed = part.pipeline is not None and fetching_stage.get(part.pipeline) == part.stage - 1
+            unpacks = fed or bool(written) and any(_origin(written, path, kind="fetch") for path in f.reads)
+            for path in f.writes:
+                if unpacks:
+                    written[path.rstrip("/") + "/"] = ("fetch", index)      # what it unpacks lands under there
+                    written[path] = ("fetch", index)
+                else:
+                    written.setdefault(path, ("write", index))
         for path in f.fetch_writes:
             written[path] = ("fetch", index)
         if f.net_fetch and part.pipeline is not None:
@@ -472,24 +484,26 @@ def _printf_text(fmt: str, args: list[str]) -> str:
 
 def _padding(split: Split, judged, facts, found) -> None:
     run = 0
-    for index, f in enumerate(facts):
-        part = judged[index].part
+    for item, f in zip(judged, facts):
+        part = item.part
         if part.parent is not None:
             continue
         if f.noop:
             run += 1
             continue
-        if run >= PAD_PARTS and judged[index].verdict.level >= M:
-            found.append(Finding(max(H, judged[index].verdict.level), "line.padding",
+        if run >= PAD_PARTS and item.verdict.level >= M:
+            found.append(Finding(max(H, item.verdict.level), "line.padding",
                                  f"{run} no-op commands pad the line before '{part.text[:60]}'"))
         run = 0
     line = split.line
     if line.count(";") < 16 and sum(map(line.count, " \t\r\n")) < 64:
         return                                  # PAD_SPACE cannot match (and is not compiled)
-    for m in PAD_SPACE.finditer(line):
+    m = PAD_SPACE.search(line)      # the first run: a part after any later run is after it too
+    if m is not None:
         after = m.end()
-        for index, item in enumerate(judged):
-            if item.part.span[0] >= after and item.verdict.level >= M and item.part.parent is None:
+        for item in judged:
+            part = item.part
+            if part.span[0] >= after and item.verdict.level >= M and part.parent is None:
                 found.append(Finding(max(H, item.verdict.level), "line.blank-space",
-                                     f"a long run of blank space hides '{item.part.text[:60]}'"))
+                                     f"a long run of blank space hides '{part.text[:60]}'"))
                 return

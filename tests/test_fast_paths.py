@@ -1,0 +1,78 @@
+"""The hot path's shortcuts give exactly what the general code gives (they exist only for speed).
+
+Each shortcut in the splitter and the rules skips general work when a cheap test says it has nothing to do;
+these properties compare the shortcut with the general code on generated input, so a shortcut that drifts
+from what it stands for fails here, not in a corpus that happens to miss the case.
+"""
+from __future__ import annotations
+
+import posixpath
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wispsh.parse import words
+from wispsh.policy import places
+from wispsh.programs import wrappers
+
+WORD_PIECES = ["'", '"', "a", "b", " ", "$", "`", "\\", "\n", "x.y", "{", "}", "*", "$(", ")", "$x"]
+PATH_PIECES = ["a", "b", ".", "..", "/", "-", "x.py", ".env", "~", "*", "src"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(WORD_PIECES), max_size=8))
+def test_one_quoted_word_reads_as_the_decoder_reads_it(pieces):
+    word = "".join(pieces)
+    inner = words._one_quoted(word)
+    if inner is None:
+        return
+    segments = words.decode(word)
+    assert all(s.kind == words.LITERAL for s in segments)
+    assert "".join(s.value for s in segments) == inner
+    assert words.unquote(word) == inner and words.read_away(word) == inner
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(PATH_PIECES), min_size=1, max_size=6),
+       st.sampled_from(["/", "/home/u/p", "/home/u/p/", "/home/u/./p", "/tmp"]))
+def test_a_plain_relative_name_lands_where_normpath_says(pieces, cwd):
+    from wispsh.policy.context import Context
+
+    text = "".join(pieces)
+    ctx = Context.for_process(cwd="/home/u/p", env={"HOME": "/home/u"})    # (nothing of it on disk: no links)
+    expanded = places.expand_tilde(text, ctx, cwd)
+    if any(c in expanded for c in "*?[") or places.UNKNOWN in expanded:
+        return      # globs and text known only at run time take other roads
+    want = posixpath.normpath(posixpath.join(cwd, expanded))
+    if want.startswith("//"):
+        want = "/" + want.lstrip("/")
+    assert places._place(text, ctx, cwd).path == want
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.sampled_from(["ls", "-l", "x", "A=1", "true", "grep", "/usr/bin/head",
+                                                      "./run", "'rm'", "\\cat"])), max_size=5))
+def test_a_command_with_no_wrapper_is_its_own_argv(argv):
+    if not argv or wrappers.wrapper_grammar(argv[0]) is not None:
+        return
+    got = wrappers.unwrap(argv)
+    assert got.command == tuple(argv) and got.wrappers == () and got.env == () and not got.runs_nothing
+    assert not got.privileged and got.code is None and got.replace is None
+
+
+def test_an_empty_argv_runs_nothing():
+    assert wrappers.unwrap([]).runs_nothing
+
+
+def test_the_gates_own_roots_are_measured_as_before():
+    from wispsh.policy.context import Context
+
+    ctx = Context.for_process(cwd="/home/u/p", env={"HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/7"})
+    for path, cls in [(ctx.wisp_home, places.WISP), (ctx.wisp_home + "/grants.key", places.WISP_KEY),
+                      (ctx.wisp_home + "/x/y", places.WISP), ("/run/user/7/wisp", places.WISP),
+                      (places.GATE_PACKAGE + "/policy/places.py", places.WISP), (ctx.wisp_home + "x", places.DOTFILE),
+                      ("/home/u/p/src/a.py", places.PROJECT), ("/home/u/p", places.PROJECT_ROOT),
+                      ("/home/u", places.HOME), ("/home", places.ANCESTOR), ("/", places.ROOT)]:
+        assert places.classify(path, ctx) == cls, path
+    everything = Context.for_process(cwd="/srv", env={"HOME": "/home/u", "WISP_HOME": "/"})
+    assert places.classify("/etc/passwd", everything) == places.WISP      # a wisp home at / owns everything
