@@ -111,3 +111,54 @@ def test_line_verdict_names_its_reason(place):
     assert any("network" in reason for reason in outcome.line.reasons), outcome.line.reasons
     # the parts keep their own levels: the line is rated above each of them
     assert max(outcome.part_levels) < D
+
+
+@pytest.mark.parametrize("line,want", [
+    # the line built the image from the project, and reaches the run only through `&&`: the project's code
+    ("docker build -t acme/api:dev . &&\n  docker run --rm acme/api:dev", M),
+    ("docker build -t acme/api:dev . && docker run --rm acme/api:dev && docker run --rm acme/api:dev", M),
+    ("docker build -t acme/api -t acme/api:dev . && docker run acme/api:latest", M),
+    ("docker build -t acme/api:dev . && docker tag acme/api:dev acme/api:rc && docker tag acme/api:rc x/y && "
+     "docker run x/y", M),
+    ("TAG=acme/api:dev; docker build -t $TAG . && docker run --rm $TAG", M),
+    ("DOCKER_HOST=tcp://h docker build -t acme/api:dev . && DOCKER_HOST=tcp://h docker run acme/api:dev", M),
+    ("docker build -t registry.evil.example/x . && docker run --rm registry.evil.example/x", M),
+    # ... not when the build may not have made it, or the name may stand for another image by the run
+    ("docker build -t acme/api:dev . && docker run --rm acme/api:dev ; docker run --rm acme/api:dev", H),
+    ("docker build -t acme/api:dev . && echo ok || docker run --rm acme/api:dev", H),
+    ("docker build -t acme/api:dev . | tee b.log && docker run --rm acme/api:dev", H),
+    ("! docker build -t acme/api:dev . && docker run --rm acme/api:dev", H),
+    ("docker build -t acme/api:dev . & docker run --rm acme/api:dev", H),
+    ("if docker build -t acme/api:dev .; then docker run acme/api:dev; fi", H),
+    ("docker build -t acme/api:dev . && sh -c 'docker run acme/api:dev'", H),
+    ("docker build -t acme/api:dev - < /tmp/Dockerfile && docker run acme/api:dev", H),
+    ("docker build -t acme/api:dev --push . && docker run acme/api:dev", H),
+    ("docker build -t acme/api:dev -o type=docker,dest=img.tar . && docker run acme/api:dev", H),
+    ("docker build -t acme/api:dev . && docker run --platform linux/arm64 acme/api:dev", H),
+    ("docker build -t acme/api:dev . && docker load -i img.tar && docker run acme/api:dev", H),
+    ("docker build -t acme/api:dev . && docker image rm acme/api:dev && docker run acme/api:dev", H),
+    ("docker build -t acme/api:dev . && podman untag acme/api:dev && podman run acme/api:dev", H),
+    ("docker build -t acme/api:dev . && docker pull acme/api:dev && docker run acme/api:dev", H),
+    ("docker build -t acme/api:dev . && docker exec c docker tag x/y acme/api:dev && docker run acme/api:dev", H),
+    ("docker exec c docker build -t acme/api:dev . && docker run acme/api:dev", H),
+    ("docker -H tcp://h build -t acme/api:dev . && docker run acme/api:dev", H),
+    ("docker build -t acme/api:dev . && DOCKER_CONTEXT=remote docker run acme/api:dev", H),
+    ("docker build -t acme/api:dev . && docker run -e API_TOKEN acme/api:dev", H),     # the host's token
+])
+def test_an_image_the_line_built_runs_as_the_projects_code(place, line, want):
+    outcome = judge(line, place)
+    assert outcome.part_levels[-1] == want, describe(outcome)
+    if want == M and "$" not in line:       # (a line's own variables are said first)
+        assert "built by the line" in outcome.parts[-1].verdict.reasons[0], describe(outcome)
+    if want == H and "API_TOKEN" not in line:
+        assert "docker.image.unpinned" in outcome.parts[-1].verdict.rules, describe(outcome)
+
+
+def test_image_names_are_read_as_docker_reads_them():
+    from wispsh.programs.sources import full_image_name
+    assert full_image_name("acme/api") == full_image_name("docker.io/acme/api:latest") == \
+        full_image_name("index.docker.io/acme/api") == "docker.io/acme/api:latest"
+    assert full_image_name("node:20") == "docker.io/library/node:20"
+    assert full_image_name("localhost:5000/x") == "localhost:5000/x:latest"
+    assert full_image_name("ghcr.io/o/t:1@sha256:ab") == "ghcr.io/o/t:1@sha256:ab"
+    assert full_image_name("acme/api:dev") != full_image_name("acme/api")

@@ -18,7 +18,8 @@ class Facts:
 
     __slots__ = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp",
                  "runtime_code", "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp",
-                 "deletes", "lists_big", "found_under", "secret_copy", "links", "builds", "sends", "reads", "names")
+                 "deletes", "lists_big", "found_under", "secret_copy", "links", "builds", "sends", "reads", "names",
+                 "images", "runs_images")
 
     def __init__(self) -> None:
         self.secret_source = ""         # why this part emits secrets ("" when it does not)
@@ -44,6 +45,11 @@ class Facts:
         self.sends: list[str] = []      # what it sends off the machine: absolute paths of files, "-" its input
         self.reads: list[str] = []      # files whose contents it reads
         self.names: list[str] = []      # path names it prints (ls F, find D, fd): what `| xargs cmd` is given
+        # local image names it (re)defines, in order: (name, what the name now stands for: "" an image built from
+        # the project, another name (`docker tag SRC NAME`), "?" anything else (pulled, loaded, removed)); the
+        # name "*" for every name. A name is "NAME:TAG STORE" (programs/containers.py local_image)
+        self.images: list[tuple[str, str]] = []
+        self.runs_images: list[str] = []    # local image names it runs by tag (a build before it may have made them)
 
     def summary(self) -> "FactsSummary":
         values = _FACT_VALUES(self)
@@ -87,11 +93,14 @@ NO_FACTS = FactsSummary(*(() if isinstance(v, list) else {} if isinstance(v, dic
                           for v in (getattr(_EMPTY, name) for name in FACT_NAMES)))
 
 
+NO_IMAGES: frozenset = frozenset()
+
+
 class Cmd:
     """One command being judged: program name, resolved args, and the findings."""
 
     __slots__ = ("name", "args", "part", "key", "ctx", "cwd", "found", "facts", "subst", "privileged",
-                 "via_xargs", "xargs_word", "delegate_to", "delegated", "fired")
+                 "via_xargs", "xargs_word", "delegate_to", "delegated", "fired", "images")
 
     def __init__(self, name, args, part, key, ctx, cwd, subst, facts=None):
         self.name = name
@@ -109,6 +118,7 @@ class Cmd:
         self.delegate_to: list[str] | None = None     # words of a command this one runs (busybox rm …)
         self.delegated = False      # judging words a rule handed on: the splitter did not see them as a part
         self.fired: set[str] = set()    # ids of the table rows that applied (the table tests read them)
+        self.images = NO_IMAGES     # local image names the line built for certain before this command (sequence.py)
 
     def code_text(self, text: str, what: str, at_least: Level = Level.SAFE) -> None:
         """Shell code the splitter did not see as parts (`unshare sh -c '…'`): split and judge it here."""

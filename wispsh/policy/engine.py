@@ -12,7 +12,7 @@ from wispsh.model import Finding, Judged, Key, Level, Part, Verdict
 from wispsh.policy import tables
 from wispsh.policy import places, secrets
 from wispsh.parse.words import expand_braces
-from wispsh.policy.cmd import Cmd, Facts, expand_word
+from wispsh.policy.cmd import NO_IMAGES, Cmd, Facts, expand_word
 from wispsh.policy.context import Context
 from wispsh.policy.env import CODE_VARIABLES
 from wispsh.programs.grammar import UNKNOWN
@@ -103,8 +103,10 @@ def _uses_loop_var(written, loops) -> list:
 
 
 def analyse(part: Part, key: Key | None, ctx: Context, cwd: str | None = None,
-            line_vars: dict | None = None, found_file: str | None = None, fed_names=()) -> Cmd:
-    """Judge one part: every finding, and the facts the whole-line rules need."""
+            line_vars: dict | None = None, found_file: str | None = None, fed_names=(),
+            images: frozenset = NO_IMAGES) -> Cmd:
+    """Judge one part: every finding, and the facts the whole-line rules need. `images`: the local image names
+    the line built for certain before it (sequence.py)."""
     cwd = cwd or ctx.cwd
     subst = {"HOME": ctx.home, "PWD": cwd}
     if line_vars:
@@ -117,15 +119,16 @@ def analyse(part: Part, key: Key | None, ctx: Context, cwd: str | None = None,
         # a find -exec command: {} stands for each file find finds
         command = tuple(w.replace("{}", found_file) if w is not None else None for w in command)
     if fed_names and key is not None and "xargs" in key.wrappers:
-        return _fed_through_xargs(part, key, ctx, cwd, subst, command, written, fed_names)
+        return _fed_through_xargs(part, key, ctx, cwd, subst, command, written, fed_names, images)
     if not loops:
-        return _analyse_once(part, key, ctx, cwd, subst, command, written)
+        return _analyse_once(part, key, ctx, cwd, subst, command, written, images=images)
     # A loop variable: judge the command once for each thing it ranges over (`rm "$f"`, f in ~/* → rm ~/*).
     variants = [dict(subst)]
     for loop in loops:
         values = [UNKNOWN if w is None else places.expand_tilde(w, ctx, cwd) for w in loop.words] or [UNKNOWN]
         variants = [dict(v, **{loop.var: value}) for v in variants for value in values][:MAX_LOOP_VARIANTS]
-    return _merged(_analyse_once(part, key, ctx, cwd, variant, command, written) for variant in variants)
+    return _merged(_analyse_once(part, key, ctx, cwd, variant, command, written, images=images)
+                   for variant in variants)
 
 
 def _merged(cmds) -> Cmd:
@@ -154,7 +157,7 @@ def _xargs_replace(part: Part, key: Key) -> str | None:
     return unwrap(prefix[first:] + list(key.command)).replace
 
 
-def _fed_through_xargs(part, key, ctx, cwd, subst, command, written, names) -> Cmd:
+def _fed_through_xargs(part, key, ctx, cwd, subst, command, written, names, images) -> Cmd:
     """`ls ~/.ssh/id_* | xargs cat`: the names the stage before prints are the words xargs gives the command
     (appended, or in place of its -I string); judged once for each (at most MAX_LOOP_VARIANTS), merged."""
     replace = _xargs_replace(part, key)
@@ -164,7 +167,8 @@ def _fed_through_xargs(part, key, ctx, cwd, subst, command, written, names) -> C
         if replace is not None:     # -I: a word that holds the replace string is known only now (None in key)
             texts = tuple(t.replace(replace, name) for t in written)
             words = tuple(None if w is None or replace in t else w for w, t in zip(command, written))
-        return _analyse_once(part, key, ctx, cwd, subst, words, texts, None if replace is not None else name)
+        return _analyse_once(part, key, ctx, cwd, subst, words, texts, None if replace is not None else name,
+                             images=images)
 
     return _merged(reading(name) for name in names[:MAX_LOOP_VARIANTS])
 
@@ -179,11 +183,14 @@ def _merge_facts(into: Facts, other: Facts) -> None:
     into.runs.extend(other.runs)
     into.sends.extend(other.sends)
     into.reads.extend(other.reads)
+    into.images.extend(other.images)
+    into.runs_images.extend(other.runs_images)
 
 
-def _analyse_once(part, key, ctx, cwd, subst, command, written, xargs_word=UNKNOWN) -> Cmd:
+def _analyse_once(part, key, ctx, cwd, subst, command, written, xargs_word=UNKNOWN, images=NO_IMAGES) -> Cmd:
     cmd = Cmd("", [], part, key, ctx, cwd, subst)
     cmd.xargs_word = xargs_word
+    cmd.images = images
     if part.opaque:
         cmd.does("run-code", "parse.opaque", "text the gate could not read as commands")
     if part.redirects:

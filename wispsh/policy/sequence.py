@@ -1,10 +1,17 @@
 """A line's parts judged in order, each with what the line did before it: a `cd`, variables it assigned
-(`tmp=$(mktemp); curl -o "$tmp"`), and for a `find -exec` command what `{}` stands for.
+(`tmp=$(mktemp); curl -o "$tmp"`), the images it built, and for a `find -exec` command what `{}` stands for.
 
 What the earlier parts set can make a later part worse (`cd ~ && rm -rf *`) or better (a download saved to
 the temporary file the line itself made). It may only make it better when everything that set it runs for
 certain before it: a top-level statement, not in a pipeline, a subshell, a condition or a loop, and no `||`
 between it and the part; otherwise the part keeps the worse of its two readings.
+
+An image the line builds (`docker build -t acme/api . && docker run acme/api`) must also have been built, not
+only tried: had the build failed, `docker run` would pull the name from a registry. So a build counts only for
+the parts reached from it through `&&` alone (the build's own status tested: not piped, negated, in the
+background or the right side of `||`); after a `;`, `||`, `|` or `&`, or a statement that sets DOCKER_HOST and
+the like, it counts no more. Which names a part builds, retags or makes stand for something else, and which it
+runs, the container rules say (Facts.images, Facts.runs_images).
 """
 from __future__ import annotations
 
@@ -12,8 +19,10 @@ from _operator import attrgetter
 
 from wispsh.model import Finding, Judged, Part, Verdict, replace
 from wispsh.policy import engine
+from wispsh.policy.cmd import NO_IMAGES
 from wispsh.policy.line import printed_text
 from wispsh.programs.grammar import UNKNOWN
+from wispsh.programs.sources import IMAGE_STORE_VARIABLES
 
 MAX_PIPED_TEXT = 20_000
 
@@ -26,7 +35,14 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
     printed: dict = {}      # pipeline -> (stage, what that stage visibly prints)
     named: dict = {}        # pipeline -> (stage, the path names that stage prints: ls F, find D, echo F)
     same: dict = {}         # a part's words and place in its pipeline -> (key, verdict, facts) judged alone
+    built, built_end = NO_IMAGES, 0     # images built for certain if the line goes on by `&&` from built_end
     for index, part in enumerate(parts):
+        images = NO_IMAGES
+        if built and part.parent is None:
+            if line[built_end:part.span[0]].strip() == "&&":
+                images = built
+            else:
+                built = NO_IMAGES       # a `;`, `||`, `|` or `&` since the build: it may have failed
         signature = _signature(part)
         known = same.get(signature)
         key = key_for(part) if known is None else known[0]
@@ -45,13 +61,15 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
             before = named.get(part.pipeline)
             if before is not None and before[0] == part.stage - 1:
                 fed_names = before[1]      # `ls ~/.ssh/id_* | xargs cat`: the names are what xargs appends
-        moved = cwd != ctx.cwd or bool(line_vars) and _uses_variables(part) or found_file is not None or \
-            bool(fed_names)
+        uses_vars = bool(line_vars) and _uses_variables(part)
+        moved = cwd != ctx.cwd or uses_vars or found_file is not None or bool(fed_names)
         if known is None:
             alone = engine.judge(part, key, ctx)
             same[signature] = (key, alone.verdict, alone.facts)
         else:               # the same command again in this line: judged alone, it is judged the same
             alone = Judged(part, key, known[1], known[2])
+        if images and not moved and not images.isdisjoint(alone.facts.runs_images):
+            moved = True    # `docker run NAME` of an image the line built
         if seen is not part:
             read = engine.judge(seen, key, ctx)
             if not read.facts.stdin_interp:
@@ -62,15 +80,18 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
             item = alone
         else:
             cmd = engine.analyse(seen, key, ctx, cwd=cwd, line_vars=line_vars, found_file=found_file,
-                                 fed_names=fed_names)
+                                 fed_names=fed_names, images=images)
             where = (f" (for every file find finds under {found_file.rsplit('/', 1)[0] or '/'})"
                      if found_file is not None
                      else f" (for the names the stage before prints: {', '.join(fed_names[:3])})" if fed_names
-                     else f" (in {cwd})" if cwd != ctx.cwd else " (with the line's own variables)")
+                     else f" (in {cwd})" if cwd != ctx.cwd else " (with the line's own variables)" if uses_vars
+                     else " (its image built by the line before it)")
             again = engine.verdict_of(cmd)
             again = Verdict(again.level, tuple(Finding(f.level, f.rule, f.reason + where, f.kind)
                                                 for f in again.findings))
-            sure = certain and found_file is None and not fed_names and "||" not in line[last_mover_end:part.span[0]]
+            # the cd and variables' certainty (the images' is the `&&` chain, above)
+            sure = found_file is None and not fed_names and (
+                not (cwd != ctx.cwd or uses_vars) or certain and "||" not in line[last_mover_end:part.span[0]])
             verdict = again if sure or again.level > alone.verdict.level else alone.verdict
             item = Judged(part, key, verdict, cmd.facts.summary())
         judged.append(item)
@@ -89,7 +110,30 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
         if facts.cd_to is not None and facts.cd_to != UNKNOWN:
             cwd = facts.cd_to
         line_vars.update(facts.assigns)
+        if images:
+            built_end = part.span[1]
+        if built and part.assignments and any(a.name in IMAGE_STORE_VARIABLES for a in part.assignments):
+            built = NO_IMAGES       # `export DOCKER_HOST=…`: later commands talk to another daemon
+        if facts.images:
+            built = _images_after(built, facts.images, _status_tested(part, line))
+            if part.parent is None:
+                built_end = part.span[1]
     return tuple(judged)
+
+
+def _images_after(built: frozenset, changes, builds: bool) -> frozenset:
+    """The line's own images after a part's changes (Facts.images, in order): a name built from the project,
+    or tagged from one of the line's own, joins when the part's success is what a later `&&` tests (`builds`);
+    a name that now stands for anything else leaves; "*" empties the set."""
+    names = set(built)
+    for name, source in changes:
+        if name == "*":
+            names.clear()
+        elif builds and (source == "" or source in names):
+            names.add(name)
+        else:
+            names.discard(name)
+    return frozenset(names)
 
 
 # Stages that pass the names they are given on (perhaps fewer, sorted or re-delimited): `ls … | sort | xargs`.
@@ -139,6 +183,18 @@ def _uses_variables(part) -> bool:
     """Whether any word of the part expands a variable (its redirects may sit outside its text)."""
     return "$" in part.text or any("$" in r.target_text for r in part.redirects) or any(
         "$" in w for w in part.words)
+
+
+def _status_tested(part, line: str) -> bool:
+    """A top-level statement whose own exit status the `&&` after it tests: not piped, negated or in the
+    background, and not the right side of `||` (`false || docker build … && docker run …` runs the second
+    without the first)."""
+    if part.parent is not None or part.origin != "top" or part.pipeline is not None or part.background:
+        return False
+    end = part.span[0]
+    while end and line[end - 1] in " \t\n":     # back over the blanks only: linear on a line of 20,000 builds
+        end -= 1
+    return line[end - 1:end] not in ("|", "!")
 
 
 def _for_certain(part, line: str) -> bool:

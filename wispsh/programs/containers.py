@@ -8,8 +8,9 @@ from wispsh.policy import secrets
 from wispsh.policy.secrets import SECRET_NAME
 from wispsh.programs.delegate import hand_on
 from wispsh.programs.grammar import UNKNOWN
-from wispsh.programs.sources import (image_registry, image_repository, official_image, pinned_image,
-                                     project_names, registry_is_known, third_party_image)
+from wispsh.programs.sources import (IMAGE_STORE_VARIABLES, full_image_name, image_registry, image_repository,
+                                     official_image, pinned_image, project_names, registry_is_known,
+                                     third_party_image)
 from wispsh.programs.table import Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re, re
 
@@ -122,13 +123,16 @@ def container_reach(cmd, o) -> None:
         if spec:
             writable = _judge_mount(cmd, spec) or writable
     image = o.operands[0] if o.operands else ""
+    own = runs_built_image(cmd, o, image)
     secrets = _passes_secrets(o)
     if secrets:
-        if official_image(image) and registry_is_known(image):
+        if own or official_image(image) and registry_is_known(image):
             cmd.does("secret", "docker.run.secret-env", f"passes {secrets[0]} to the container")
         else:
             cmd.does("leak", "docker.run.secret-env-image", f"passes {secrets[0]} to {image or 'an image'}, an image "
                                                             f"the project does not build")
+    if own:
+        return      # the project's own image, built by the line: no registry is asked for it
     if image and UNKNOWN not in image and not registry_is_known(image):
         registry = image_registry(image)
         if writable or secrets or o.all("env-file"):
@@ -139,6 +143,94 @@ def container_reach(cmd, o) -> None:
                                                              f"does not know")
     elif image and o.value("pull") != "never":
         unpinned_image(cmd, image, "runs")
+
+
+# ---------------------------------------------------------------- local images the line builds itself
+
+def local_image(cmd, image: str) -> str:
+    """An image name as the facts carry it: the full name (`acme/api` is `docker.io/acme/api:latest`), then the
+    store it names an image of: the program, the words of a wrapper that runs it as another user (sudo …), its
+    global options (-H, --context) and its own variables that choose a daemon (sequence.py forgets the line's
+    images when a statement sets one). `podman build -t x` is not what `docker run x` runs, nor
+    `docker -H tcp://h build -t x` what `docker run x` does."""
+    where = [cmd.name]
+    part, key = cmd.part, cmd.key
+    if part is not None and key is not None:
+        before = part.argv[:max(0, len(part.argv) - len(key.command))]
+        where += [w or "?" for w in before
+                  if cmd.privileged or w is None or w.split("=", 1)[0] in IMAGE_STORE_VARIABLES]
+        where += [a.text for a in part.assignments if a.name in IMAGE_STORE_VARIABLES]
+    where += [f"-{name}={value}" for name, value in DOCKER.grammar.read(cmd.args, stop=True).values]
+    return f"{full_image_name(image)} {' '.join(where)}"
+
+
+def runs_built_image(cmd, o, image: str) -> bool:
+    """Whether `docker run|create IMAGE` runs an image the line built from the project for certain before it
+    (cmd.images, from sequence.py): IMAGE by tag, from the local store (no --pull=always, no --platform of its
+    own). The name goes in runs_images either way: sequence.py judges the part again only when a build made it."""
+    if not image or UNKNOWN in image or pinned_image(image) or cmd.delegated or cmd.via_xargs:
+        return False
+    if o.value("pull") not in (None, "missing", "never") or o.value("platform") is not None:
+        return False
+    name = local_image(cmd, image)
+    cmd.facts.runs_images.append(name)
+    return name in cmd.images
+
+
+def _in_project(cmd, word: str) -> bool:
+    """A build context or Dockerfile that is a path of the project (not a URL, a git remote or the input)."""
+    if UNKNOWN in word or "://" in word or word.startswith(("git@", "github.com/")) or word == "-":
+        return False
+    return cmd.place(word).cls in (places.PROJECT, places.PROJECT_ROOT)
+
+
+def builds_image(cmd, o) -> None:
+    """`docker build -t NAME… PATH` (docker image build, podman build, docker buildx build --load): NAME now
+    stands for the project's own image when PATH and the Dockerfile are the project's and the image lands in the
+    local store (buildx, --builder, --push and -o keep it elsewhere unless --load or -o type=docker); otherwise
+    NAME may stand for anything. A `docker run NAME` reached from here only through `&&` runs the project's code."""
+    names = o.all("t", "tag")
+    if not names:
+        return
+    outputs = o.all("o", "output")
+    buildx = DOCKER.grammar.read(cmd.args, stop=True).operands[:1] == ["buildx"]
+    loads = o.has("load") or any("type=docker" in out and "dest=" not in out for out in outputs) or (
+        not buildx and not outputs and not o.has("push") and o.value("builder") is None)
+    own = (loads and len(o.operands) == 1 and all(_in_project(cmd, w) for w in o.operands + o.all("f", "file"))
+           and not cmd.delegated and not cmd.via_xargs)
+    for name in names:
+        cmd.facts.images.append((local_image(cmd, name) if UNKNOWN not in name else "*", "" if own else "?"))
+
+
+def tags_image(cmd, o) -> None:
+    """`docker tag SOURCE NAME`: NAME now stands for whatever SOURCE does (the project's image, when the line
+    built SOURCE)."""
+    if len(o.operands) != 2:
+        return
+    source, name = o.operands
+    if UNKNOWN in name:
+        cmd.facts.images.append(("*", "?"))
+    else:
+        cmd.facts.images.append((local_image(cmd, name), "?" if UNKNOWN in source or cmd.delegated
+                                 else local_image(cmd, source)))
+
+
+FORGETS_IMAGES = frozenset({"rmi", "commit", "load", "import", "untag", "prune"})
+
+
+def forgets_images(cmd, o) -> None:
+    """After `rmi`, `image rm`, `load`, `import`, `commit`, `untag`, `image prune`, `system prune` or a verb the
+    gate does not know, a local image name may stand for an image the project did not build: the names the
+    line built before count no more."""
+    words, known = o.operands[:2], DOCKER
+    if len(words) == 2 and words[0] in ("image", "container", "system"):
+        known, words = DOCKER.verbs[words[0]], words[1:]
+    if not words:
+        return
+    verb = words[0]
+    removes = verb in ("rm", "remove") and known is IMAGE       # (`docker rm` removes containers)
+    if verb in FORGETS_IMAGES or removes or verb not in known.verbs and verb not in known.read_only:
+        cmd.facts.images.append(("*", "?"))
 
 
 def unpinned_image(cmd, image: str, what: str) -> bool:
@@ -219,8 +311,21 @@ VOLUME_DELETES = verb(rows=(Row("docker.volume.deletes", "destroy", "{cmd} delet
 PUSH = verb(rows=(Row("docker.push", "publish", "{cmd} publishes an image", examples=("docker push x",)),))
 LOCAL = verb(rows=(Row("docker.local", "local-service", "{cmd} changes local containers or images",
                        examples=("docker stop x", "docker tag x y")),))
-BUILD = verb(rows=(Row("docker.build", "run-project", "{cmd} builds an image (the Dockerfile's steps run)",
+BUILD_GRAMMAR = Grammar(
+    values="tfocmv",
+    long_values=("tag", "file", "output", "build-arg", "build-context", "builder", "cache-from", "cache-to",
+                 "platform", "progress", "target", "label", "network", "secret", "ssh", "iidfile", "metadata-file",
+                 "add-host", "shm-size", "ulimit", "cgroup-parent", "isolation", "memory", "memory-swap",
+                 "cpu-shares", "cpuset-cpus", "cpu-period", "cpu-quota", "allow", "annotation", "attest", "call",
+                 "provenance", "sbom", "no-cache-filter", "security-opt", "volume", "authfile", "creds", "format",
+                 "os", "arch", "variant", "jobs", "manifest", "runtime", "sign-by", "userns", "cap-add", "cap-drop",
+                 "device", "env", "from", "ignorefile"),
+    longs=("load", "push", "pull", "no-cache", "quiet", "rm", "force-rm", "squash", "compress", "check", "layers"),
+    optional=("pull", "layers"))
+BUILD = verb(grammar=BUILD_GRAMMAR, hook=builds_image,
+             rows=(Row("docker.build", "run-project", "{cmd} builds an image (the Dockerfile's steps run)",
                        sets=("builds",), examples=("docker build .",)),))
+TAG = verb(rows=LOCAL.rows, hook=tags_image)
 
 
 @emits({"docker.pull.foreign": ["docker pull registry.evil.example/tool"]})
@@ -228,6 +333,10 @@ def pulls_image(cmd, o) -> None:
     """`docker pull IMAGE`: a third-party image by tag, or any image from a registry the gate does not know, is
     code that will run later, unpinned."""
     image = o.operands[0] if o.operands else ""
+    if o.has("all-tags") or UNKNOWN in image:
+        cmd.facts.images.append(("*", "?"))
+    elif image:
+        cmd.facts.images.append((local_image(cmd, image), "?"))     # the registry's, not a build of the line
     if not image or UNKNOWN in image or pinned_image(image):
         return
     if not registry_is_known(image) and not project_names(cmd.ctx, image_registry(image)):
@@ -324,9 +433,10 @@ CONTAINER = verb(
     verbs={"run": RUN, "create": RUN, "exec": EXEC, "rm": REMOVE, "remove": REMOVE, "kill": REMOVE, "prune": PRUNE,
            "push": PUSH, "cp": CP, "export": SAVES, "save": SAVES},
     read_only=CONTAINER_READS, default=_local("container", "docker container update x"))
+IMAGE_CHANGES = _local("image", "docker image tag x y")
 IMAGE = verb(verbs={"rm": REMOVE, "remove": REMOVE, "prune": PRUNE, "push": PUSH, "pull": PULL, "build": BUILD,
-                    "save": SAVES},
-             read_only=CONTAINER_READS, default=_local("image", "docker image tag x y"))
+                    "save": SAVES, "tag": verb(rows=(IMAGE_CHANGES,), hook=tags_image)},
+             read_only=CONTAINER_READS, default=IMAGE_CHANGES)
 VOLUME = verb(verbs={"rm": VOLUME_DELETES, "remove": VOLUME_DELETES, "prune": VOLUME_DELETES},
               read_only=CONTAINER_READS, default=_local("volume", "docker volume create x"))
 SYSTEM = verb(verbs={"prune": PRUNE}, read_only=("df", "info", "events"), default=_local("system", "docker system dial-stdio"))
@@ -402,12 +512,14 @@ DOCKER = Program(
         "system": SYSTEM, "builder": BUILDER, "buildx": BUILDER, "compose": COMPOSE,
         **dict.fromkeys(("swarm", "node", "service", "stack", "secret", "config", "context", "plugin", "trust"),
                         MANAGES_CLUSTER),
-        **dict.fromkeys(("tag", "commit", "load", "import", "start", "stop", "restart", "pause", "unpause", "rename",
+        **dict.fromkeys(("commit", "load", "import", "start", "stop", "restart", "pause", "unpause", "rename",
                          "update", "wait", "attach"), LOCAL),
+        "tag": TAG,
     },
     read_only=("ps", "images", "logs", "inspect", "version", "info", "top", "stats", "port", "diff", "history",
                "search", "events", "help", "manifest"),
     default=Row("docker.verb", "unknown", "{cmd}", examples=("docker frobnicate",)),
+    hook=forgets_images,
     examples={"docker ps": "safe", "docker run -v /:/host ubuntu": "dangerous", "docker build .": "moderate",
               "docker run --rm -v \"$PWD\":/src -w /src node:20 npm test": "moderate"},
 )

@@ -78,6 +78,30 @@ def image_repository(image: str) -> str:
     return (head + sep if sep else "") + last.split(":", 1)[0]
 
 
+DOCKER_HUB_ALIASES = ("index.docker.io", "registry-1.docker.io")
+# Variables that choose the daemon (and so the image store) docker and podman talk to.
+IMAGE_STORE_VARIABLES = frozenset({"DOCKER_HOST", "DOCKER_CONTEXT", "DOCKER_CONFIG", "CONTAINER_HOST",
+                                   "CONTAINER_CONNECTION"})
+
+
+def full_image_name(image: str) -> str:
+    """The one name docker gives every spelling of an image: `acme/api` -> `docker.io/acme/api:latest`,
+    `node:20` -> `docker.io/library/node:20`, `localhost:5000/x` -> `localhost:5000/x:latest`."""
+    name, at, digest = image.partition("@")
+    head, sep, last = name.rpartition("/")
+    repository, colon, tag = last.partition(":")
+    path = head + sep + repository
+    first, slash, rest = path.partition("/")
+    if slash and ("." in first or ":" in first or first == "localhost"):
+        registry, path = first.lower(), rest
+        registry = "docker.io" if registry in DOCKER_HUB_ALIASES else registry
+    else:
+        registry = "docker.io"
+    if registry == "docker.io" and "/" not in path:
+        path = "library/" + path
+    return f"{registry}/{path}:{tag if colon else 'latest'}" + (at + digest if at else "")
+
+
 def pinned_image(image: str) -> bool:
     """An image named by its digest (`x@sha256:…`): what runs is exactly what was reviewed."""
     return "@sha256:" in image or "@sha512:" in image
