@@ -569,12 +569,13 @@ class Walker:
     @staticmethod
     def _named_descriptors(words: list, redirect_nodes: list, redirects: list) -> list:
         """`exec {fd}>f rm`: a `{NAME}` word that touches a redirect operator is that redirect's descriptor
-        (tree-sitter reads it as a word, which made `{fd}` the program)."""
+        (tree-sitter reads it as a word, which made `{fd}` the program); so is a number (`sh 0</tmp/f`: bash
+        reads fd 0, tree-sitter an argument `0`)."""
         starts = {r.start_byte: k for k, r in enumerate(redirect_nodes)}
         kept = []
         for word in words:
             k = starts.get(word[1])
-            if k is not None and _NAMED_FD.match(word[2]) and redirects[k].fd is None:
+            if k is not None and (_NAMED_FD.match(word[2]) or word[2].isdigit()) and redirects[k].fd is None:
                 r = redirects[k]
                 redirects[k] = Redirect(op=r.op, fd=word[2], target=r.target, target_text=r.target_text)
             else:

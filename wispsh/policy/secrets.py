@@ -50,6 +50,20 @@ def hosts(words) -> list[str]:
     return [m.group(1).lower() for word in words if word and "://" in word for m in URL_HOST.finditer(word)]
 
 
+# Programs that talk to one service unless told otherwise (`gh api …` goes to api.github.com).
+PROGRAM_HOSTS = {"gh": "api.github.com", "hub": "api.github.com", "glab": "gitlab.com"}
+HOST_OPTIONS = ("--hostname", "--host", "GH_HOST=", "GITLAB_HOST=", "GH_ENTERPRISE_TOKEN=")
+
+
+def program_hosts(program: str, words) -> list[str]:
+    """The host a program's request goes to when no URL names it: its own service, unless it is pointed at
+    another (`gh api --hostname HOST`, GH_HOST: then nothing is known)."""
+    home = PROGRAM_HOSTS.get(program)
+    if home is None or any(w and w.startswith(HOST_OPTIONS) for w in words):
+        return []
+    return [home]
+
+
 def belongs_to(name: str, host: str) -> bool:
     """Whether `host` is the service the credential `name` is for (api.github.com for GITHUB_TOKEN)."""
     for prefix, homes in SERVICES.items():

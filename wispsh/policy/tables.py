@@ -20,6 +20,10 @@ PATH_VERBS = {"read": "reads", "list": "lists", "write": "writes", "create": "cr
 def run(cmd, node: Command, args, prefix: str) -> None:
     """Judge `args` (the words after the command's name or verb) by `node`."""
     o = node.grammar.read(args, stop=node.has_verbs)
+    if node.chdir:
+        directory = o.value(*node.chdir)
+        if directory and UNKNOWN not in directory:
+            cmd.cwd = places.place(directory, cmd.ctx, cmd.cwd).path
     for row in node.rows:
         if row.when.holds(o, args):
             fire(cmd, row, prefix, o)

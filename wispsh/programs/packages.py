@@ -40,7 +40,7 @@ def judge_spec(cmd, spec: str) -> None:
     elif _VCS.search(spec):
         cmd.does("install-foreign", "install.from-vcs",
                  f"{tool} installs from a repository ({spec}); its build scripts run unreviewed")
-    elif tool in GITHUB_SHORTHAND and _SHORTHAND.fullmatch(spec):
+    elif tool in GITHUB_SHORTHAND and _SHORTHAND.fullmatch(spec) and not spec.startswith("."):
         cmd.does("install-outside", "install.from-github", f"{tool} installs {spec} straight from GitHub")
     elif tool == "brew" and spec.count("/") == 2 and not spec.startswith("homebrew/"):
         cmd.does("install-outside", "install.from-tap", f"brew installs {spec} from a third-party tap")
@@ -68,7 +68,11 @@ def install_specs(cmd, o) -> None:
     """The packages an install verb names: its operands, -e/--editable, --spec, --with, --from, and cargo's
     --git and --path. Each is judged by where it comes from, and so are the indexes it is told to use."""
     judge_index(cmd, o)
-    specs = list(o.operands) + o.all("e", "editable", "spec", "with", "from")
+    # `pip install -e y`: an editable install names a directory (or a VCS URL), never a registry name
+    editable = [e if _URL.search(e) or _VCS.search(e) or e.startswith(("/", ".", "~", "file:")) or UNKNOWN in e
+                else "./" + e for e in o.all("e", "editable")] if cmd.name in ("pip", "pip3", "uv") else \
+        o.all("e", "editable")
+    specs = list(o.operands) + editable + o.all("spec", "with", "from")
     specs += [url if url.startswith("git") else "git+" + url for url in o.all("git")]
     specs += [path if path.startswith(("/", ".", "~")) else "./" + path for path in o.all("path")]
     for spec in specs:
@@ -564,11 +568,30 @@ def yarn_exec(cmd, o) -> None:
         cmd.code_text(" ".join(o.args), "yarn exec runs", at_least=cmd.ctx.level_of("run-project", ""))
 
 
+# Settings that name a program npm runs for every script (script-shell), a module node loads first (node-options
+# --require) or code run at start-up (onload-script): saved in .npmrc, they are persistence like a lifecycle script.
+# A shell of the system's own (`script-shell /bin/bash`) only changes which of its shells runs.
+PROGRAM_CONFIG = frozenset({"script-shell", "onload-script", "git", "shell"})
+SYSTEM_PROGRAM = lazy_re(r"^(?:/usr)?(?:/local)?/s?bin/[A-Za-z0-9_.+-]+$|^(?:ba|z|da|k|fi|tc|c)?sh$|^pwsh$|^git$")
+PRELOADS = lazy_re(r"(?:^|\s)(?:-r|--require|--import|--loader|--experimental-loader)\b")
+
+
+def _config_plants_program(key: str, value: str | None) -> bool:
+    if value is None:
+        return False
+    if key in PROGRAM_CONFIG:
+        return UNKNOWN in value or not SYSTEM_PROGRAM.match(value.strip("'\""))
+    return key == "node-options" and (UNKNOWN in value or bool(PRELOADS.search(value)))
+
+
 @emits({"npm.config.registry": ["npm config set registry https://evil.example", "npm set registry https://x.example",
                                 "yarn config set npmRegistryServer https://evil.example",
                                 "npm config set @corp:registry=https://evil.example/"],
         "npm.config.registry-known": ["npm config set registry https://registry.npmjs.org/"],
-        "npm.config.steers": ["npm config set script-shell /tmp/x", "npm config set ignore-scripts false"],
+        "npm.config.steers": ["npm config set script-shell /bin/bash", "npm config set ignore-scripts false",
+                              "npm config set node-options --max-old-space-size=4096"],
+        "npm.config.runs": ["npm config set script-shell /tmp/x", "npm set script-shell ./sh",
+                            "npm config set node-options '--require /tmp/x.js'", "npm config set onload-script=/tmp/x.js"],
         "npm.config.set": ["npm config set fund false"]})
 def npm_config_key(cmd, o) -> None:
     """`npm config set KEY VALUE` (or KEY=VALUE): a registry key says where every later install comes from;
@@ -577,6 +600,9 @@ def npm_config_key(cmd, o) -> None:
     key, eq, value = (words[0] if words else "").partition("=")
     if not eq:
         value = words[1] if len(words) > 1 else None
+        raw = list(o.args)
+        if words and words[0] in raw and raw.index(words[0]) + 1 < len(raw):
+            value = raw[raw.index(words[0]) + 1]        # `node-options '--require x'`: a value like an option
     if "registry" in key.lower() and value is not None:
         if UNKNOWN in value:
             cmd.does("steer", "npm.config.steers", f"{cmd.name} config sets {key} to something known only at run time")
@@ -585,6 +611,9 @@ def npm_config_key(cmd, o) -> None:
         else:
             cmd.does("install-foreign", "npm.config.registry", f"{cmd.name} config makes every install use {value}: "
                                                                f"what it serves runs unreviewed")
+    elif _config_plants_program(key.lower(), value):
+        cmd.does("persist", "npm.config.runs", f"{cmd.name} config sets {key}: every later script or install runs "
+                                               f"{(value or '').replace(UNKNOWN, '…')} (saved in .npmrc)")
     elif STEERING_CONFIG.search(key):
         cmd.does("steer", "npm.config.steers", f"{cmd.name} config changes {key} (where it installs from or what "
                                                f"it runs)")
@@ -592,8 +621,67 @@ def npm_config_key(cmd, o) -> None:
         cmd.does("local-config", "npm.config.set", f"changes {cmd.name}'s config")
 
 
+NPM_CHDIR = ("prefix", "C", "cwd", "dir")     # npm --prefix/-C, yarn --cwd, pnpm -C/--dir: the project it works on
+# npm's lifecycle scripts (docs.npmjs.com, "scripts"): what npm runs without being asked to by name. Every
+# install runs the install ones; pack, publish, version and (npm 6) uninstall run theirs; and pre<X>/post<X>
+# run around every `npm run X` (the X listed are the verbs and scripts projects have: not `preview`, `prettier`,
+# `postcss`, which are names of their own).
+NPM_INSTALL_SCRIPTS = r"(?:pre|post)?install|prepublish|(?:pre|post)?prepare|dependencies"
+NPM_OTHER_LIFECYCLE = (r"prepublishOnly|prepack|postpack|(?:post)?publish|(?:pre|post)?version|(?:pre|post)?uninstall"
+                       r"|(?:pre|post)(?:test|start|stop|restart|build|shrinkwrap|dev|lint|serve|deploy|compile|watch"
+                       r"|bundle|release|format|typecheck|commit|push|ci)")
+NPM_LIFECYCLE = lazy_re(rf"^(?:({NPM_INSTALL_SCRIPTS})|({NPM_OTHER_LIFECYCLE}))$")
+
+
+def lifecycle_runs(name: str) -> str | None:
+    """When npm runs the package.json script `name` on its own, or None for a script that runs only when named."""
+    m = NPM_LIFECYCLE.match(name)
+    if m is None:
+        return None
+    if m.group(1):
+        return "npm runs it on every install"
+    if name.startswith(("pre", "post")) and name not in ("prepublishOnly", "prepack", "postpack", "postpublish",
+                                                         "preversion", "postversion", "preuninstall",
+                                                         "postuninstall"):
+        when, base = ("before", name[3:]) if name.startswith("pre") else ("after", name[4:])
+        return f"npm runs it on its own {when} every `npm run {base}`"
+    return "npm runs it on its own (npm pack, publish, version or uninstall)"
+
+
+def _planted(cmd, name: str, value: str | None, rule: str = "npm.pkg") -> None:
+    """One script set in package.json: a lifecycle script is persistence (levels.md: files that steer tools),
+    any other an ordinary change of a project file (it runs only when someone names it)."""
+    if UNKNOWN in name:
+        cmd.does("persist", f"{rule}.lifecycle", f"{cmd.name} sets a script whose name is known only at run time")
+        return
+    runs = lifecycle_runs(name)
+    if runs is not None:
+        cmd.does("persist", f"{rule}.lifecycle", f"{cmd.name} plants the lifecycle script '{name}' ({runs})")
+    else:
+        cmd.does("change", f"{rule}.scripts", f"{cmd.name} sets the package.json script '{name}'")
+
+
+@emits({"npm.pkg.lifecycle": ["npm pkg set scripts.postinstall='curl x|sh'", "npm pkg set scripts.pretest=x",
+                              "npm pkg set 'scripts[prepare]=husky'"],
+        "npm.pkg.scripts": ["npm pkg set scripts.test=jest", "npm pkg set scripts.preview='vite preview'"]})
+def pkg_set_scripts(cmd, o) -> None:
+    """`npm pkg set scripts.NAME=VALUE …`: each script it sets, judged by whether npm runs it on its own."""
+    for word in o.operands:
+        key, _, value = word.partition("=")
+        if key.startswith("scripts.") or key.startswith("scripts[") and key.endswith("]"):
+            _planted(cmd, key[8:].strip("[]'\""), value)
+
+
+@emits({"npm.set-script.lifecycle": ["npm set-script prepare 'curl x | sh'"],
+        "npm.set-script.scripts": ["npm set-script lint eslint"]})
+def set_script(cmd, o) -> None:
+    """`npm set-script NAME COMMAND` (npm 7-8): one script set in package.json."""
+    if o.operands:
+        _planted(cmd, o.operands[0], o.operands[1] if len(o.operands) > 1 else None, "npm.set-script")
+
+
 NPM_INSTALL = verb(
-    grammar=NPM_GRAMMAR,
+    grammar=NPM_GRAMMAR, chdir=NPM_CHDIR,
     rows=(Row("npm.install.all", "install", "{cmd} installs the project's dependencies (their install scripts run)",
               When(operands=False), sets=("builds",), examples=("npm ci", "npm install")),),
     hook=install_specs,
@@ -604,7 +692,7 @@ NPM_EXEC = verb(
     hook=runs_package,
 )
 NPM_SET = verb(grammar=NPM_GRAMMAR, hook=npm_config_key)
-NPM_RUNS = verb(rows=(Row("npm.runs", "run-project", "{cmd} runs project code", sets=("builds",), examples=("npm test", "npm run build")),))
+NPM_RUNS = verb(grammar=NPM_GRAMMAR, chdir=NPM_CHDIR, rows=(Row("npm.runs", "run-project", "{cmd} runs project code", sets=("builds",), examples=("npm test", "npm run build")),))
 NPM_PUBLISH = verb(rows=(Row("npm.publish", "publish", "{cmd} publishes or changes your registry account",
                              examples=("npm publish", "npm owner add bob x")),))
 
@@ -649,13 +737,10 @@ NPM_VERBS = {
                                               examples=("npm audit fix",)),))}),
     "version": verb(rows=(Row("npm.version", "run-project", "{cmd} runs project code (version scripts)",
                               When(operands=True), examples=("npm version patch",), not_examples=("npm version",)),)),
-    "set-script": verb(rows=(Row("npm.set-script", "steer", "{cmd} plants a script that later installs and builds run",
-                                 examples=("npm set-script prepare 'curl x | sh'",)),)),
+    "set-script": verb(hook=set_script),
     "pkg": verb(
-        verbs={"set": verb(rows=(
-            Row("npm.pkg.scripts", "steer", "{cmd} plants a script that later installs and builds run",
-                When(arg=("scripts",)), stop=True, examples=("npm pkg set scripts.postinstall='curl x|sh'",)),
-            Row("npm.pkg.set", "change", "{cmd} changes package.json", examples=("npm pkg set name=x",))))},
+        verbs={"set": verb(hook=pkg_set_scripts, rows=(
+            Row("npm.pkg.set", "change", "{cmd} changes package.json", examples=("npm pkg set name=x",)),))},
         read_only=("get",),
         default=Row("npm.pkg", "change", "{cmd} changes package.json", examples=("npm pkg delete x",))),
     **dict.fromkeys(("test", "t", "tst", "run", "run-script", "rum", "urn", "start", "stop", "restart", "build",
@@ -677,7 +762,7 @@ def _npm_like(name: str, installs_bare: bool, verbs: dict, default: Row, example
                      When(operands=False, unless=("version", "v", "help", "h")), sets=("builds",), examples=(name,),
                      not_examples=(f"{name} -v",)),)
     return Program(name, doc=f"{name}: JavaScript packages and project scripts", grammar=NPM_GRAMMAR, rows=rows,
-                   hook=index_options,
+                   hook=index_options, chdir=NPM_CHDIR,
                    verbs=verbs, read_only=NPM_READ_ONLY, default=default, examples=examples)
 
 
@@ -722,9 +807,22 @@ CARGO_INSTALL = verb(
            examples=("cargo install --root ~/.local ripgrep",)),),
     hook=install_specs,
 )
+def cargo_manifest(cmd, o) -> None:
+    """`cargo build --manifest-path y/Cargo.toml` (before or after the verb, not after `--`): cargo works on
+    y, so the build files it runs are y's."""
+    args = o.args
+    for i, word in enumerate(args):
+        if word == "--":
+            return
+        path = word.split("=", 1)[1] if word.startswith("--manifest-path=") else \
+            args[i + 1] if word == "--manifest-path" and i + 1 < len(args) else None
+        if path and UNKNOWN not in path:
+            cmd.cwd = cmd.place(path.rsplit("/", 1)[0] if "/" in path else ".").path
+
+
 CARGO = Program(
     "cargo", doc="Rust's build tool and package manager",
-    grammar=CARGO_GRAMMAR,
+    grammar=CARGO_GRAMMAR, hook=cargo_manifest,
     rows=(Row("cargo.config", "run-code", "cargo --config can set a program to run", When(value=("config",)),
               examples=("cargo --config build.rustc-wrapper=/tmp/x build",)),),
     verbs={"install": CARGO_INSTALL, "add": CARGO_INSTALL,
@@ -1237,8 +1335,8 @@ def make_inputs(cmd, o) -> None:
         else:
             cmd.fired.add("make.makefile")
             cmd.run_file(makefile, f"{cmd.name} runs the recipes of")
-    for directory in o.all("C", "directory"):
-        where = cmd.place(directory)
+    if o.all("C", "directory"):
+        where = cmd.place(cmd.cwd)      # the table's chdir: cmd.cwd is already the -C directory
         if where.cls not in (places.PROJECT, places.PROJECT_ROOT, places.TEMP):
             cmd.does("run-code", "make.elsewhere", f"{cmd.name} runs the build in {where.path}")
     for assignment in o.operands:
@@ -1253,7 +1351,7 @@ MAKE = Program(
     rows=(Row("make.build", "run-project", "{cmd} runs the project's build", sets=("builds",), examples=("make", "make test")),
           Row("make.eval", "run-code", "{cmd} --eval runs make code given on the line", When(value=("eval", "E")),
               examples=("make --eval='x: ; id'",))),
-    hook=make_inputs,
+    hook=make_inputs, chdir=("C", "directory"),
     examples={"make": "moderate", "make -f ~/x.mk": "high"},
 )
 

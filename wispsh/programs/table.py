@@ -183,11 +183,15 @@ class On:
 class Command:
     """A command: its grammar, rows, path effects, hook, and the verbs under it."""
 
-    __slots__ = ("grammar", "rows", "on", "hook", "after", "verbs", "read_only", "default", "no_verb", "examples")
+    __slots__ = ("grammar", "rows", "on", "hook", "after", "verbs", "read_only", "default", "no_verb", "examples",
+                 "chdir")
 
     def __init__(self, grammar: Grammar = NO_OPTIONS, rows=(), on=(), hook=None, after=None, verbs=None,
-                 read_only=(), default: Row | None = None, no_verb: Row | None = None, examples=None):
+                 read_only=(), default: Row | None = None, no_verb: Row | None = None, examples=None, chdir=()):
         self.grammar = grammar
+        # options whose value is the directory the command works in (`make -C DIR`, `npm --prefix DIR`): its
+        # relative paths, and the build files it runs ("builds"), are that directory's
+        self.chdir = tuple(chdir)
         self.rows = tuple(rows)
         self.on = tuple(on)
         self.hook = hook                    # hook(cmd, options) for what rows cannot say; see `emits`

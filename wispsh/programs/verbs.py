@@ -1,9 +1,10 @@
-"""Multiplexers without a table of their own (hg, svn, jj, mvn, gradle, dotnet, rustup, vagrant, …),
+"""Multiplexers without a table of their own (hg, svn, jj, mvn, gradle, dotnet, rustup, vagrant, lxc, …),
 judged by their verb's tier: reading verbs read, destroying verbs discard, publishing verbs publish, the
 rest are moderate. Programs whose verbs mean something particular have their own table below: glab, pm2, ip
 (netns exec runs a command), journalctl, defaults. tmux and nix are the runners' (they run commands)."""
 from __future__ import annotations
 
+from wispsh.policy import places
 from wispsh.programs.delegate import hand_on
 from wispsh.programs.table import Grammar, Program, Row, When, emits, programs, verb
 
@@ -20,17 +21,70 @@ PUBLISH_VERBS = ("publish", "deploy", "release", "upload", "commit", "ci", "send
 
 DESTROYS = verb(rows=(Row("verbs.destroys", "discard", "{cmd} deletes or resets something",
                           examples=("hg strip 1", "vagrant destroy", "mvn clean")),))
-PUBLISHES = verb(rows=(Row("verbs.publishes", "publish", "{cmd} publishes", examples=("svn commit -m x", "mvn deploy")),))
+def _local(word: str) -> bool:
+    return word.startswith(("/", "~", "./", "../")) and "\x00" not in word
+
+
+@emits({"verbs.sends-secret": ["vagrant upload ~/.ssh/id_rsa /tmp/k", "svn commit ~/.aws/credentials -m x"]})
+def sends_secrets(cmd, o) -> None:
+    """A publishing verb's local operands leave the machine (`vagrant upload F`, `svn commit F`): a secret
+    among them is sent (levels.md: sending secrets anywhere is dangerous)."""
+    for word in o.operands:
+        if _local(word) and cmd.place(word).cls in places.SECRET_CLASSES:
+            cmd.fired.add("verbs.sends-secret")
+            cmd.send(word, f"{cmd.name} sends")
+
+
+@emits({"verbs.copies-in": ["lxc file push ~/.ssh/id_rsa c1/root/k", "multipass transfer ./a.txt vm:/tmp/a.txt",
+                            "incus file push -r ./src c1/srv/"],
+        "verbs.copies-out": ["lxc file pull c1/etc/hosts ./hosts", "multipass transfer vm:/var/log/syslog ./syslog"]})
+def copies_machine(cmd, o) -> None:
+    """`lxc|incus file push SRC… DEST`, `multipass transfer SRC… DEST`: host files copied into a container or
+    a VM (a secret among them is sent: levels.md), or out of one (the destination written)."""
+    words = list(o.operands)
+    pull = "pull" in cmd.args[:2] or cmd.name == "multipass" and bool(words) and ":" not in words[-1].split("/", 1)[0]
+    if not words:
+        return
+    if pull:
+        cmd.fired.add("verbs.copies-out")
+        cmd.write(words[-1])
+        return
+    cmd.fired.add("verbs.copies-in")
+    for word in words[:-1]:
+        if cmd.place(word).cls in places.SECRET_CLASSES:
+            cmd.send(word, f"{cmd.name} copies into a machine")
+        else:
+            cmd.read(word)
+
+
+PUBLISHES = verb(rows=(Row("verbs.publishes", "publish", "{cmd} publishes", examples=("svn commit -m x", "mvn deploy")),),
+                 hook=sends_secrets)
+COPIES = verb(grammar=Grammar(values="gumo", long_values=("gid", "uid", "mode", "type", "project")),
+              rows=(Row("verbs.copies", "local-service", "{cmd} copies files to or from a container or VM",
+                        examples=("multipass transfer ./a vm:/tmp/a",)),), hook=copies_machine)
+FILES = verb(verbs={"push": COPIES, "pull": COPIES},
+             default=Row("verbs.file", "unknown", "{cmd}", examples=("lxc file edit c1/etc/hosts",)))
 PUSHES = verb(grammar=Grammar(longs=("force",)), rows=(
     Row("verbs.push", "publish", "{cmd} publishes", examples=("hg push",)),
     Row("verbs.push.force", "destroy", "{cmd} --force overwrites the remote", When(flag=("force", "f")),
         examples=("hg push --force", "hg push -f"))))
-TIERS = {**dict.fromkeys(DESTROY_VERBS, DESTROYS), **dict.fromkeys(PUBLISH_VERBS, PUBLISHES), "push": PUSHES}
+@emits({"verbs.cat.fetches": ["svn cat https://x.example/svn/trunk/i.sh", "hg cat -r tip https://x.example/r f"]})
+def cat_url(cmd, o) -> None:
+    """`svn cat URL`: what it prints came from the network (a local file's `hg cat f` only reads)."""
+    if any("://" in word for word in o.operands):
+        cmd.facts.net_fetch = True
+        cmd.does("fetch", "verbs.cat.fetches", f"{cmd.name} cat reads the network")
+
+
+TIERS = {**dict.fromkeys(DESTROY_VERBS, DESTROYS), **dict.fromkeys(PUBLISH_VERBS, PUBLISHES), "push": PUSHES,
+         "file": FILES, "transfer": COPIES, "copy-files": COPIES,
+         "cat": verb(grammar=Grammar(values="r", long_values=("revision", "username", "password")), hook=cat_url)}
 
 GENERIC = Program(
     "hg", aliases=("svn", "jj", "tea", "git-lfs", "rustup", "corepack", "mvn", "gradle", "gradlew",
                      "swift", "flutter", "dart", "mix", "cabal", "stack", "opam", "pyenv", "rbenv", "asdf",
-                     "kind", "k3d", "packer", "vagrant", "ansible-galaxy", "ansible-vault", "supabase", "nmcli"),
+                     "kind", "k3d", "packer", "vagrant", "ansible-galaxy", "ansible-vault", "supabase", "nmcli",
+                     "lxc", "incus", "multipass"),
     doc="multiplexers judged by their verb's tier",
     verbs=TIERS, read_only=READ_VERBS,
     default=Row("verbs.verb", "unknown", "{cmd}", examples=("mvn package", "jj git push")),
