@@ -74,6 +74,11 @@ SHAPES = {
     "one word of $x": lambda n: 'echo "' + "$x" * (8 * n) + '"',
     "redirects": lambda n: "a " + ">f " * (8 * n),
     "stored code": lambda n: "x='$(a)'; echo $((x)); " * n,
+    "assignments then uses": lambda n: "; ".join(f'a{i}=x{i}; echo "$a{i}"' for i in range(n)),
+    "secrets held in variables": lambda n: "; ".join(f'k{i}=$(cat ~/.ssh/id_rsa); echo "$x{i}"' for i in range(n)),
+    "loops over substitutions": lambda n: "; ".join(f"for f in $(ls d{i}); do cat $f; done" for i in range(n)),
+    "docker build then run": lambda n: " && ".join(f"docker build -t a/b{i} . && docker run a/b{i}"
+                                                    for i in range(n)),
 }
 
 

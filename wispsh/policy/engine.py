@@ -93,6 +93,22 @@ def _resolve(command, written, subst) -> list[str]:
     return args
 
 
+_NAMES_USED = lazy_re(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
+READ_BY_NAME = ("PWD", "HISTFILE")      # variables the rules read without a `$NAME` in the part (`$(pwd)`, history)
+
+
+def _used_of(line_vars: dict, part: Part) -> dict:
+    """The line's own variables that the part can read: those its words, redirects, assignments or heredoc
+    name (`$x`, `${x…}`), and the few the rules look up by name. Not all of them: a line of thousands of
+    assignments would copy every one into every later part (quadratic)."""
+    texts = [*part.words, *(r.target_text or "" for r in part.redirects), *(a.text for a in part.assignments),
+             part.stdin_code or ""]
+    names = {*_NAMES_USED.findall("\n".join(texts)), *READ_BY_NAME}
+    if len(names) >= len(line_vars):
+        return line_vars
+    return {name: line_vars[name] for name in names if name in line_vars}
+
+
 def _uses_loop_var(written, loops) -> list:
     found = []
     for loop in loops:
@@ -110,7 +126,7 @@ def analyse(part: Part, key: Key | None, ctx: Context, cwd: str | None = None,
     cwd = cwd or ctx.cwd
     subst = {"HOME": ctx.home, "PWD": cwd}
     if line_vars:
-        subst.update(line_vars)
+        subst.update(_used_of(line_vars, part))
     command, written = _command_words(part, key)
     # a loop variable in a redirection counts too: `for f in ~/.bashrc; do echo x >> "$f"; done`
     loops = _uses_loop_var(tuple(written) + tuple(r.target_text or "" for r in part.redirects), part.loops) \

