@@ -76,3 +76,19 @@ def test_the_gates_own_roots_are_measured_as_before():
         assert places.classify(path, ctx) == cls, path
     everything = Context.for_process(cwd="/srv", env={"HOME": "/home/u", "WISP_HOME": "/"})
     assert places.classify("/etc/passwd", everything) == places.WISP      # a wisp home at / owns everything
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="abA.-1", min_size=1, max_size=3), st.text(alphabet="abA.-_/ \n1", max_size=12))
+def test_a_name_in_the_projects_config_is_found_as_the_pattern_found_it(word, text):
+    import re
+
+    from wispsh.programs import sources
+
+    pattern = re.compile(r"(?<![A-Za-z0-9._-])" + re.escape(word) + r"(?![A-Za-z0-9_-]|\.[A-Za-z0-9])", re.I)
+    lowered, needle = text.lower(), word.lower()
+    found, at = False, lowered.find(needle)
+    while at >= 0 and not found:
+        found = sources._whole_name(lowered, at, at + len(needle))
+        at = lowered.find(needle, at + 1)
+    assert found == (pattern.search(text) is not None)

@@ -130,13 +130,16 @@ class LoopRange(Record):
     var: str                # "f"
     over: str               # what it ranges over, as written: "~/*", '"$@"', "lines of list.txt"
     words: tuple[str | None, ...]       # the range's static words (None: known only at run time)
+    span: tuple[int, int] | None        # where `over` is in the line (the parts of its $(…) lie inside); not compared
 
-    __slots__ = FIELDS = ('var', 'over', 'words')
+    __slots__ = FIELDS = ('var', 'over', 'words', 'span')
+    COMPARED = SHOWN = ('var', 'over', 'words')
 
-    def __init__(self, var, over, words=()) -> None:
+    def __init__(self, var, over, words=(), span=None) -> None:
         _set(self, 'var', var)
         _set(self, 'over', over)
         _set(self, 'words', words)
+        _set(self, 'span', span)
 
 
 class Part(Record):

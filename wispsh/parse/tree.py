@@ -713,7 +713,9 @@ class Walker:
         else:
             over = "" if has_in else '"$@"'
         words = tuple(unquote(source.text(v)) for v in values)
-        loop = LoopRange(var, _one_line(over), words)
+        span = self.job.line_span(source.char(values[0].start_byte), source.char(values[-1].end_byte)) \
+            if values else None
+        loop = LoopRange(var, _one_line(over), words, span)
         body_frame = frame.but(origin="clause", loops=frame.loops + (loop,), depth=frame.depth + 1)
         header_frame = frame.but(depth=frame.depth + 1)
         for i in range(node.child_count - 1, -1, -1):
@@ -734,10 +736,11 @@ class Walker:
                             and c.is_named]
                     names = [a for a in args if a and not a.startswith("-")]
                     var = names[-1] if names else "REPLY"
-                    source_of = frame.read_source
+                    source_of, span = frame.read_source, None
                     if source_of is not None and not isinstance(source_of, str):   # the stage feeding the loop
+                        span = self.job.line_span(source.char(source_of.start_byte), source.char(source_of.end_byte))
                         source_of = "output of " + _one_line(source.text(source_of))
-                    loops = loops + (LoopRange(var, source_of or "lines of stdin"),)
+                    loops = loops + (LoopRange(var, source_of or "lines of stdin", (), span),)
         clause = frame.but(origin="clause", depth=frame.depth + 1, read_source=None)
         body_frame = clause.but(loops=loops)
         for i in range(node.child_count - 1, -1, -1):

@@ -59,6 +59,8 @@ class Context(Record):
     places: dict
     # directory -> its real path (os.path.realpath): the links a line's paths go through, each directory once
     real_dirs: dict
+    # what a rule reads from disk once a line (the project's config files: programs/sources.project_names)
+    read_once: dict
     # rule id -> level: the user's own rule tables may set the level of a finding (policy/user.py)
     overrides: dict
     # judge_code(text, ctx, cwd) -> Verdict: shell code a rule found inside a word (set by the engine, so that
@@ -68,13 +70,13 @@ class Context(Record):
     programs: dict
 
     __slots__ = FIELDS = ('cwd', 'home', 'project_root', 'wisp_home', 'runtime_dir', 'env', 'runtime_dirs',
-                          'temp_dirs', 'places', 'real_dirs', 'overrides', 'judge_code', 'programs')
+                          'temp_dirs', 'places', 'real_dirs', 'overrides', 'judge_code', 'programs', 'read_once')
     COMPARED = ('cwd', 'home', 'project_root', 'wisp_home', 'runtime_dir', 'runtime_dirs', 'temp_dirs')
     SHOWN = ('cwd', 'home', 'project_root', 'wisp_home', 'runtime_dir', 'env', 'runtime_dirs', 'temp_dirs')
 
     def __init__(self, cwd, home, project_root, wisp_home, runtime_dir, env=None, runtime_dirs=(),
                  temp_dirs=("/tmp", "/var/tmp", "/dev/shm"), places=None, overrides=None, judge_code=None,
-                 programs=None, real_dirs=None) -> None:
+                 programs=None, real_dirs=None, read_once=None) -> None:
         _set(self, 'cwd', cwd)
         _set(self, 'home', home)
         _set(self, 'project_root', project_root)
@@ -85,6 +87,7 @@ class Context(Record):
         _set(self, 'temp_dirs', temp_dirs)
         _set(self, 'places', {} if places is None else places)
         _set(self, 'real_dirs', {} if real_dirs is None else real_dirs)
+        _set(self, 'read_once', {} if read_once is None else read_once)
         _set(self, 'overrides', {} if overrides is None else overrides)
         _set(self, 'judge_code', judge_code)
         _set(self, 'programs', {} if programs is None else programs)

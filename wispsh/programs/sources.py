@@ -128,13 +128,41 @@ PROJECT_CONFIG_DIRS = (".github/workflows", "deploy", "k8s")
 MAX_CONFIG_BYTES = 256 * 1024
 
 
+_NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
+
 def project_names(ctx, word: str) -> bool:
     """Whether the project's own config (its git remotes, CI workflows, compose files, Makefile, .npmrc…) names
-    `word` (a registry host, an image): then the project ships there already. Files are read as they are now."""
+    `word` (a registry host, an image) as a whole name, in any case: then the project ships there already. The
+    files are read as they are when the line is judged, once a line (a long line names many images)."""
     if not word or UNKNOWN in word:
         return False
-    pattern = re.compile(r"(?<![A-Za-z0-9._-])" + re.escape(word) + r"(?![A-Za-z0-9_-]|\.[A-Za-z0-9])", re.I)
-    root = ctx.project_root
+    texts = ctx.read_once.get("project config")
+    if texts is None:
+        texts = ctx.read_once["project config"] = _project_config(ctx.project_root).lower()
+    needle = word.lower()
+    at = texts.find(needle)
+    while at >= 0:
+        if _whole_name(texts, at, at + len(needle)):
+            return True
+        at = texts.find(needle, at + 1)
+    return False
+
+
+def _whole_name(text: str, start: int, end: int) -> bool:
+    """No name character right before text[start:end], none right after it (a `.` after it only when no name
+    character follows the dot: `ghcr.io.` ends a sentence, `ghcr.io.evil` is another host)."""
+    before = text[start - 1] if start > 0 else ""
+    if before and (before in _NAME_CHARACTERS or before in "._-"):
+        return False
+    after, next_one = text[end:end + 1], text[end + 1:end + 2]
+    return not (after and (after in _NAME_CHARACTERS or after in "_-" or
+                           after == "." and next_one and next_one in _NAME_CHARACTERS))
+
+
+def _project_config(root: str) -> str:
+    """The project's config files' text, one after the other (a newline between: no name runs across two)."""
+    texts = []
     paths = [os.path.join(root, name) for name in PROJECT_CONFIG]
     for folder in PROJECT_CONFIG_DIRS:
         try:
@@ -145,12 +173,10 @@ def project_names(ctx, word: str) -> bool:
     for path in paths:
         try:
             with open(path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read(MAX_CONFIG_BYTES)
+                texts.append(fh.read(MAX_CONFIG_BYTES))
         except OSError:
             continue
-        if pattern.search(text):
-            return True
-    return False
+    return "\n".join(texts)
 
 
 # What every Python process imports before its own code, from each directory on PYTHONPATH.
