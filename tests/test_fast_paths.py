@@ -92,3 +92,27 @@ def test_a_name_in_the_projects_config_is_found_as_the_pattern_found_it(word, te
         found = sources._whole_name(lowered, at, at + len(needle))
         at = lowered.find(needle, at + 1)
     assert found == (pattern.search(text) is not None)
+
+
+def test_every_record_lists_its_fields_in_the_order_of_its_init():
+    """replace() builds a record positionally from FIELDS: a field out of order swaps two values silently."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import wispsh
+    from wispsh.support.record import Record
+
+    for info in pkgutil.walk_packages(wispsh.__path__, "wispsh."):
+        importlib.import_module(info.name)
+    records, todo = [], list(Record.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        records.append(cls)
+        todo.extend(cls.__subclasses__())
+    assert len(records) > 20
+    for cls in records:
+        if "__init__" not in vars(cls):
+            continue        # (inherits its parent's, checked there)
+        parameters = list(inspect.signature(cls.__init__).parameters)[1:]
+        assert tuple(parameters[:len(cls.FIELDS)]) == tuple(cls.FIELDS), cls.__name__

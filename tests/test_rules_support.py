@@ -9,7 +9,7 @@ from wispsh import pipeline
 from wispsh.policy import deny, engine
 from wispsh.parse import split
 from wispsh.config import Config
-from wispsh.model import Judged, Level
+from wispsh.model import Judged, Level, replace
 
 
 @dataclass
@@ -47,8 +47,11 @@ class Outcome:
 
 
 def judge(line: str, place: Place) -> Outcome:
+    """As the gate judges a line: with a context of its own (its memos of places, links and files read are the
+    line's, as pipeline.judge makes one a line)."""
     parsed = split.split_line(line)
-    judged, line_verdict = pipeline.judge_parts(parsed, place.ctx)
+    ctx = replace(place.ctx, places={}, real_dirs={}, read_once={})
+    judged, line_verdict = pipeline.judge_parts(parsed, ctx)
     denied = deny.check(parsed, judged, place.config)
     levels = [j.verdict.level for j in judged] + [line_verdict.level]
     if denied is not None:

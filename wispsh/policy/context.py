@@ -75,8 +75,8 @@ class Context(Record):
     SHOWN = ('cwd', 'home', 'project_root', 'wisp_home', 'runtime_dir', 'env', 'runtime_dirs', 'temp_dirs')
 
     def __init__(self, cwd, home, project_root, wisp_home, runtime_dir, env=None, runtime_dirs=(),
-                 temp_dirs=("/tmp", "/var/tmp", "/dev/shm"), places=None, overrides=None, judge_code=None,
-                 programs=None, real_dirs=None, read_once=None) -> None:
+                 temp_dirs=("/tmp", "/var/tmp", "/dev/shm"), places=None, real_dirs=None, overrides=None,
+                 judge_code=None, programs=None, read_once=None) -> None:   # (FIELDS' order: replace() needs it)
         _set(self, 'cwd', cwd)
         _set(self, 'home', home)
         _set(self, 'project_root', project_root)
