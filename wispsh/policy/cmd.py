@@ -130,20 +130,52 @@ class Cmd:
             self.fired.add(rule)
             self.found.append(Finding(level, rule, f"{what}: {reason}", "run-code"))
 
+    def splitter_saw(self, word: str) -> bool:
+        """Whether the splitter read `word` as written in this command's part (a static word, or one attached
+        to its option: `-oProxyCommand=…`), so that the code it holds is parts of their own already. A word a
+        rule handed on, or one the line's own variables made, was not: the rule judges that code itself."""
+        part = self.part
+        if self.delegated or part is None:
+            return False
+        argv = part.argv
+        if word in argv:
+            return True
+        n = len(word)
+        for w in argv:
+            if w is not None and len(w) > n and w[0] == "-" and w.endswith(word):
+                head = w[:len(w) - n]       # `-o`, `-vo`, `--extcmd=`
+                long_form = head[:2] == "--" and head[-1] == "=" and head[2:-1].replace("-", "").isalpha()
+                if head[1:].isalpha() or long_form:
+                    return True
+        return False
+
+    def runs_setting(self, code: str, word: str, what: str) -> None:
+        """The command line a setting holds (a pager, an editor, a proxy command, an alias): judged here,
+        unless the splitter made parts of it from `word`."""
+        if not self.splitter_saw(word):
+            self.code_text(code, what)
+
     # ------------------------------------------------------------ findings
 
-    def sets_variable(self, name: str, value: str | None, text: str) -> bool:
+    def sets_variable(self, name: str, value: str | None, text: str, split: bool = False) -> bool:
         """`NAME=value` given to what runs: the policy's table of variables that make programs run code
-        (policy/env.py) says how bad. True when it found something."""
+        (policy/env.py) says how bad. A command line it names (PAGER, EDITOR, GIT_SSH_COMMAND) is judged too:
+        `split` when the splitter made parts of it, else here. True when it found something."""
         from wispsh.policy.env import judge_variable, variable_rule
 
         found = judge_variable(name, value, text, self.place)
-        if found is None:
-            return False
-        level, reason = found
-        rule = variable_rule(name.split("[", 1)[0].rstrip("+") or "unknown")
-        self.found.append(Finding(self.ctx.overrides.get(rule, level), rule, reason, "env"))
-        return True
+        if found is not None:
+            level, reason = found
+            rule = variable_rule(name.split("[", 1)[0].rstrip("+") or "unknown")
+            self.found.append(Finding(self.ctx.overrides.get(rule, level), rule, reason, "env"))
+        if not split and value is not None and UNKNOWN not in value:
+            from wispsh.programs import config_code
+
+            what, code = config_code.variable(name, value)
+            if what == config_code.CODE:
+                self.code_text(code, f"{name} runs")
+                return True
+        return found is not None
 
     def does(self, kind: str, rule: str, says: str) -> None:
         """An effect of this command: the policy (effects.py, and the user's overrides) gives its level."""

@@ -598,8 +598,8 @@ def _judge_assignments(cmd: Cmd, part: Part, key: Key | None, ctx: Context, cwd:
         seen.add(assignment.text)
         if assignment.name in PROJECT_PATH_VARIABLES and _inside_project(assignment.value, ctx, cwd):
             cmd.does("run-project", f"env.{assignment.name}", f"{assignment.name} points inside the project")
-        else:
-            cmd.sets_variable(assignment.name, assignment.value, assignment.text)
+        else:   # the splitter read these (parse/nested.py): a command line they name is parts of its own
+            cmd.sets_variable(assignment.name, assignment.value, assignment.text, split=True)
         if not part.argv:
             value = assignment.value
             if value is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from wispsh.model import Level
 from wispsh.policy import places as P
+from wispsh.programs.config_code import COMMAND_VARIABLES, PLAIN, variable as command_variable
 from wispsh.programs.sources import index_is_known
 from wispsh.support.lazyre import lazy_re
 
@@ -194,11 +195,34 @@ def judge_variable(name: str, value: str | None, text: str, place=None) -> tuple
         return None
     if base in HARMLESS_FOR and value is not None and value.strip() in HARMLESS_VALUES:
         return None
+    if value is not None and base in COMMAND_VARIABLES and command_variable(base, value)[0] == PLAIN:
+        return None     # `EDITOR=vim`, `PAGER='less -R'`, `GIT_EDITOR='code --wait'`: a plain tool
+    if base == "NODE_OPTIONS" and value is not None and not node_options_load_code(value):
+        return None     # `--max-old-space-size=4096`: tuning, no code
     if base == "PATH":
         return _judge_path_value(value, text)
     if base == "HISTFILE" or base == "TERMINFO":
         return M, f"{base} {why}"
     return H, f"{base} {why}"
+
+
+# NODE_OPTIONS words that make node load or run code, open a debugger, read settings that do, or write files
+# (node(1); --eval/--print are refused in NODE_OPTIONS, listed all the same).
+_NODE_CODE_OPTIONS = ("--require", "-r", "--import", "--loader", "--experimental-loader", "--experimental-policy",
+                      "--policy-integrity", "--eval", "-e", "--print", "-p", "--inspect", "--debug", "--env-file",
+                      "--openssl-config", "--snapshot-blob", "--build-snapshot", "--experimental-config-file",
+                      "--redirect-warnings", "--report-", "--diagnostic-dir", "--cpu-prof", "--heap-prof",
+                      "--icu-data-dir", "--tls-keylog", "--experimental-sea-config", "--watch")
+_NODE_FLAG = lazy_re(r"^--[a-z][a-z0-9-]*(?:=[\w.:,+-]*)?$")
+
+
+def node_options_load_code(value: str) -> bool:
+    """Whether NODE_OPTIONS holds an option that loads or runs code (`--require x`, `--import x`,
+    `--inspect`); tuning (`--max-old-space-size=4096`, `--no-warnings`) does not."""
+    for word in value.split():
+        if not _NODE_FLAG.match(word) or word.startswith(_NODE_CODE_OPTIONS):
+            return True
+    return False
 
 
 def _judge_path_value(value: str | None, text: str) -> tuple[Level, str] | None:

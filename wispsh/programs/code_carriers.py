@@ -17,6 +17,9 @@ Kinds (what the words are):
   ARITH   arithmetic text: a `$(…)` in a subscript runs even when quoted (`let 'a[$(cmd)]'`, `test -v`)
   PROMPT  a prompt string: its `$(…)` run whenever it is shown (PS1…PS4)
   EXPANDED  text bash expands once more: its `$(…)` run though the word was quoted (`compgen -W '$(cmd)'`)
+  EXCMD   an editor command line: its `:!CMD`, `r !CMD`, `call system('CMD')` are SHELL text (vim -c, +CMD)
+  COMMAND a command line a program runs (`man -P CMD`, `git difftool -x CMD`, PAGER, EDITOR,
+          GIT_SSH_COMMAND): SHELL text, unless it names a plain pager or editor (programs/config_code.py)
 
 Places (where the words are, after the program's own options and its verb):
   OPTION     the value of one of `options` (`-c CODE`, `-cCODE`, `--command=CODE`, clusters `-qc CODE`)
@@ -26,20 +29,26 @@ Places (where the words are, after the program's own options and its verb):
   DELIMITED  the words after one of `markers` up to one of `ends` (find -exec … ;)
   VALUES     the VALUE of each NAME=VALUE operand (`alias ll='ls -l'`)
   OPERANDS   every operand (`let EXPR…`)
+  CONFIG     settings given as options (`git -c KEY=VALUE`, `ssh -o Name=value`) whose value is a command line:
+             `dialect` names how programs/config_code.py reads them; a value known only at run time where a
+             command would be makes the part opaque
+  ALIAS      `git -c alias.NAME=VALUE … NAME ARGS`: the command the alias expands to (a git command, or shell
+             code after `!`), and each other alias the line defines
+  PLUS       every `+CMD` operand (vim's `+{command}`, as `-c {command}`)
 
 Plain classes with __slots__ (no dataclass machinery on the hot path). No levels here: how bad running the
 code is, is the policy's business.
 """
 from __future__ import annotations
 
-from wispsh.programs import wrappers
+from wispsh.programs import config_code, wrappers
 
-SHELL, ARGV, FILE, STDIN, INLINE, ARITH, PROMPT, EXPANDED = (
-    "shell", "argv", "file", "stdin", "inline", "arith", "prompt", "expanded")
-KINDS = (SHELL, ARGV, FILE, STDIN, INLINE, ARITH, PROMPT, EXPANDED)
-OPTION, REST, FIRST, SHELL_LINE, DELIMITED, VALUES, OPERANDS = (
-    "option", "rest", "first", "shell-line", "delimited", "values", "operands")
-PLACES = (OPTION, REST, FIRST, SHELL_LINE, DELIMITED, VALUES, OPERANDS)
+SHELL, ARGV, FILE, STDIN, INLINE, ARITH, PROMPT, EXPANDED, EXCMD, COMMAND = (
+    "shell", "argv", "file", "stdin", "inline", "arith", "prompt", "expanded", "excmd", "command")
+KINDS = (SHELL, ARGV, FILE, STDIN, INLINE, ARITH, PROMPT, EXPANDED, EXCMD, COMMAND)
+OPTION, REST, FIRST, SHELL_LINE, DELIMITED, VALUES, OPERANDS, CONFIG, ALIAS, PLUS = (
+    "option", "rest", "first", "shell-line", "delimited", "values", "operands", "config", "alias", "plus")
+PLACES = (OPTION, REST, FIRST, SHELL_LINE, DELIMITED, VALUES, OPERANDS, CONFIG, ALIAS, PLUS)
 
 
 class Carrier:
@@ -47,14 +56,15 @@ class Carrier:
 
     __slots__ = ("program", "verb", "where", "kind", "origin", "options", "takes_value", "own_options", "posix",
                  "joined", "skip", "operands_before", "min_operands", "unless", "markers", "ends", "via", "why",
-                 "example")
+                 "example", "every", "dialect")
 
     def __init__(self, program: str, *, where: str, kind: str, origin: str = "", verb: tuple[str, ...] = (),
                  options: tuple[str, ...] = (), takes_value: tuple[str, ...] = (), own_options: bool = False,
                  posix: bool = False, joined: bool = False,
                  skip: tuple[str, ...] = (), operands_before: int = 0, min_operands: int = 0,
                  unless: tuple[str, ...] = (), markers: tuple[str, ...] = (), ends: tuple[str, ...] = (),
-                 via: str = "", why: str = "", example: tuple[str, str] | None = None):
+                 via: str = "", why: str = "", example: tuple[str, str] | None = None, every: bool = False,
+                 dialect: str = ""):
         assert where in PLACES and kind in KINDS, (program, where, kind)
         self.program = program
         self.verb = verb                    # ("submodule", "foreach"): options between the words are skipped
@@ -75,6 +85,8 @@ class Carrier:
         self.via = via                      # "wrappers": the row restates programs/wrappers.py (read there)
         self.why = why
         self.example = example              # (a line, the program of the part the row gives): checked by a test
+        self.every = every                  # OPTION: every value of the options is code, not only the first
+        self.dialect = dialect              # CONFIG: how the settings read ("git" -c KEY=VALUE, "ssh" -o Name=value)
 
     def __repr__(self) -> str:
         return f"Carrier({self.program!r}, {' '.join(self.verb)!r}, {self.where}, {self.kind})"
@@ -84,6 +96,19 @@ SHELLS = ("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "rb
 SHELL_VALUE_OPTIONS = ("-o", "+o", "-O", "+O", "--rcfile", "--init-file")
 _COMPLETION_VALUES = ("-A", "-G", "-W", "-F", "-C", "-X", "-P", "-S", "-o")
 FIND_EXEC = ("-exec", "-execdir", "-ok", "-okdir")
+SSH_VALUES = tuple("-" + c for c in "BbcDEeFIiJLlmOopPQRSWw")
+_SSH_LIKE = {"ssh": SSH_VALUES, "autossh": SSH_VALUES + ("-M",), "scp": tuple("-" + c for c in "cFiJloPSX"),
+             "sftp": tuple("-" + c for c in "BbcDFiJloPRSs")}
+_GIT_GLOBAL_VALUES = tuple("-" + c for c in config_code.GIT_SHORT_VALUES) + tuple(
+    "--" + name for name in config_code.GIT_LONG_VALUES)
+_CLONE_VALUES = ("-u", "--upload-pack", "-o", "--origin", "-j", "--jobs", "--template", "--depth", "-b", "--branch",
+                 "--reference", "--separate-git-dir", "--filter", "--server-option", "-c", "--config")
+_MAN_VALUES = tuple("-" + c for c in "CMmSseLRpEr") + ("--config-file", "--manpath", "--systems", "--sections",
+                                                       "--extension", "--locale", "--encoding", "--preprocessor",
+                                                       "--prompt")
+VIMS = ("vim", "vi", "nvim", "gvim", "ex", "vimdiff", "view", "rvim", "nvi")
+_VIM_VALUES = ("-S", "-s", "-u", "-U", "-w", "-W", "-i", "--startuptime", "--log", "-T", "-t", "-q", "-r",
+               "--servername", "--remote-send", "--remote-expr", "-l", "--listen")
 
 
 def _runner(program: str, verb: str, takes_value: str = "", code: str = "") -> tuple[Carrier, ...]:
@@ -160,6 +185,35 @@ CARRIERS: tuple[Carrier, ...] = (
             options=("--to-command", "--use-compress-program", "-I", "--info-script", "--new-volume-script", "-F"),
             takes_value=("-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from"),
             example=("tar -xf a.tar --to-command='rm x'", "rm")),
+    # ---- settings whose value is a command line (programs/config_code.py says which keys, options, values)
+    Carrier("git", where=CONFIG, kind=SHELL, options=("-c",), takes_value=_GIT_GLOBAL_VALUES, dialect="git",
+            origin="git -c", why="-c KEY=VALUE before the verb: core.pager, core.editor, core.sshCommand, "
+                                 "core.fsmonitor, diff.external, difftool.*.cmd, … run VALUE with the shell",
+            example=("git -C d -c user.name=x -c core.pager='rm x' log", "rm")),
+    Carrier("git", verb=("clone",), where=CONFIG, kind=SHELL, options=("-c", "--config"), takes_value=_CLONE_VALUES,
+            dialect="git", origin="git clone -c", why="the clone's own config is set before it fetches",
+            example=("git clone --depth 1 -c core.sshCommand='rm x' https://x.example/r", "rm")),
+    Carrier("git", where=ALIAS, kind=ARGV, options=("-c",), takes_value=_GIT_GLOBAL_VALUES, origin="git alias",
+            why="git NAME runs the alias's expansion: a git command (with NAME's arguments), or shell code "
+                "after `!`; an alias defined and not named may still run (a git the command starts inherits it)",
+            example=("git -c alias.x='!rm x' x", "rm")),
+    Carrier("git", verb=("difftool",), where=OPTION, kind=COMMAND, options=("-x", "--extcmd"),
+            takes_value=("-t", "--tool"),
+            origin="git difftool -x", why="the command runs for each changed file (with $LOCAL and $REMOTE)",
+            example=("git difftool -y -x 'rm x' HEAD", "rm")),
+    *(Carrier(name, where=CONFIG, kind=SHELL, options=("-o",), takes_value=values, posix=True, dialect="ssh",
+              origin=f"{name} -o", why="ProxyCommand, LocalCommand, KnownHostsCommand and RemoteCommand are "
+                                       "command lines (ssh_config(5))",
+              example=(f"{name} -o 'ProxyCommand=rm x' " + ("f host:" if name in ("scp",) else "host"), "rm"))
+      for name, values in _SSH_LIKE.items()),
+    Carrier("man", where=OPTION, kind=COMMAND, options=("-P", "--pager"), takes_value=_MAN_VALUES, origin="man -P",
+            why="man runs its pager command on the formatted page", example=("man -P 'rm x' ls", "rm")),
+    *(row for name in VIMS for row in (
+        Carrier(name, where=OPTION, kind=EXCMD, options=("-c", "--cmd"), takes_value=_VIM_VALUES, every=True,
+                origin=f"{name} -c", why="editor commands: `:!CMD`, `r !CMD`, `call system('CMD')` run a shell",
+                example=(f"{name} -c 'silent !rm x' -c q f", "rm")),
+        Carrier(name, where=PLUS, kind=EXCMD, origin=f"{name} +", why="+CMD is -c CMD",
+                example=(f"{name} '+!rm x' f", "rm")))),
     *_runner("uv", "run", _UV_VALUES),
     *_runner("poetry", "run", "-C --directory -P --project"),
     *_runner("pdm", "run", "-p --project"),
@@ -178,11 +232,13 @@ CARRIERS: tuple[Carrier, ...] = (
     *_runner("mise", "x", "-C --cd -j --jobs", "-c --command"),
 )
 
-# Variables whose value is code: assigned anywhere (a prefix, a declaration, `export`), bash runs it later.
+# Variables whose value is code: assigned anywhere (a prefix, `env A=1`, a declaration, `export`), bash or the
+# program it starts runs it later.
 VARIABLES: dict[str, str] = {
     "PROMPT_COMMAND": SHELL,        # run before each prompt
     "PS0": PROMPT, "PS1": PROMPT, "PS2": PROMPT, "PS3": PROMPT, "PS4": PROMPT,   # PS4 under `set -x`
     "BASH_ENV": FILE, "ENV": FILE,  # read by every non-interactive bash / interactive sh started later
+    **{name: COMMAND for name in sorted(config_code.COMMAND_VARIABLES)},     # a pager, an editor, a helper
 }
 
 

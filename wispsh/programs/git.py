@@ -3,7 +3,8 @@ programs. The verb is the first word after git's global options (-C, -c, --git-d
 from __future__ import annotations
 
 from wispsh.policy import places
-from wispsh.policy.env import HARMLESS_VALUES
+from wispsh.programs import config_code
+from wispsh.programs.config_code import CODE, OTHER, PLAIN
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.table import OPERANDS, Command, Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re
@@ -18,8 +19,9 @@ CODE_KEYS = lazy_re(
     r"|man\..+\.(cmd|path)|sendemail\..+|difftool\..+\.(cmd|path)|mergetool\..+\.(cmd|path)"
     r"|url\..+\.(insteadof|pushinsteadof)|protocol\..*allow|http\.proxy|https?\..*proxy|core\.sshcommand"
     r"|safe\.directory|submodule\..+\.update|receive\.procreceiverefs|core\.fsmonitorhookversion"
-    r"|uploadarchive\.allowunreachable|gc\..*hook|maintenance\..+|trailer\..+\.command|merge\.tool"
-    r"|diff\.tool|mergetool\..+|difftool\..+)$")
+    r"|uploadarchive\.allowunreachable|gc\..*hook|maintenance\..+|trailer\..+\.(command|cmd)|merge\.tool"
+    r"|diff\.tool|mergetool\..+|difftool\..+|hook\..+|core\.alternaterefscommand|gpg\.ssh\.defaultkeycommand"
+    r"|tar\..+\.command)$")
 BENIGN_GLOBAL_KEYS = lazy_re(r"^(user\.|init\.defaultbranch|pull\.|push\.default|push\.autosetupremote|color\."
                              r"|core\.autocrlf|core\.quotepath|core\.eol|advice\.|fetch\.prune|rebase\.|merge\."
                              r"conflictstyle|diff\.algorithm|log\.|format\.|column\.|help\.|rerere\.)")
@@ -28,44 +30,60 @@ BENIGN_GLOBAL_KEYS = lazy_re(r"^(user\.|init\.defaultbranch|pull\.|push\.default
 def _config_value_harmless(key: str, value: str | None) -> bool:
     if value is None or UNKNOWN in value:
         return False
-    if key.startswith("alias.") and not value.lstrip().startswith("!"):
-        return True     # an alias to another git command runs nothing new
-    if key in ("core.pager", "core.editor", "sequence.editor") or key.startswith("pager."):
-        return value.strip() in HARMLESS_VALUES or value.strip() in ("false", "true")
-    return False
+    if config_code.alias_name(key) is not None and not value.lstrip().startswith("!"):
+        return True     # an alias to another git command runs nothing new (it is judged as that command)
+    return config_code.git_config(key, value)[0] == PLAIN   # `less -R`, `vim`, `core.fsmonitor=false`
 
 
 def config_key_runs_code(key: str, value: str | None) -> bool:
     """True when setting key=value can make git run a program or talk to somewhere else."""
     key = key.lower()
-    return bool(CODE_KEYS.match(key)) and not _config_value_harmless(key, value)
+    return (bool(CODE_KEYS.match(key)) or config_code.git_config(key, "x")[0] != config_code.NOT_CODE) \
+        and not _config_value_harmless(key, value)
 
 
 # ---------------------------------------------------------------- git's global options
 
-GLOBALS = Grammar(values="Cc", long_values=("git-dir", "work-tree", "namespace", "super-prefix", "config-env",
-                                            "list-cmds", "attr-source"),
-                  longs=("paginate", "no-pager", "bare", "no-replace-objects", "literal-pathspecs", "exec-path",
-                         "html-path", "man-path", "info-path", "version", "help", "no-optional-locks"),
-                  optional=("exec-path",))
+# as the splitter reads them too (programs/config_code.py): one grammar for both
+GLOBALS = Grammar(values=config_code.GIT_SHORT_VALUES, long_values=config_code.GIT_LONG_VALUES,
+                  longs=config_code.GIT_LONGS, optional=config_code.GIT_OPTIONAL)
 REACHES_OTHERS = ("reset", "clean", "checkout", "restore", "push", "branch", "stash")
 
 
-@emits({"git.alias-code": ["git -c alias.x='!rm -rf ~' x"], "git.config-runtime-key": ['git -c "$K"=x status'], "git.config-runs-code": ["git -c core.pager='sh -c x' log"],
+@emits({"git.alias-code": ["git -c alias.x='!rm -rf ~' x", "git -c alias.y='!id' status"],
+        "git.alias": ["git -c alias.x='reset --hard' x", "git -c alias.a=b -c alias.b=status a"],
+        "git.config-runtime-key": ['git -c "$K"=x status'],
+        "git.config-runs-code": ["git -c core.pager='sh -c x' log", "git -c core.fsmonitor=./hook status",
+                                 "git -c core.hooksPath=/tmp/h commit", 'git -c core.pager="$P" log'],
+        "git.config-plain": ["git -c core.editor=vim commit", "git -c core.fsmonitor=false status",
+                             "git -c core.pager='less -R' log"],
         "git.exec-path": ["git --exec-path=/tmp/x status"], "git.git-dir": ["git --git-dir=/tmp/r/.git log"],
         "git.ext-transport": ["git fetch ext::sh"]})
-def global_options(cmd, o) -> None:
-    """-c KEY=VALUE that runs programs, --exec-path, --git-dir elsewhere; -C moves where git acts."""
+def global_options(cmd, o):
+    """-c KEY=VALUE that runs programs, --exec-path, --git-dir elsewhere; -C moves where git acts; an alias
+    the line defines, when it is the verb (judged as what it expands to: a part of its own)."""
+    aliases: dict[str, str] = {}
     for key_value in o.all("c") + [v + "=" + UNKNOWN for v in o.all("config-env")]:
         key, _, value = key_value.partition("=")
-        if key.lower().startswith("alias.") and value.lstrip().startswith("!") and UNKNOWN not in value:
-            # `git -c alias.x='!rm -rf ~' x`: the alias's shell code runs as the verb
-            cmd.fired.add("git.alias-code")
-            cmd.code_text(value.lstrip()[1:], f"git's alias {key[6:]} runs", at_least=cmd.ctx.level_of("run-code", ""))
-            continue
         if UNKNOWN in key:
             cmd.does("run-code", "git.config-runtime-key",
                      "git -c sets a config key known only at run time (it may run a program)")
+            continue
+        name = config_code.alias_name(key)
+        if name is not None and UNKNOWN not in value:
+            aliases[name] = value
+            if value.lstrip().startswith("!") and name not in config_code.GIT_COMMANDS:   # git ignores those
+                # `git -c alias.x='!rm -rf ~' x`: shell code (a git this one starts inherits the alias too)
+                cmd.does("run-code", "git.alias-code", f"git's alias {name} runs shell code")
+                cmd.runs_setting(value.lstrip()[1:], key_value, f"git's alias {name} runs")
+            continue
+        what, code = config_code.git_config(key, value) if UNKNOWN not in value else (OTHER, "")
+        if what == PLAIN:
+            cmd.fired.add("git.config-plain")
+        elif what == CODE:
+            # the command line is judged too: parts of their own (the splitter's), or here
+            cmd.does("run-code", "git.config-runs-code", f"git -c {key}=… makes git run a program")
+            cmd.runs_setting(code, key_value, f"git's {key} runs")
         elif config_key_runs_code(key, value):
             cmd.does("run-code", "git.config-runs-code", f"git -c {key}=… makes git run a program or go elsewhere")
     if o.value("exec-path") is not None:
@@ -82,6 +100,21 @@ def global_options(cmd, o) -> None:
                                             "run programs")
     if any(a.startswith("ext::") or a.startswith("-") and "=ext::" in a for a in o.operands[1:]):
         cmd.does("run-code", "git.ext-transport", "the ext:: transport runs a command")
+    verb = o.operands[0] if o.operands else ""
+    alias = config_code.lookup_alias(aliases, verb) if aliases and UNKNOWN not in verb else None
+    if alias is None:
+        return None
+    # `git -c alias.x='reset --hard' x`: git runs the expansion. The splitter made it a part of its own
+    # (keyed and judged as `git reset --hard`); a definition it did not read is handed on here.
+    cmd.fired.add("git.alias")
+    defined = next(kv for kv in reversed(o.all("c")) if config_code.alias_name(kv.partition("=")[0]) in
+                   (verb, verb.lower()))
+    words = config_code.split_cmdline(alias.strip())
+    if not alias.lstrip().startswith("!") and words and not cmd.splitter_saw(defined):
+        at = len(cmd.args) - len(o.operands)
+        cmd.delegate_to = ["git", *cmd.args[:at], *words, *o.operands[1:]]
+    # the verb is the alias: nothing of git's own verb applies, unless it may be an installed git-NAME
+    return None if verb in VERBS or verb in READ_ONLY else False
 
 
 def other_repository(cmd, o) -> str | None:
@@ -355,6 +388,9 @@ def clone_config(cmd, o) -> None:
         key, _, value = entry.partition("=")
         if config_key_runs_code(key, value):
             cmd.does("run-code", "git.clone.config", f"clone config {key} makes git run a program or go elsewhere")
+            what, code = config_code.git_config(key, value) if UNKNOWN not in entry else (OTHER, "")
+            if what == CODE:
+                cmd.runs_setting(code, entry, f"the clone's {key} runs")
 
 
 REBASE = verb(
@@ -425,11 +461,20 @@ BISECT = verb(
     default=Row("git.bisect.verb", "nothing", "{cmd} moves the bisection", examples=("git bisect good",)),
 )
 
+
+def difftool_command(cmd, o) -> None:
+    """The command -x/--extcmd gives: parts of its own (the splitter's), or judged here."""
+    for text in o.all("x", "extcmd"):
+        if UNKNOWN not in text and config_code.command_line(text)[0] == CODE:
+            cmd.runs_setting(text, text, "git difftool -x runs")
+
+
 DIFFTOOL = verb(
     grammar=Grammar(values="xt", long_values=("extcmd", "tool")),
     rows=(Row("git.difftool", "run-project", "git difftool runs the configured diff tool", examples=("git difftool",)),
           Row("git.difftool.extcmd", "run-code", "git difftool --extcmd runs the command it is given",
               When(value=("x", "extcmd")), examples=("git difftool -x 'sh -c x'",))),
+    hook=difftool_command,
 )
 
 INIT = verb(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from wispsh.policy import places
 from wispsh.policy.scripts import judge_script, project_script
+from wispsh.programs import config_code
 from wispsh.programs.inline import INLINE_EXAMPLES, judge_inline
 from wispsh.programs.grammar import UNKNOWN, Options
 from wispsh.programs.sources import python_startup_files
@@ -924,6 +925,8 @@ def editor_words(cmd, o: Options) -> None:
         cmd.does("expose", "editor.server", f"{cmd.name} {args[0]} opens this machine to remote editors")
         return
     options, files, commands = _editor_words(spec, args)
+    if spec.options is VIM_OPTIONS:
+        commands = [word for word in commands if _vim_command(cmd, word, word[1:])]
     readonly, prints, installs = spec.viewer, False, False
     for what, word, value in options:
         if what == "cmd!":
@@ -933,7 +936,8 @@ def editor_words(cmd, o: Options) -> None:
         elif what == "prints":
             prints = True
         elif what == "cmd":
-            commands.append(f"{word} {value}")
+            if spec.options is not VIM_OPTIONS or word not in ("-c", "--cmd") or _vim_command(cmd, value, value):
+                commands.append(f"{word} {value}")
         elif what == "run":
             commands.append(word)
             cmd.fired.add("editor.script")
@@ -976,6 +980,18 @@ def editor_words(cmd, o: Options) -> None:
         else:
             cmd.does("change", "editor.edits", f"opens {cmd.name} to edit files")
             cmd.write(word, f"{cmd.name} edits")    # whatever it opens, it can save
+
+
+def _vim_command(cmd, word: str, text: str) -> bool:
+    """One of vim's -c/--cmd/+ commands: the shell commands it runs (`:!CMD`, `r !CMD`, `call system('CMD')`)
+    are judged as code (parts of their own, or here); False when it only quits (`-c q`, `+qa!`)."""
+    if UNKNOWN in text:
+        return True
+    shells, other = config_code.ex_shell(text)
+    for shell in shells:
+        if shell.strip():
+            cmd.runs_setting(shell, word, f"{cmd.name} runs")
+    return bool(shells or other)
 
 
 EDITOR_PROGRAMS = tuple(Program(name, doc=f"{name}: an editor; options that run commands or write files",
@@ -1086,19 +1102,37 @@ LESS = Program(
 MORE = Program("more", aliases=("most",), doc="a pager; +cmd runs commands", grammar=Grammar(values="n"),
                hook=pager_words)
 
+
+@emits({"man.pager": ["man -P 'sh -c id' ls", "man --pager=id ls", 'man -P "$P" ls'],
+        "man.plain-pager": ["man -P cat ls", "man --pager='less -R' ls"]})
+def man_pager(cmd, o: Options) -> None:
+    """-P/--pager CMD: man runs CMD on the page. A plain pager (`cat`, `less -R`) shows it; any other command
+    runs code, judged too (parts of their own, or here)."""
+    for text in o.all("P", "pager"):
+        if UNKNOWN in text:
+            cmd.does("run-code", "man.pager", "man runs a pager command known only at run time")
+            continue
+        what, code = config_code.command_line(text)
+        if what == config_code.PLAIN:
+            cmd.fired.add("man.plain-pager")
+            continue
+        cmd.does("run-code", "man.pager", "man runs the pager command it is given")
+        cmd.runs_setting(code, text, "man -P runs")
+
+
 MAN = Program(
     "man", doc="shows manual pages through a pager; the pager, browser and config it is given run",
     grammar=Grammar(values="PCMmSseLRpEr", long_values=("pager", "config-file", "manpath", "systems", "sections",
                                                        "extension", "locale", "encoding", "preprocessor", "prompt"),
                     optional=("html",)),
-    rows=(Row("man.pager", "run-code", "man runs the pager command it is given", When(value=("P", "pager")),
-              examples=("man -P 'sh -c id' ls", "man --pager=id ls")),
-          Row("man.browser", "run-code", "man -H runs the browser it is given (or $BROWSER)", When(flag=("H", "html")),
-              examples=("man -H ls", "man --html=firefox ls")),
+    rows=(Row("man.browser", "run-code", "man -H runs the browser it is given (or $BROWSER)",
+              When(flag=("H", "html")), examples=("man -H ls", "man --html=firefox ls")),
           Row("man.config", "run-code", "man reads the config file it is given, which names the programs it runs",
               When(value=("C", "config-file")), examples=("man -C /tmp/man.conf ls",))),
     on=(On("read", OPERANDS, when=When(flag=("l", "local-file")), id="man.local-file", examples=("man -l ./x.1",)),),
-    examples={"man ls": "safe", "man -P cat ls": "high"},
+    hook=man_pager,
+    examples={"man ls": "safe", "man -P cat ls": "safe", "man -P 'less -R' ls": "safe",
+              "man -P 'sh -c id' ls": "high"},
 )
 
 DEBUG_COMMANDS = ("x", "ex", "batch", "command", "eval-command", "o", "one-line", "s", "source", "ix", "iex")
@@ -1190,7 +1224,8 @@ def builtin_words(cmd, o: Options) -> None:
             cmd.does("run-code", "builtin.subscript", f"{cmd.name} evaluates a subscript that runs a command")
         if "=" in arg and cmd.name in DECLARERS:
             name, _, value = arg.partition("=")
-            cmd.sets_variable(name.rstrip("+"), None if UNKNOWN in value else value, arg)
+            cmd.sets_variable(name.rstrip("+"), None if UNKNOWN in value else value, arg,
+                              split=cmd.splitter_saw(arg))
     if cmd.name in DECLARERS + ("set",) and not [a for a in args if not a.startswith("-")]:
         if cmd.name != "set" or not args:
             cmd.fired.add("builtin.prints-environment")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 
 from wispsh.policy import places
+from wispsh.programs import config_code
 from wispsh.programs.grammar import UNKNOWN, read_options
 from wispsh.programs.sources import project_names
 from wispsh.programs.table import Command, Grammar, On, Program, Row, When, emits, programs, verb
@@ -85,7 +86,13 @@ def ssh_option(cmd, option: str) -> None:
     if UNKNOWN in name:
         cmd.does("run-code", "ssh.option.runtime", "ssh -o sets an option known only at run time")
     elif name in SSH_RUNS:
-        cmd.does("run-code", "ssh.option.runs", f"ssh -o {name} runs a local command")
+        _, what, code = config_code.ssh_option(option)
+        if what == config_code.PLAIN:   # ProxyCommand=none
+            return
+        where = "on the other machine" if name == "remotecommand" else "locally"
+        cmd.does("run-code", "ssh.option.runs", f"ssh -o {name} runs a command {where}")
+        if what == config_code.CODE and UNKNOWN not in code:    # judged too: parts of their own, or here
+            cmd.runs_setting(code, option, f"ssh -o {name} runs")
     elif name in SSH_LOADS and value.strip().lower() not in HARMLESS_CONFIG:
         cmd.does("run-code", "ssh.option.loads", f"ssh -o {name} loads another config or a library")
     elif name in SSH_FORWARDS and value.strip().lower() not in ("no", ""):
@@ -276,7 +283,7 @@ SSH_LIKE = frozenset({"ssh", "rsh", "autossh"})
 def rsync_copy(cmd, o) -> None:
     """-e: the connecting command (ssh with its options is judged as ssh); the copy and what --delete reaches."""
     for rsh in o.all("e", "rsh"):
-        words = rsh.split()
+        words = config_code.split_cmdline(rsh) or rsh.split()     # rsync reads quotes in it, as git does
         program = words[0].rsplit("/", 1)[-1] if words else ""
         if UNKNOWN in rsh or program not in SSH_LIKE:
             cmd.does("run-code", "rsync.rsh", f"rsync runs the command it is given to connect ({_shown(rsh)})")
