@@ -120,7 +120,9 @@ def test_every_effect_kind_is_the_policys():
         if what == "row":
             assert item.does in effects.EFFECTS, f"{item.id}: unknown effect kind {item.does!r}"
         if what == "on":
-            assert item.action in ("list", "read", "write", "create", "delete", "mode", "run", "send"), item.id
+            assert item.action in ("list", "read", "write", "create", "delete", "mode", "run", "send", "build",
+                                   "unpack"), \
+                item.id
 
 
 def test_no_rule_id_is_used_twice():

@@ -235,6 +235,15 @@ class Cmd:
                 continue
             self.write(where.path.rstrip("/") + "/" + name, verb)
 
+    def unpack_into(self, word: str, verb: str = "extracts into") -> places.Place:
+        """An archive extracted into a directory: names the gate cannot see land there. In your home (or / or a
+        directory holding it) they may overwrite your shell config, as `cp -r dotfiles/. ~` may."""
+        where = self.write(word, verb)
+        if where.cls in (places.HOME, places.ROOT, places.ANCESTOR):
+            self.does("persist", "path.unpack-into-home", f"extracts an archive into {where.cls} (it may overwrite "
+                                                          "your shell config)")
+        return where
+
     def create(self, word: str, verb: str = "creates") -> places.Place:
         return self._apply("create", word, verb)
 
@@ -293,7 +302,8 @@ class Cmd:
         return where
 
     def run_file(self, word: str, what: str = "runs") -> places.Place:
-        """A script or program file it runs: project code is moderate, anything else high."""
+        """A script or program file it runs: project code and the system's own are moderate, anything else
+        (temp, home, /opt, /srv, another user's home) high."""
         where = self.place(word)
         self.facts.runs.append(where.path)
         if where.cls in (places.PROJECT, places.PROJECT_ROOT):
@@ -301,10 +311,26 @@ class Cmd:
         elif where.cls == places.HARMLESS and where.path == "/dev/stdin":
             self.does("run-code", "path.run.stdin", f"{what} code from its input")
             self.facts.stdin_interp = True
-        elif where.cls in (places.SYSTEM,):
+        elif places.system_code(where):
             self.does("run-project", "path.run.system", f"{what} {where.path}")
         else:
             self.does("run-code", "path.run.outside", f"{what} code from {_describe(where, word)}")
+        return where
+
+    def build_in(self, word: str, what: str) -> places.Place:
+        """A tool that runs the code of a directory (its build files, scripts or tests: `make -C D`, `npm
+        --prefix D run build`, `cargo --manifest-path D/Cargo.toml`, `go run D`, `pytest D`, a build after `cd
+        D`): the project's own is what its row says (run-project); the system's build trees are moderate;
+        anywhere else (temp, home, /opt, a place known only at run time) it runs code from there (high)."""
+        where = self.place(word)
+        self.facts.builds.append(where.path)
+        cls = where.cls
+        if cls in (places.PROJECT, places.PROJECT_ROOT):
+            return where
+        if places.system_code(where):
+            self.does("run-project", "path.build.system", f"{what} runs the build files of {where.path}")
+        else:
+            self.does("run-code", "path.build.outside", f"{what} runs the code in {_describe(where, word)}")
         return where
 
 

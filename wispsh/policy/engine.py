@@ -134,8 +134,11 @@ def analyse(part: Part, key: Key | None, ctx: Context, cwd: str | None = None,
     if found_file is not None:
         # a find -exec command: {} stands for each file find finds
         command = tuple(w.replace("{}", found_file) if w is not None else None for w in command)
-    if fed_names and key is not None and "xargs" in key.wrappers:
-        return _fed_through_xargs(part, key, ctx, cwd, subst, command, written, fed_names, images)
+    if key is not None and "xargs" in key.wrappers and (fed_names or not loops):
+        # what xargs reads becomes the command's words: the names the stage before prints, else words known
+        # only at run time (appended, or standing for -I's replace string: `xargs -I{} cp {} backup/` writes
+        # backup/, a known place)
+        return _fed_through_xargs(part, key, ctx, cwd, subst, command, written, fed_names or (UNKNOWN,), images)
     if not loops:
         return _analyse_once(part, key, ctx, cwd, subst, command, written, images=images)
     # A loop variable: judge the command once for each thing it ranges over (`rm "$f"`, f in ~/* → rm ~/*).

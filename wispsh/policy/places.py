@@ -52,6 +52,10 @@ HARMLESS_PATHS = frozenset({
 SYSTEM_ROOTS = ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/boot", "/opt", "/var",
                 "/root", "/srv", "/sys", "/proc", "/snap", "/System", "/Library", "/private", "/nix", "/run",
                 "/home", "/Users", "/mnt", "/media")
+# System directories that hold whatever was put there, not the system's own code: add-on software, services'
+# files, other users' homes, mounted media (Homebrew's and MacPorts' trees under /opt are package managers').
+PUT_THERE = ("/opt/", "/srv/", "/mnt/", "/media/", "/home/", "/Users/")
+PACKAGE_TREES = ("/opt/homebrew/", "/opt/local/")
 DEVICE_PREFIXES = ("/dev/sd", "/dev/nvme", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/mmcblk", "/dev/disk",
                    "/dev/mapper/", "/dev/md", "/dev/loop", "/dev/mem", "/dev/kmem", "/dev/port", "/dev/dm-",
                    "/dev/rdisk", "/dev/sr", "/dev/fd0")
@@ -83,26 +87,36 @@ PROJECT_CONFIG_DIRS = ("/.cargo/config",)
 # Files that change what an agent may do or what a tool runs on its own (permissions, auto-run tasks, MCP
 # servers, CI that runs on push, hooks): writing one is persistence, like ~/.bashrc. Matched on the path
 # relative to the project (a name, or a directory prefix ending in "/").
+# Agents' project config among them: opencode's opencode.json(c) and .opencode/ (permissions, MCP servers, agents
+# with their own permissions, plugins and tools that are code), Crush's crush.json, Amp's .amp/settings.json,
+# Aider's .aider.conf.yml (test and lint commands it runs), Codex's .codex/, Gemini's settings and extensions
+# (MCP servers), Cursor's hooks, Zed's context servers, Roo's and Kiro's MCP servers and hooks.
 CONTROL_NAMES = frozenset({".mcp.json", ".envrc", ".pnpmfile.cjs", ".pre-commit-config.yaml", ".gitlab-ci.yml",
                            ".travis.yml", "azure-pipelines.yml", "bitbucket-pipelines.yml", ".aider.conf.yml",
-                           "Jenkinsfile", ".replit", ".lefthook.yml", "lefthook.yml"})
+                           "Jenkinsfile", ".replit", ".lefthook.yml", "lefthook.yml", "opencode.json",
+                           "opencode.jsonc", "crush.json", ".crush.json"})
 CONTROL_PATHS = (".claude/settings.json", ".claude/settings.local.json", ".claude/hooks/", ".cursor/mcp.json",
-                 ".cursor/environment.json", ".gemini/settings.json", ".vscode/settings.json", ".vscode/tasks.json",
-                 ".vscode/launch.json", ".vscode/mcp.json", ".github/workflows/", ".github/actions/", ".husky/",
-                 ".devcontainer/", ".codex/", ".continue/", ".windsurf/mcp", ".qwen/settings.json", ".idea/",
-                 ".circleci/", ".buildkite/", ".git-hooks/", ".githooks/")
+                 ".cursor/environment.json", ".cursor/hooks.json", ".gemini/settings.json", ".gemini/extensions/",
+                 ".vscode/settings.json", ".vscode/tasks.json", ".vscode/launch.json", ".vscode/mcp.json",
+                 ".github/workflows/", ".github/actions/", ".husky/", ".devcontainer/", ".codex/", ".continue/",
+                 ".windsurf/mcp", ".qwen/settings.json", ".idea/", ".circleci/", ".buildkite/", ".git-hooks/",
+                 ".githooks/", ".opencode/", ".amp/", ".zed/settings.json", ".roo/mcp.json", ".kiro/settings/",
+                 ".kiro/hooks/")
 # Directories whose contents are control files: writing the directory (`cp -r x/.claude .`) writes them.
 CONTROL_DIRS = frozenset({".claude", ".cursor", ".gemini", ".vscode", ".github", ".github/workflows", ".husky",
                           ".devcontainer", ".codex", ".continue", ".qwen", ".windsurf", ".circleci", ".buildkite",
-                          ".githooks", ".git-hooks"})
+                          ".githooks", ".git-hooks", ".opencode", ".amp", ".zed", ".roo", ".kiro"})
 # Python runs these at every start, from wherever they are on its path (a project on PYTHONPATH included).
 PYTHON_STARTUP = frozenset({"sitecustomize.py", "usercustomize.py"})
 # An agent's instructions: what it reads as its standing orders (high to write: it steers the next turn).
-INSTRUCTION_NAMES = frozenset({"AGENTS.md", "AGENT.md", "CLAUDE.md", "CLAUDE.local.md", "GEMINI.md", "QWEN.md",
-                               ".cursorrules", ".windsurfrules", ".clinerules", "CONVENTIONS.md",
-                               "copilot-instructions.md"})
-INSTRUCTION_PATHS = (".cursor/rules/", ".claude/commands/", ".claude/agents/", ".github/instructions/",
-                     ".clinerules/", ".windsurf/rules/", ".gemini/commands/", ".github/prompts/")
+INSTRUCTION_NAMES = frozenset({"AGENTS.md", "AGENT.md", "AGENTS.override.md", "CLAUDE.md", "CLAUDE.local.md",
+                               "GEMINI.md", "QWEN.md", "CRUSH.md", ".cursorrules", ".windsurfrules", ".clinerules",
+                               ".rules", ".goosehints", "CONVENTIONS.md", "copilot-instructions.md"})
+# (matched with the path's own slash too: `.claude/commands` names the directory `.claude/commands/` does)
+INSTRUCTION_PATHS = (".cursor/rules/", ".claude/commands/", ".claude/agents/", ".claude/skills/",
+                     ".github/instructions/", ".clinerules/", ".windsurf/rules/", ".gemini/commands/",
+                     ".github/prompts/", ".qwen/commands/", ".qwen/agents/", ".roo/rules/", ".kiro/steering/",
+                     ".junie/")
 SECRET_SUFFIXES = (".pem", ".key", ".p12", ".pfx", ".kdbx", ".keystore", ".jks", ".gpg", ".asc", ".ppk")
 SYSTEM_SECRETS = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh/ssh_host_", "/root/.ssh",
                   "/var/run/secrets", "/run/secrets", "/etc/ssl/private")
@@ -143,10 +157,16 @@ _SECRET_SAMPLES = tuple(SECRET_NAMES) + ("id_rsa", "id_ed25519", "id_ecdsa", "se
 
 
 def glob_could_be_secret(pattern: str) -> bool:
-    """Whether a file-name glob (`id_*`, `.env*`, `*.pem`) can name a secret."""
-    from fnmatch import fnmatchcase
+    """Whether a file-name glob (`id_*`, `.env*`, `*.pem`, `*secret*`) can name a secret. A glob that fixes
+    only an extension (`*.json`, `*.yaml`, `*.toml`) names every file of that kind: it is a secret's when the
+    extension marks secrets (`*.pem`, `*.key`, `*.env`), not because some secret (credentials.json) happens to
+    have the extension too."""
     if pattern in ("*", "*.*"):
         return False
+    stem, dot, extension = pattern.rpartition(".")
+    if dot and extension and not stem.strip("*?") and "*" in stem and not any(c in extension for c in "*?[/"):
+        return _is_secret_name("x." + extension)
+    from fnmatch import fnmatchcase
     return any(fnmatchcase(name, pattern) for name in _SECRET_SAMPLES)
 
 
@@ -214,7 +234,7 @@ def classify(path: str, ctx) -> str:
         if name in CONTROL_NAMES or rel.startswith(CONTROL_PATHS) or (rel + "/").startswith(CONTROL_PATHS) or \
                 rel in CONTROL_DIRS or name in PYTHON_STARTUP or name.endswith(".pth"):
             return AGENT_CONTROL
-        if name in INSTRUCTION_NAMES or rel.startswith(INSTRUCTION_PATHS):
+        if name in INSTRUCTION_NAMES or (rel + "/").startswith(INSTRUCTION_PATHS):
             return AGENT_INSTRUCTIONS
         if name in PROJECT_CONFIG_NAMES or any(d in path + "/" for d in PROJECT_CONFIG_DIRS):
             return PROJECT_CONFIG
@@ -249,6 +269,13 @@ def classify(path: str, ctx) -> str:
     if path.count("/") == 1:
         return SYSTEM       # a file right under / (/swapfile, /.autorelabel) is the system's
     return OUTSIDE
+
+
+def system_code(where) -> bool:
+    """Whether a place is the system's own code (running it is as ordinary as running `ls`): a system
+    directory, but not one of those that hold whatever was put there."""
+    path = where.path + "/"
+    return where.cls == SYSTEM and (not path.startswith(PUT_THERE) or path.startswith(PACKAGE_TREES))
 
 
 # ---------------------------------------------------------------- words to places

@@ -36,6 +36,7 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
     named: dict = {}        # pipeline -> (stage, the path names that stage prints: ls F, find D, echo F)
     same: dict = {}         # a part's words and place in its pipeline -> (key, verdict, facts) judged alone
     built, built_end = NO_IMAGES, 0     # images built for certain if the line goes on by `&&` from built_end
+    functions = _line_functions(parts, line) if "(" in line or "function" in line else None
     for index, part in enumerate(parts):
         images = NO_IMAGES
         if built and part.parent is None:
@@ -94,6 +95,14 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
                 not (cwd != ctx.cwd or uses_vars) or certain and "||" not in line[last_mover_end:part.span[0]])
             verdict = again if sure or again.level > alone.verdict.level else alone.verdict
             item = Judged(part, key, verdict, cmd.facts.summary())
+        if functions and key is not None and functions.get(key.program, len(line)) < part.span[0]:
+            if moved:
+                item = _function_call(item, seen, key, ctx, cwd, line_vars)
+            else:       # the same call again: judged the same
+                called = same.get((signature, "call"))
+                if called is None:
+                    called = same[(signature, "call")] = _function_call(item, seen, key, ctx, cwd, line_vars)
+                item = Judged(part, key, called.verdict, called.facts)
         judged.append(item)
         if part.pipeline is not None:
             text = printed_text(part, key)
@@ -134,6 +143,59 @@ def _images_after(built: frozenset, changes, builds: bool) -> frozenset:
         else:
             names.discard(name)
     return frozenset(names)
+
+
+NOT_IN_A_NAME = frozenset(" \t\n;&|(){}<>'\"$`\\=")
+
+
+def _line_functions(parts, line: str) -> dict:
+    """The functions the line itself defines: name -> where the body of its first definition starts. A body's
+    commands are parts of their own (origin "function", or "subshell" for `f() (…)`), judged where they stand;
+    the head just before the first of them names it (`f() {`, `function f {`, `function f() (`)."""
+    found: dict = {}
+    for part in parts:
+        if part.parent is None and part.origin in ("function", "subshell"):
+            start = part.span[0]
+            name = _function_head(line[max(0, start - 256):start])
+            if name:
+                found.setdefault(name, start)
+    return found
+
+
+def _function_head(before: str) -> str:
+    """The name a function head at the end of `before` defines, else ""."""
+    text = before.rstrip()
+    if not text.endswith(("{", "(")):
+        return ""
+    text = text[:-1].rstrip()
+    parens = text.endswith(")")
+    if parens:
+        text = text[:-1].rstrip()
+        if not text.endswith("("):
+            return ""
+        text = text[:-1].rstrip()
+    cut = len(text)
+    while cut and text[cut - 1] not in NOT_IN_A_NAME:
+        cut -= 1
+    name = text[cut:]
+    keyword = text[:cut].rstrip()
+    if not name or name == "function":
+        return ""
+    if keyword.endswith("function") and (len(keyword) == 8 or keyword[-9] in NOT_IN_A_NAME):
+        return name
+    return name if parens and (not keyword or keyword[-1] in NOT_IN_A_NAME) else ""
+
+
+def _function_call(item: Judged, seen, key, ctx, cwd, line_vars) -> Judged:
+    """A call of a function the line defined before it (`f() { echo "hello $1"; }; f world`): its body is
+    judged as the parts it is, so the call is no unknown program (its redirects and assignments still count)."""
+    if not any(f.rule == "program.unknown" for f in item.verdict.findings):
+        return item
+    cmd = engine.analyse(seen, key, ctx, cwd=cwd, line_vars=line_vars)
+    cmd.found = [f for f in cmd.found if f.rule != "program.unknown"]
+    cmd.does("nothing", "program.line-function", f"calls {key.program}, a function this line defines (its body "
+                                                  "is judged as the commands it holds)")
+    return Judged(item.part, key, engine.verdict_of(cmd), cmd.facts.summary())
 
 
 # Stages that pass the names they are given on (perhaps fewer, sorted or re-delimited): `ls … | sort | xargs`.

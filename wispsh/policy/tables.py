@@ -14,30 +14,43 @@ from wispsh.programs.table import DEST, FIRST, HERE, LAST, OPERANDS, REST, SOURC
 FACT_FLAGS = frozenset({"net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "interp", "runtime_code",
                         "deletes", "noop"})
 PATH_VERBS = {"read": "reads", "list": "lists", "write": "writes", "create": "creates", "delete": "deletes",
-              "mode": "changes the mode of", "run": "runs", "send": "sends"}
+              "mode": "changes the mode of", "run": "runs", "send": "sends", "build": "builds",
+              "unpack": "extracts into"}
 
 
 def run(cmd, node: Command, args, prefix: str) -> None:
     """Judge `args` (the words after the command's name or verb) by `node`."""
     o = node.grammar.read(args, stop=node.has_verbs)
-    if node.chdir:
-        directory = o.value(*node.chdir)
-        if directory and UNKNOWN not in directory:
-            cmd.cwd = places.place(directory, cmd.ctx, cmd.cwd).path
+    seen = node.grammar.read(args) if node.anywhere and node.has_verbs else o    # its options, wherever they stand
+    if node.chdir or node.manifest:
+        _works_in(cmd, node, seen, prefix)
     for row in node.rows:
-        if row.when.holds(o, args):
-            fire(cmd, row, prefix, o)
+        if row.when.holds(seen, args):
+            fire(cmd, row, prefix, seen)
             if row.stop:
                 return
     for effect in node.on:
-        if effect.when.holds(o, args):
-            apply(cmd, effect, o)
+        if effect.when.holds(seen, args):
+            apply(cmd, effect, seen)
     if node.hook is not None and node.hook(cmd, o) is False:
         return      # the hook said nothing further applies
     if node.has_verbs:
         _verb(cmd, node, o, prefix)
     if node.after is not None:
         node.after(cmd, o)
+
+
+def _works_in(cmd, node: Command, o: Options, prefix: str) -> None:
+    """`make -C DIR`, `npm --prefix DIR`, `cargo --manifest-path DIR/Cargo.toml`: the command works in DIR, as
+    after `cd DIR` (what it builds, runs or tests there is judged by that place when a row says it builds). A
+    directory known only at run time is judged at once: whatever it builds there is unread."""
+    for option, is_file in ((node.chdir, False), (node.manifest, True)):
+        for value in o.all(*option) if option else ():
+            where = cmd.place(value)
+            if where.unknown:
+                cmd.build_in(value, prefix)
+                continue
+            cmd.cwd = where.path.rsplit("/", 1)[0] or "/" if is_file else where.path
 
 
 def _verb(cmd, node: Command, o: Options, prefix: str) -> None:
@@ -71,7 +84,12 @@ def fire(cmd, row: Row, prefix: str, o: Options) -> None:
         if name == "secret":
             facts.secret_source = facts.secret_source or says
         elif name == "builds":
-            facts.builds.append(cmd.cwd)        # the build files of the directory it runs in
+            # the build files of the directory it runs in; after a `cd DIR`, `make -C DIR`, `npm --prefix DIR`,
+            # judged by that place
+            if cmd.cwd == cmd.ctx.cwd:
+                facts.builds.append(cmd.cwd)
+            else:
+                cmd.build_in(cmd.cwd, prefix)
         elif name in FACT_FLAGS:
             setattr(facts, name, True)
         else:
@@ -139,6 +157,10 @@ def apply(cmd, effect: On, o: Options) -> None:
             cmd.run_file(word, says)
         elif action == "send":
             cmd.send(word, says)
+        elif action == "build":
+            cmd.build_in(word, says)
+        elif action == "unpack":
+            cmd.unpack_into(word, says)
         else:
             raise ValueError(f"{effect.id}: unknown action {action!r}")
 

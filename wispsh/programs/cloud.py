@@ -21,7 +21,7 @@ TF_VERBS = {
             When(arg=("-destroy", "--destroy")), stop=True, examples=("terraform apply -destroy -auto-approve",)),
         Row("terraform.apply", "infra", TF_CHANGES, examples=("terraform apply -auto-approve",)))),
     **dict.fromkeys(("init", "plan", "refresh"), verb(rows=(
-        Row("terraform.plan", "run-project", "{cmd} runs providers and reads remote state",
+        Row("terraform.plan", "run-project", "{cmd} runs providers and reads remote state", sets=("builds",),
             examples=("terraform plan", "terraform init")),))),
     "test": verb(rows=(Row("terraform.test", "run-project", "{cmd} creates real infrastructure",
                            examples=("terraform test",)),)),
@@ -29,8 +29,11 @@ TF_VERBS = {
                                                       examples=("terraform workspace delete x",)),))}),
     **dict.fromkeys(("import", "taint", "untaint", "force-unlock"), verb(rows=(
         Row("terraform.state-change", "infra", TF_CHANGES, examples=("terraform import aws_instance.x i-1",)),))),
-    "state": verb(verbs=dict.fromkeys(("list", "show", "pull"), verb(rows=(
+    "state": verb(verbs={**dict.fromkeys(("list", "show"), verb(rows=(
         Row("terraform.state.reads", "inspect", "reads state", examples=("terraform state list",)),))),
+        # the raw state: every attribute of every resource, sensitive ones in plain text (passwords, keys)
+        "pull": verb(rows=(Row("terraform.state.pull", "secret", "{cmd} prints the raw state, secrets in plain text",
+                               sets=("secret",), examples=("terraform state pull", "terraform state pull > s.json")),))},
         default=Row("terraform.state", "infra", TF_CHANGES, examples=("terraform state rm x",)),
         no_verb=Row("terraform.state.bare", "infra", TF_CHANGES, examples=("terraform state",))),
 }
@@ -39,18 +42,68 @@ TF_VERBS["fmt"] = verb(rows=(
                                                                                "--write=false")),
         stop=True, examples=("terraform fmt -check -recursive",)),
     Row("terraform.fmt", "change", "{cmd} rewrites the project's files", examples=("terraform fmt -recursive",))))
-TF_READ_ONLY = ("version", "validate", "show", "output", "providers", "graph", "console", "help", "get",
-                "login", "logout", "metadata", "modules")
+# `terraform output` and `show` redact sensitive values; with -json or -raw they print them in plain text
+# (the terraform output and show docs)
+TF_PRINTS_SENSITIVE = When(arg=("-json", "--json", "-raw", "--raw"))
+TF_VERBS["output"] = verb(rows=(
+    Row("terraform.output.sensitive", "secret", "{cmd} -json/-raw prints sensitive outputs in plain text",
+        TF_PRINTS_SENSITIVE, sets=("secret",), examples=("terraform output -raw db_password", "terraform output -json"),
+        not_examples=("terraform output", "terraform output lb_address")),))
+TF_VERBS["show"] = verb(rows=(
+    Row("terraform.show.sensitive", "secret", "{cmd} -json prints the state or plan, sensitive values in plain text",
+        TF_PRINTS_SENSITIVE, sets=("secret",), examples=("terraform show -json", "terraform show -json plan.out"),
+        not_examples=("terraform show",)),))
+TF_READ_ONLY = ("version", "validate", "providers", "graph", "console", "help", "get", "login", "logout", "metadata",
+                "modules")
 TF_UNKNOWN = Row("terraform.verb", "unknown", "{cmd}", examples=("terragrunt run-all frobnicate",))
 # terragrunt runs a terraform verb in every module: `terragrunt run-all destroy`
 TF_VERBS["run-all"] = TF_VERBS["run"] = verb(verbs=TF_VERBS, read_only=TF_READ_ONLY, default=TF_UNKNOWN)
+
+
+def terraform_chdir(cmd, o) -> None:
+    """`terraform -chdir=DIR plan`: the configuration of DIR is what runs (its modules, providers and external
+    data sources), as after `cd DIR`."""
+    for word in o.args:
+        if word.startswith(("-chdir=", "--chdir=")):
+            directory = word.split("=", 1)[1]
+            where = cmd.place(directory)
+            if where.unknown:
+                cmd.build_in(directory, f"{cmd.name} -chdir")
+            else:
+                cmd.cwd = where.path
+        elif not word.startswith("-"):
+            return      # the verb: its own words follow
+
+
 TERRAFORM = Program(
     "terraform", aliases=("tofu", "terragrunt"), doc="infrastructure as code (-chdir=DIR and -flags are single-dash)",
-    verbs=TF_VERBS, read_only=TF_READ_ONLY,
+    verbs=TF_VERBS, read_only=TF_READ_ONLY, hook=terraform_chdir,
     default=Row("terraform.unknown-verb", "unknown", "{cmd}", examples=("terraform frobnicate",)),
     examples={"terraform plan": "moderate", "terraform -chdir=infra destroy": "dangerous",
+              "terraform output": "safe", "terraform output -json": "high", "tofu state pull": "high",
+              "terraform -chdir=/tmp/x plan": "high", "terraform -chdir=infra plan": "moderate",
               "terragrunt run-all destroy": "dangerous", "terraform fmt -check": "safe", "terraform fmt": "moderate"},
 )
+
+# pulumi masks secret values unless told --show-secrets; `pulumi config get KEY` prints a secret key's value
+PULUMI_SECRETS_ROW = Row("pulumi.show-secrets", "secret", "{cmd} --show-secrets prints the stack's secrets in plain text",
+                         When(flag=("show-secrets",)), sets=("secret",),
+                         examples=("pulumi config --show-secrets", "pulumi stack output --show-secrets",
+                                   "pulumi stack export --show-secrets"),
+                         not_examples=("pulumi config", "pulumi stack output url"))
+PULUMI_SHOWS_SECRETS = verb(rows=(PULUMI_SECRETS_ROW,))
+
+
+@emits({"pulumi.config.get-secret": ["pulumi config get dbPassword", "pulumi config get aws:secretKey"]})
+def pulumi_config_get(cmd, o) -> None:
+    """`pulumi config get KEY`: a secret's value is printed decrypted; a key named like one (password, token,
+    key) goes into the agent's context."""
+    key = o.operands[0] if o.operands else ""
+    if UNKNOWN in key or SECRET_KEY.search(key):
+        cmd.does("secret", "pulumi.config.get-secret", f"pulumi config get {key.replace(UNKNOWN, '…')} prints a "
+                                                       "secret in plain text")
+        cmd.facts.secret_source = cmd.facts.secret_source or "prints a secret (pulumi config get)"
+
 
 PULUMI = Program(
     "pulumi", doc="infrastructure as code",
@@ -62,10 +115,18 @@ PULUMI = Program(
         **dict.fromkeys(("preview", "pre"), verb(rows=(
             Row("pulumi.preview", "run-project", "pulumi preview runs the program", examples=("pulumi preview",)),))),
         "stack": verb(verbs={"rm": verb(rows=(Row("pulumi.stack.rm", "remove", "pulumi stack rm deletes a stack and "
-                                                  "its history", examples=("pulumi stack rm x",)),))}),
+                                                  "its history", examples=("pulumi stack rm x",)),)),
+                             **dict.fromkeys(("output", "export"), PULUMI_SHOWS_SECRETS)}),
+        "config": verb(rows=(PULUMI_SECRETS_ROW,), verbs={"get": verb(hook=pulumi_config_get)},
+                       read_only=("env",),
+                       default=Row("pulumi.config.change", "change", "{cmd} changes the stack's config",
+                                   examples=("pulumi config set x y", "pulumi config rm x"))),
     },
     read_only=("version", "whoami", "about"),
-    default=Row("pulumi.verb", "unknown", "{cmd}", examples=("pulumi config set x y",)),
+    default=Row("pulumi.verb", "unknown", "{cmd}", examples=("pulumi frobnicate",)),
+    examples={"pulumi config": "safe", "pulumi config --show-secrets": "high", "pulumi stack output": "safe",
+              "pulumi stack output --show-secrets": "high", "pulumi config get dbPassword": "high",
+              "pulumi config get aws:region": "safe"},
 )
 
 # ---------------------------------------------------------------- aws

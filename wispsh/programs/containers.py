@@ -849,11 +849,17 @@ HELM = Program(
         **dict.fromkeys(("install", "upgrade"), verb(grammar=HELM_INSTALL_GRAMMAR, hook=helm_chart, rows=(
             Row("helm.install", "infra", KUBE_CHANGES, examples=("helm install x ./chart",)),))),
         "registry": verb(verbs={"login": LOGIN, "logout": LOGOUT}),
+        # a release's values are what it was installed with (passwords, tokens), its manifest holds its Secrets
+        "get": verb(verbs=dict.fromkeys(("values", "all", "manifest"), verb(rows=(
+            Row("helm.get.secrets", "secret", "{cmd} prints a release's values or manifest (its passwords and Secrets)",
+                sets=("secret",), examples=("helm get values prod", "helm get all prod -n x",
+                                            "helm get manifest prod")),))),
+                    read_only=("notes", "hooks", "metadata")),
         "plugin": verb(verbs={"install": verb(hook=helm_plugin)}, read_only=("list", "ls"),
                        default=Row("helm.plugin", "local-config", "{cmd} changes helm's plugins",
                                    examples=("helm plugin uninstall x",))),
     },
-    read_only=("list", "ls", "status", "get", "history", "show", "inspect", "search", "template", "lint", "version",
+    read_only=("list", "ls", "status", "history", "show", "inspect", "search", "template", "lint", "version",
                "env", "help", "verify", "dependency"),
     default=Row("helm.changes", "infra", KUBE_CHANGES, examples=("helm rollback x 1",)),
 )

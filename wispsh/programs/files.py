@@ -659,7 +659,7 @@ def tar_archive(cmd, o) -> None:
     archive = o.value("f", "file")
     if o.has("x", "extract", "get"):
         cmd.does("change", "tar.extracts", "extracts an archive")
-        where = cmd.write(o.value("C", "directory") or ".", "extracts into")
+        where = cmd.unpack_into(o.value("C", "directory") or ".")
         if where.cls in (places.ROOT, places.SYSTEM, places.ANCESTOR):
             cmd.does("destroy", "tar.extracts-over", f"extracts over {where.cls}")
         if o.has("P", "absolute-names"):
@@ -701,7 +701,8 @@ TAR = Program(
             When(arg=("--checkpoint-action=exec",)), examples=("tar -cf a.tar --checkpoint=1 "
                                                                "--checkpoint-action=exec=sh src",)),),
     hook=tar_archive,
-    examples={"tar -xzf a.tgz": "moderate", "tar -czf out.tgz src": "moderate", "tar -tf a.tar": "safe"},
+    examples={"tar -xzf a.tgz": "moderate", "tar -czf out.tgz src": "moderate", "tar -tf a.tar": "safe",
+              "tar xf dot.tar -C ~": "dangerous", "tar -xf a.tar -C build": "moderate"},
 )
 
 
@@ -734,15 +735,15 @@ UNZIP = Program(
     rows=(Row("unzip.lists", "nothing", "lists or tests the archive", When(flag=("l", "v", "t", "Z", "p", "c")),
               stop=True, examples=("unzip -l a.zip",)),
           Row("unzip.extracts", "change", "extracts an archive", examples=("unzip a.zip",))),
-    on=(On("write", ("option", "d"), says="extracts into", id="unzip.into", examples=("unzip a.zip -d ~",)),
-        On("write", HERE, when=When(unless=("d",)), id="unzip.here", says="extracts into",
+    on=(On("unpack", ("option", "d"), id="unzip.into", examples=("unzip a.zip -d ~", "unzip a.zip -d out")),
+        On("unpack", HERE, when=When(unless=("d",)), id="unzip.here",
            examples=("unzip a.zip",)),
         On("read", FIRST, id="unzip.archive", examples=("unzip ~/secrets.zip",))),
 )
 
 
 @emits({"7z.reads": ["7z l a.7z"], "7z.extracts": ["7z x a.7z"], "7z.extracts-over": ["7z x a.7z -o/"],
-        "7z.extracts-home": ["7z x a.7z -o$HOME"], "7z.changes": ["7z a out.7z src"]})
+        "7z.changes": ["7z a out.7z src"]})
 def sevenzip_verbs(cmd, o) -> None:
     """7z/7za/7zz: `x`/`e` extract (-oDIR), `a`/`u`/`d` change an archive, `l`/`t` only read."""
     verb = o.args[0] if o.args else ""
@@ -756,11 +757,9 @@ def sevenzip_verbs(cmd, o) -> None:
         return
     if verb in ("x", "e"):
         cmd.does("change", "7z.extracts", "extracts an archive")
-        where = cmd.write(outputs[-1] if outputs else ".", "extracts into")
+        where = cmd.unpack_into(outputs[-1] if outputs else ".")
         if where.cls in (places.ROOT, places.SYSTEM, places.ANCESTOR):
             cmd.does("destroy", "7z.extracts-over", f"extracts over {where.cls}")
-        elif where.cls == places.HOME:
-            cmd.does("system", "7z.extracts-home", f"extracts over {where.cls}")
         for word in operands[:1]:
             cmd.read(word)
         return

@@ -594,7 +594,12 @@ def applies_to_tree(cmd, o) -> None:
 
 
 APPLY = verb(grammar=Grammar(values="pC", long_values=("directory", "exclude", "include", "whitespace")),
-             rows=(Row("git.apply", "change", "{cmd} patches the work tree", examples=("git apply fix.diff",)),),
+             rows=(  # --check, --stat, --numstat and --summary turn applying off (unless --apply turns it on)
+                 Row("git.apply.reports", "nothing", "{cmd} only checks or summarises the patch",
+                     When(flag=("check", "stat", "numstat", "summary"), unless=("apply",)), stop=True,
+                     examples=("git apply --check fix.patch", "git apply --stat fix.patch"),
+                     not_examples=("git apply --stat --apply fix.patch",)),
+                 Row("git.apply", "change", "{cmd} patches the work tree", examples=("git apply fix.diff",))),
              on=(On("read", OPERANDS, id="git.apply.patch", examples=("git apply ~/fix.diff",)),),
              hook=applies_to_tree)
 VERBS.update({"apply": APPLY, "am": APPLY})

@@ -153,8 +153,8 @@ _NAMES = {
     ),
     'verbs': (
         'ansible-galaxy ansible-vault asdf cabal corepack dart defaults flutter git-lfs glab gradle gradlew '
-        'hg incus ip jj journalctl k3d kind lxc mix multipass mvn nmcli opam packer pm2 pyenv rbenv rustup '
-        'stack supabase svn swift tea vagrant'
+        'hg incus ip jj journalctl k3d kind lxc mix multipass mvn mvnw nmcli opam packer pm2 pyenv rbenv '
+        'rustup stack supabase svn swift tea vagrant'
     ),
     'printing': (
         ': apropos arch bc bg break btop builtin caffeinate cal colordiff command continue cowsay csvlook '

@@ -272,6 +272,7 @@ def read_python_words(args) -> tuple[str, str | None, list]:
         "python.module-runtime": ['python3 -m "$M"'],
         "python.serves": ["python3 -m http.server 8000"],
         "python.module": ["python3 -m mypkg.cli", "python3 -m unittest discover"],
+        "python.module-build": ["python3 -m build", "python3 -m build --wheel /tmp/x"],
         "python.pycache-prefix": ["python3 -X pycache_prefix=/tmp/c x.py"]})
 def python_line(cmd, o: Options) -> None:
     """python: -c CODE (inline, unread), -m MODULE (judged by what the module is), a script file, or stdin."""
@@ -345,6 +346,11 @@ def _python_module(cmd, module: str, rest: list[str]) -> None:
             cmd.run_file(words[0], f"python -m {module} runs")
     elif module in ("zipfile", "tarfile"):
         _archive_module(cmd, module, rest)
+    elif module == "build":
+        # `python -m build [SRCDIR]`: the source tree's build backend runs (setup.py, an in-tree backend)
+        o = Grammar(values="oC", long_values=("outdir", "config-setting", "installer")).read(rest)
+        cmd.does("run-project", "python.module-build", "python -m build runs the build backend of the source tree")
+        cmd.build_in((o.operands or ["."])[0], "python -m build")
     elif module == "http.server":
         o = Grammar(values="db", long_values=("directory", "bind", "protocol")).read(rest)
         cmd.fired.add("python.serves")

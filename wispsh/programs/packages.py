@@ -12,7 +12,7 @@ from wispsh.policy import places
 from wispsh.programs.delegate import hand_on, runs_operands
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.sources import host_of, index_is_known, project_names, python_startup_files
-from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
+from wispsh.programs.table import FIRST, OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re, re
 
 # ---------------------------------------------------------------- what an install names
@@ -371,6 +371,7 @@ UV_TOOL_INSTALL = verb(grammar=UV_ENV_GRAMMAR, hook=install_specs)
 UV = Program(
     "uv", doc="the Python package and project manager",
     grammar=Grammar(values="p", long_values=("python", "directory", "project", "config-file", "cache-dir", "color")),
+    chdir=("directory", "project"), anywhere=True,     # the project it syncs, builds and runs
     verbs={
         "pip": verb(hook=uv_pip),
         "add": verb(grammar=UV_ENV_GRAMMAR, hook=install_specs),
@@ -382,8 +383,9 @@ UV = Program(
         "run": verb(grammar=Grammar(values="p", long_values=("with", "python", "directory", "project", "extra",
                                                              "group", "env-file", "index", "with-requirements"),
                                     stop=True),
-                    rows=(Row("uv.run", "run-project", "uv runs project code", examples=("uv run pytest",)),),
-                    hook=uv_run),
+                    rows=(Row("uv.run", "run-project", "uv runs project code (it installs the project first)",
+                              sets=("builds",), examples=("uv run pytest",)),),
+                    hook=uv_run, chdir=("directory", "project")),
         "tool": verb(
             verbs={"install": UV_TOOL_INSTALL, "upgrade": UV_TOOL_INSTALL,
                    "uninstall": verb(hook=removes_the_gate,
@@ -398,6 +400,8 @@ UV = Program(
     },
     default=Row("uv.verb", "unknown", "{cmd}", examples=("uv frobnicate",)),
     examples={"uv sync": "moderate", "uv tree": "safe", "uv add git+https://x.example/y": "dangerous",
+              "uv run --project /tmp/x pytest": "high", "uv sync --directory ~/x": "high",
+              "uv run --directory sub python -m app": "moderate",
               "uv pip install -r requirements.txt": "moderate"},
 )
 
@@ -470,6 +474,9 @@ def poetry_config(cmd, o) -> None:
 
 POETRY = Program(
     "poetry", aliases=("pdm", "hatch", "rye"), doc="Python project managers",
+    # poetry's -C/--directory (and -P/--project) name the project it works on, before or after the verb
+    grammar=Grammar(values="CP", long_values=("directory", "project")), chdir=("C", "directory", "P", "project"),
+    anywhere=True,
     verbs={
         "run": verb(grammar=Grammar(stop=True), hook=runs_operands,
                     rows=(Row("poetry.run", "run-project", "{cmd} runs project code", examples=("poetry run pytest",)),)),
@@ -487,6 +494,8 @@ POETRY = Program(
     },
     read_only=("show", "check", "version", "env", "about", "list", "search"),
     default=Row("poetry.verb", "install", "{cmd}", examples=("poetry lock", "pdm update")),
+    examples={"poetry install": "moderate", "poetry -C /tmp/x install": "high",
+              "poetry install --directory ~/x": "high", "poetry -C backend run pytest": "moderate"},
 )
 
 # ---------------------------------------------------------------- npm, pnpm, yarn, bun and their runners
@@ -621,7 +630,6 @@ def npm_config_key(cmd, o) -> None:
         cmd.does("local-config", "npm.config.set", f"changes {cmd.name}'s config")
 
 
-NPM_CHDIR = ("prefix", "C", "cwd", "dir")     # npm --prefix/-C, yarn --cwd, pnpm -C/--dir: the project it works on
 # npm's lifecycle scripts (docs.npmjs.com, "scripts"): what npm runs without being asked to by name. Every
 # install runs the install ones; pack, publish, version and (npm 6) uninstall run theirs; and pre<X>/post<X>
 # run around every `npm run X` (the X listed are the verbs and scripts projects have: not `preview`, `prettier`,
@@ -681,7 +689,7 @@ def set_script(cmd, o) -> None:
 
 
 NPM_INSTALL = verb(
-    grammar=NPM_GRAMMAR, chdir=NPM_CHDIR,
+    grammar=NPM_GRAMMAR,
     rows=(Row("npm.install.all", "install", "{cmd} installs the project's dependencies (their install scripts run)",
               When(operands=False), sets=("builds",), examples=("npm ci", "npm install")),),
     hook=install_specs,
@@ -692,7 +700,7 @@ NPM_EXEC = verb(
     hook=runs_package,
 )
 NPM_SET = verb(grammar=NPM_GRAMMAR, hook=npm_config_key)
-NPM_RUNS = verb(grammar=NPM_GRAMMAR, chdir=NPM_CHDIR, rows=(Row("npm.runs", "run-project", "{cmd} runs project code", sets=("builds",), examples=("npm test", "npm run build")),))
+NPM_RUNS = verb(rows=(Row("npm.runs", "run-project", "{cmd} runs project code", sets=("builds",), examples=("npm test", "npm run build")),))
 NPM_PUBLISH = verb(rows=(Row("npm.publish", "publish", "{cmd} publishes or changes your registry account",
                              examples=("npm publish", "npm owner add bob x")),))
 
@@ -761,21 +769,29 @@ def _npm_like(name: str, installs_bare: bool, verbs: dict, default: Row, example
         rows += (Row(f"{name}.install", "install", "{cmd} installs the project's dependencies",
                      When(operands=False, unless=("version", "v", "help", "h")), sets=("builds",), examples=(name,),
                      not_examples=(f"{name} -v",)),)
+    # npm reads its options anywhere (`npm test --script-shell=F`, `npm run build --prefix DIR`); --prefix (-C),
+    # pnpm's --dir (-C), yarn's and bun's --cwd name the package whose scripts run
     return Program(name, doc=f"{name}: JavaScript packages and project scripts", grammar=NPM_GRAMMAR, rows=rows,
-                   hook=index_options, chdir=NPM_CHDIR,
+                   hook=index_options, chdir=("prefix", "C", "dir", "cwd"), anywhere=True,
                    verbs=verbs, read_only=NPM_READ_ONLY, default=default, examples=examples)
 
 
 NPM = _npm_like("npm", False, NPM_VERBS, Row("npm.verb", "unknown", "{cmd}", examples=("npm frobnicate",)),
                 {"npm ci": "moderate", "npm ls": "safe", "npm install github:x/y": "dangerous", "npm publish": "high",
-                 "npm unpublish x": "dangerous"})
+                 "npm unpublish x": "dangerous", "npm --prefix ./web run build": "moderate",
+                 "npm --prefix /tmp/x run build": "high", "npm run build --prefix ~/x": "high",
+                 "npm test --script-shell=/tmp/x.sh": "high", "npm run build -- --prefix /tmp/x": "moderate",
+                 "npm ls --prefix /tmp/x": "safe"})
 SCRIPT = "{cmd} runs a project script"
-PNPM = _npm_like("pnpm", True, NPM_VERBS, Row("pnpm.script", "run-project", SCRIPT, sets=("builds",), examples=("pnpm storybook",)), {})
-BUN = _npm_like("bun", True, NPM_VERBS, Row("bun.script", "run-project", SCRIPT, sets=("builds",), examples=("bun frobnicate",)), {})
+PNPM = _npm_like("pnpm", True, NPM_VERBS, Row("pnpm.script", "run-project", SCRIPT, sets=("builds",), examples=("pnpm storybook",)),
+                 {"pnpm -C /tmp/x build": "high", "pnpm --dir packages/ui test": "moderate"})
+BUN = _npm_like("bun", True, NPM_VERBS, Row("bun.script", "run-project", SCRIPT, sets=("builds",), examples=("bun frobnicate",)),
+                {"bun --cwd /tmp/x run build": "high"})
 YARN = _npm_like("yarn", True, {**NPM_VERBS, "exec": verb(rows=(Row("yarn.exec", "run-project", "yarn exec runs a "
                                                                     "command", examples=("yarn exec eslint",)),),
                                                           hook=yarn_exec)},
-                 Row("yarn.script", "run-project", SCRIPT, sets=("builds",), examples=("yarn storybook",)), {"yarn": "moderate"})
+                 Row("yarn.script", "run-project", SCRIPT, sets=("builds",), examples=("yarn storybook",)),
+                 {"yarn": "moderate", "yarn --cwd /tmp/x build": "high"})
 
 
 def _runner(name: str) -> Program:
@@ -807,22 +823,9 @@ CARGO_INSTALL = verb(
            examples=("cargo install --root ~/.local ripgrep",)),),
     hook=install_specs,
 )
-def cargo_manifest(cmd, o) -> None:
-    """`cargo build --manifest-path y/Cargo.toml` (before or after the verb, not after `--`): cargo works on
-    y, so the build files it runs are y's."""
-    args = o.args
-    for i, word in enumerate(args):
-        if word == "--":
-            return
-        path = word.split("=", 1)[1] if word.startswith("--manifest-path=") else \
-            args[i + 1] if word == "--manifest-path" and i + 1 < len(args) else None
-        if path and UNKNOWN not in path:
-            cmd.cwd = cmd.place(path.rsplit("/", 1)[0] if "/" in path else ".").path
-
-
 CARGO = Program(
     "cargo", doc="Rust's build tool and package manager",
-    grammar=CARGO_GRAMMAR, hook=cargo_manifest,
+    grammar=CARGO_GRAMMAR, manifest=("manifest-path",), anywhere=True,    # `cargo run --manifest-path D/Cargo.toml`
     rows=(Row("cargo.config", "run-code", "cargo --config can set a program to run", When(value=("config",)),
               examples=("cargo --config build.rustc-wrapper=/tmp/x build",)),),
     verbs={"install": CARGO_INSTALL, "add": CARGO_INSTALL,
@@ -836,7 +839,9 @@ CARGO = Program(
     read_only=("version", "help", "tree", "metadata", "search", "locate-project", "pkgid", "verify-project",
                "read-manifest", "info"),
     default=Row("cargo.builds", "run-project", "{cmd} builds or runs project code", sets=("builds",), examples=("cargo build",)),
-    examples={"cargo build": "moderate", "cargo --locked build": "moderate", "cargo tree": "safe"},
+    examples={"cargo build": "moderate", "cargo --locked build": "moderate", "cargo tree": "safe",
+              "cargo run --manifest-path /tmp/x/Cargo.toml": "high", "cargo build --manifest-path sub/Cargo.toml":
+              "moderate", "cargo run -- --manifest-path /tmp/x/Cargo.toml": "moderate"},
 )
 
 _GO_REMOTE = lazy_re(r"[a-z0-9.-]+\.[a-z]{2,}/")
@@ -846,12 +851,56 @@ def _remote_module(target: str) -> bool:
     return "@" in target or bool(_GO_REMOTE.match(target)) and not target.startswith(".")
 
 
+# go's flags that take a value (go help build, go help testflag), spelt with one dash (`-tags x`): read so
+# that a value is not taken for the package
+GO_LONG_VALUES = frozenset({
+    "asmflags", "buildmode", "compiler", "gccgoflags", "gcflags", "installsuffix", "ldflags", "mod", "modfile",
+    "overlay", "pgo", "pkgdir", "tags", "toolexec", "exec", "run", "bench", "count", "cpu", "timeout", "coverpkg",
+    "covermode", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "outputdir", "trace",
+    "fuzz", "fuzztime", "parallel", "skip", "list", "benchtime", "p", "o", "C"})
+GO_BUILD_GRAMMAR = Grammar(long_values=tuple(GO_LONG_VALUES))
+
+
+def _go_operands(o) -> list[str]:
+    """The operands of a go build verb, its one-dash flags read as go reads them (`-tags x`, `-o=out`)."""
+    words = ["-" + w if w[:1] == "-" and w[1:2] != "-" and w[1:].split("=", 1)[0] in GO_LONG_VALUES else w
+             for w in o.args]
+    return GO_BUILD_GRAMMAR.read(words, stop=True).operands
+
+
+def _go_target(cmd, target: str, what: str) -> None:
+    """A package named by a path (`./cmd/x`, `/tmp/x`, `~/src/y/...`) or a .go file: its code is what runs."""
+    if target.endswith(".go"):
+        where = cmd.place(target)
+        if where.cls not in (places.PROJECT, places.PROJECT_ROOT):
+            cmd.run_file(target, f"{what} runs")
+    elif target.startswith(("/", "./", "../", "~")) or target in (".", "..") or UNKNOWN in target:
+        path = target[:-4] if target.endswith("/...") else target
+        cmd.build_in(path or "/", what)
+
+
 @emits({"go.run.remote": ["go run github.com/x/y@latest", "go run example.com/cmd/x"]})
 def go_run_remote(cmd, o) -> None:
-    """`go run MODULE@VERSION` downloads a module and runs it."""
-    target = o.operands[0] if o.operands else ""
+    """`go run MODULE@VERSION` downloads a module and runs it; `go run FILE.go…` or `go run DIR` runs the code
+    there (judged by its place); what follows the package is the program's own arguments."""
+    operands = _go_operands(o)
+    target = operands[0] if operands else ""
     if _remote_module(target):
         cmd.does("run-unpinned", "go.run.remote", f"go run downloads and runs {target}")
+        return
+    files = target.endswith(".go")
+    for word in operands if files else operands[:1]:     # the .go files, or one package; its arguments follow
+        if files and not word.endswith(".go"):
+            break
+        _go_target(cmd, word, "go run")
+
+
+def go_packages(cmd, o) -> None:
+    """`go test PKG…`, `go generate PKG…`: the packages named by a path run their tests or generators."""
+    for word in _go_operands(o):
+        if word.startswith("-"):
+            break       # `go test ./x -args -v`: the test binary's own flags
+        _go_target(cmd, word, "go")
 
 
 @emits({"go.install.remote": ["go install github.com/x/y@latest"]})
@@ -889,8 +938,14 @@ GO = Program(
     verbs={
         "env": verb(hook=go_env_write, rows=(Row("go.env.write", "steer", "go env -w changes go's settings",
                                                  When(flag=("w", "u")), examples=("go env -w GOFLAGS=-mod=mod",)),)),
-        "run": verb(rows=(Row("go.run", "run-project", "{cmd} builds or runs project code", sets=("builds",), examples=("go run .",)),),
-                    hook=go_run_remote),
+        "run": verb(rows=(Row("go.run", "run-project", "{cmd} builds or runs project code", sets=("builds",),
+                              examples=("go run .",)),),
+                    hook=go_run_remote, examples={"go run /tmp/x.go": "high", "go run ./cmd/tool -v": "moderate",
+                                                  "go run ~/src/x": "high", "go run main.go /tmp/in": "moderate"}),
+        **dict.fromkeys(("test", "generate"), verb(
+            rows=(GO_BUILDS,), hook=go_packages,
+            examples={"go test ./...": "moderate", "go test /tmp/x/...": "high", "go generate ~/x": "high",
+                      "go test -run TestX ./pkg": "moderate"})),
         "install": verb(rows=(Row("go.install", "run-project", "{cmd} builds or runs project code",
                                   examples=("go install ./cmd/x",)),), hook=go_install_remote),
     },
@@ -1325,9 +1380,10 @@ MAKE_SHELL_VARIABLES = ("SHELL", "MAKESHELL", ".SHELLFLAGS")
 
 
 @emits({"make.stdin-makefile": ["make -f -"], "make.makefile": ["make -f /tmp/x.mk"],
-        "make.elsewhere": ["make -C ~/other"], "make.shell": ["make SHELL=/tmp/x", "make 'X=$(shell id)'"]})
+        "make.shell": ["make SHELL=/tmp/x", "make 'X=$(shell id)'"]})
 def make_inputs(cmd, o) -> None:
-    """The makefiles make reads (their recipes run), where it runs, and variables that change the shell."""
+    """The makefiles make reads (their recipes run) and variables that change the shell. Where it runs (-C)
+    is the table's `chdir`: the build there is judged by its place."""
     for makefile in o.all("f", "file", "makefile"):
         if makefile == "-":
             cmd.facts.stdin_interp = True
@@ -1335,10 +1391,6 @@ def make_inputs(cmd, o) -> None:
         else:
             cmd.fired.add("make.makefile")
             cmd.run_file(makefile, f"{cmd.name} runs the recipes of")
-    if o.all("C", "directory"):
-        where = cmd.place(cmd.cwd)      # the table's chdir: cmd.cwd is already the -C directory
-        if where.cls not in (places.PROJECT, places.PROJECT_ROOT, places.TEMP):
-            cmd.does("run-code", "make.elsewhere", f"{cmd.name} runs the build in {where.path}")
     for assignment in o.operands:
         name = assignment.split("=", 1)[0]
         if "=" in assignment and (name in MAKE_SHELL_VARIABLES or "$(shell" in assignment):
@@ -1352,7 +1404,9 @@ MAKE = Program(
           Row("make.eval", "run-code", "{cmd} --eval runs make code given on the line", When(value=("eval", "E")),
               examples=("make --eval='x: ; id'",))),
     hook=make_inputs, chdir=("C", "directory"),
-    examples={"make": "moderate", "make -f ~/x.mk": "high"},
+    examples={"make": "moderate", "make -f ~/x.mk": "high", "make -C docs html": "moderate",
+              "make -C /tmp/evil": "high", "make -C ~/other": "high",
+              "make -C /lib/modules/6.1.0/build M=/src modules": "moderate"},
 )
 
 # ---------------------------------------------------------------- dotnet and nuget
@@ -1402,14 +1456,22 @@ def nuget_source_config(cmd, o) -> None:
 DOTNET_BUILD_GRAMMAR = Grammar(values="scfortvpa", long_values=(
     "source", "configuration", "framework", "output", "runtime", "verbosity", "property", "arch", "os", "project",
     "launch-profile", "packages", "configfile", "version-suffix"))
-DOTNET_BUILDS = verb(grammar=DOTNET_BUILD_GRAMMAR, hook=dotnet_sources, rows=(
-    Row("dotnet.builds", "run-project", "{cmd} builds or runs the project (its MSBuild targets run)", sets=("builds",),
-        examples=("dotnet build -c Release", "dotnet run", "dotnet restore", "dotnet publish -c Release")),))
+DOTNET_BUILD_ROW = Row("dotnet.builds", "run-project", "{cmd} builds or runs the project (its MSBuild targets run)",
+                       sets=("builds",), examples=("dotnet build -c Release", "dotnet run", "dotnet restore",
+                                                   "dotnet publish -c Release"))
+# `dotnet run --project P` (a directory or a project file): its build works there
+DOTNET_BUILDS = verb(grammar=DOTNET_BUILD_GRAMMAR, hook=dotnet_sources, rows=(DOTNET_BUILD_ROW,), manifest=("project",))
+# `dotnet build [PROJECT|SOLUTION]`: the project named is what builds
+DOTNET_BUILDS_PATH = verb(grammar=DOTNET_BUILD_GRAMMAR, hook=dotnet_sources, rows=(DOTNET_BUILD_ROW,), on=(
+    On("build", FIRST, id="dotnet.build.project", says="dotnet build",
+       examples=("dotnet build /tmp/x/x.csproj", "dotnet publish src/App/App.csproj")),))
 DOTNET_TESTS = verb(grammar=Grammar(values="scfolrdv", long_values=(
     "settings", "configuration", "framework", "output", "logger", "results-directory", "diag", "verbosity", "filter",
     "collect", "source", "blame-hang-timeout")), hook=dotnet_sources, rows=(
     Row("dotnet.test", "run-project", "{cmd} builds and runs the project's tests", sets=("builds",),
-        examples=("dotnet test --filter Category=Unit",)),))
+        examples=("dotnet test --filter Category=Unit",)),), on=(
+    On("build", FIRST, id="dotnet.test.project", says="dotnet test",
+       examples=("dotnet test /tmp/x", "dotnet test tests/App.Tests")),))
 DOTNET_INSTALLS = verb(grammar=Grammar(values="svf", long_values=("source", "add-source", "version", "framework",
                                                                   "nuget-source", "tool-path", "configfile")),
                        hook=dotnet_sources, rows=(
@@ -1421,8 +1483,8 @@ DOTNET_CHANGES = verb(rows=(Row("dotnet.changes", "change", "{cmd} changes the p
 DOTNET = Program(
     "dotnet", doc=".NET's CLI: builds, tests, packages and NuGet feeds",
     verbs={
-        **dict.fromkeys(("build", "run", "restore", "publish", "pack", "msbuild", "watch", "build-server"),
-                        DOTNET_BUILDS),
+        **dict.fromkeys(("run", "watch", "build-server"), DOTNET_BUILDS),
+        **dict.fromkeys(("build", "restore", "publish", "pack", "msbuild"), DOTNET_BUILDS_PATH),
         **dict.fromkeys(("test", "vstest"), DOTNET_TESTS),
         "add": verb(verbs={"package": DOTNET_INSTALLS}, default=Row("dotnet.add", "change", "{cmd} changes the "
                                                                    "project's references", examples=(
@@ -1624,8 +1686,9 @@ def pytest_inputs(cmd, o, depth: int = 0) -> None:
     for target in o.operands:
         path = target.split("::", 1)[0]
         if path and UNKNOWN not in path and not o.has("pyargs"):
-            runs_files(cmd, path if not path.endswith(".py") else os.path.dirname(path) or ".", ("conftest.py",),
-                       up=True)
+            folder = path if not path.endswith(".py") else os.path.dirname(path) or "."
+            runs_files(cmd, folder, ("conftest.py",), up=True)
+            cmd.build_in(folder, "pytest")   # outside the project: its tests and conftest.py run
 
 
 PYTEST = Program(
@@ -1641,7 +1704,8 @@ PYTEST = Program(
         On("delete", ("option", "basetemp"), recursive=When(), id="pytest.basetemp",
            says="pytest empties its --basetemp directory first:", examples=("pytest --basetemp=~",))),
     hook=pytest_inputs,
-    examples={"pytest -q": "moderate", "pytest -p no:cacheprovider -q": "moderate",
+    examples={"pytest -q": "moderate", "pytest -p no:cacheprovider -q": "moderate", "pytest /tmp/x": "high",
+              "pytest ~/other/tests/test_a.py::test_b": "high", "pytest tests/unit/test_a.py -q": "moderate",
               "pytest --junitxml=~/.bashrc": "dangerous", "pytest -c /tmp/evil.ini": "high",
               "pytest --basetemp ~": "dangerous", "pytest --version": "safe"},
 )
@@ -1761,7 +1825,7 @@ def task_inputs(cmd, o) -> None:
         cmd.does("run-code", "task.global", "task -g runs the tasks of the Taskfile in your home directory")
     elif not files:
         cmd.fired.add("task.tasks")
-        runs_files(cmd, (o.all("d", "dir") or ["."])[0], TASK_FILES, up=True)
+        runs_files(cmd, ".", TASK_FILES, up=True)       # (-d/--dir is the table's chdir)
 
 
 TASK = Program(
@@ -1775,8 +1839,9 @@ TASK = Program(
               stop=True, examples=("task --list", "task -a")),
           Row("task.runs", "run-project", "{cmd} runs a task of the Taskfile (its default task when none is named)",
               sets=("builds",), examples=("task", "task build", "task --dry test"))),
-    hook=task_inputs,
-    examples={"task": "moderate", "task --list": "safe", "task -t https://x.example/T.yml": "dangerous"},
+    hook=task_inputs, chdir=("d", "dir"),
+    examples={"task": "moderate", "task --list": "safe", "task -t https://x.example/T.yml": "dangerous",
+              "task -d /tmp/x build": "high", "task -d tools lint": "moderate"},
 )
 
 GIT_HOOKS = Program(

@@ -152,7 +152,9 @@ HERE = "here"               # the directory the command runs in (`unzip a.zip` e
 
 
 class On:
-    """What the command does to the paths its words name: list, read, write, create, delete, mode, run, send.
+    """What the command does to the paths its words name: list, read, write, create, delete, mode, run, send,
+    build (a project directory or build file whose code runs: `dotnet build D/x.csproj`, Cmd.build_in), unpack
+    (a directory an archive is extracted into: `unzip a.zip -d ~`, Cmd.unpack_into).
 
     The place decides the level (policy/effects.py path tables): `rm -rf ~` and `rm -rf build` differ only
     there. `select` is one of OPERANDS/FIRST/REST/LAST/SOURCES/DEST, or ("option", names...) for the values of
@@ -184,14 +186,12 @@ class Command:
     """A command: its grammar, rows, path effects, hook, and the verbs under it."""
 
     __slots__ = ("grammar", "rows", "on", "hook", "after", "verbs", "read_only", "default", "no_verb", "examples",
-                 "chdir")
+                 "chdir", "manifest", "anywhere")
 
     def __init__(self, grammar: Grammar = NO_OPTIONS, rows=(), on=(), hook=None, after=None, verbs=None,
-                 read_only=(), default: Row | None = None, no_verb: Row | None = None, examples=None, chdir=()):
+                 read_only=(), default: Row | None = None, no_verb: Row | None = None, examples=None, chdir=(),
+                 manifest=(), anywhere: bool = False):
         self.grammar = grammar
-        # options whose value is the directory the command works in (`make -C DIR`, `npm --prefix DIR`): its
-        # relative paths, and the build files it runs ("builds"), are that directory's
-        self.chdir = tuple(chdir)
         self.rows = tuple(rows)
         self.on = tuple(on)
         self.hook = hook                    # hook(cmd, options) for what rows cannot say; see `emits`
@@ -201,6 +201,15 @@ class Command:
         self.default = default              # the row of a verb not listed ({verb} names it)
         self.no_verb = no_verb              # the row when a verb was expected and none was given
         self.examples = dict(examples or {})    # line -> the exact level its part must get
+        # options naming the directory the command works in, as after `cd DIR` (`make -C DIR`, `npm --prefix
+        # DIR`), and options naming the build file of the project it works on (`cargo --manifest-path
+        # DIR/Cargo.toml`: it works in DIR): the build files, scripts and tests it runs are that directory's
+        self.chdir = tuple(chdir)
+        self.manifest = tuple(manifest)
+        # its options may stand after the verb too (npm's, cargo's, poetry's: `npm test --prefix DIR`): its
+        # rows, path effects and `chdir` read every option of the words (up to `--`); the verb is still the
+        # first operand, and the hook reads the options before it (those after are the verb's)
+        self.anywhere = anywhere
 
     @property
     def has_verbs(self) -> bool:

@@ -1,12 +1,12 @@
-"""Multiplexers without a table of their own (hg, svn, jj, mvn, gradle, dotnet, rustup, vagrant, lxc, …),
-judged by their verb's tier: reading verbs read, destroying verbs discard, publishing verbs publish, the
-rest are moderate. Programs whose verbs mean something particular have their own table below: glab, pm2, ip
-(netns exec runs a command), journalctl, defaults. tmux and nix are the runners' (they run commands)."""
+"""Multiplexers without a table of their own (hg, svn, jj, rustup, vagrant, lxc, …), judged by their verb's
+tier: reading verbs read, destroying verbs discard, publishing verbs publish, the rest are moderate. Programs
+whose verbs mean something particular have their own table below: Maven and Gradle (the rest builds), glab,
+pm2, ip (netns exec runs a command), journalctl, defaults. tmux and nix are the runners' (they run commands)."""
 from __future__ import annotations
 
 from wispsh.policy import places
 from wispsh.programs.delegate import hand_on
-from wispsh.programs.table import Grammar, Program, Row, When, emits, programs, verb
+from wispsh.programs.table import Grammar, On, Program, Row, When, emits, programs, verb
 
 READ_VERBS = frozenset({
     "list", "ls", "show", "status", "info", "version", "help", "view", "get", "describe", "search", "log", "diff",
@@ -20,7 +20,7 @@ DESTROY_VERBS = ("delete", "remove", "rm", "destroy", "uninstall", "prune", "pur
 PUBLISH_VERBS = ("publish", "deploy", "release", "upload", "commit", "ci", "send", "share")
 
 DESTROYS = verb(rows=(Row("verbs.destroys", "discard", "{cmd} deletes or resets something",
-                          examples=("hg strip 1", "vagrant destroy", "mvn clean")),))
+                          examples=("hg strip 1", "vagrant destroy", "svn delete x")),))
 def _local(word: str) -> bool:
     return word.startswith(("/", "~", "./", "../")) and "\x00" not in word
 
@@ -57,7 +57,7 @@ def copies_machine(cmd, o) -> None:
             cmd.read(word)
 
 
-PUBLISHES = verb(rows=(Row("verbs.publishes", "publish", "{cmd} publishes", examples=("svn commit -m x", "mvn deploy")),),
+PUBLISHES = verb(rows=(Row("verbs.publishes", "publish", "{cmd} publishes", examples=("svn commit -m x", "vagrant share")),),
                  hook=sends_secrets)
 COPIES = verb(grammar=Grammar(values="gumo", long_values=("gid", "uid", "mode", "type", "project")),
               rows=(Row("verbs.copies", "local-service", "{cmd} copies files to or from a container or VM",
@@ -76,19 +76,48 @@ def cat_url(cmd, o) -> None:
         cmd.does("fetch", "verbs.cat.fetches", f"{cmd.name} cat reads the network")
 
 
-TIERS = {**dict.fromkeys(DESTROY_VERBS, DESTROYS), **dict.fromkeys(PUBLISH_VERBS, PUBLISHES), "push": PUSHES,
-         "file": FILES, "transfer": COPIES, "copy-files": COPIES,
-         "cat": verb(grammar=Grammar(values="r", long_values=("revision", "username", "password")), hook=cat_url)}
+TIERS = {**dict.fromkeys(DESTROY_VERBS, DESTROYS), **dict.fromkeys(PUBLISH_VERBS, PUBLISHES), "push": PUSHES}
+# the generic multiplexers' own verbs besides the tiers: lxc/incus file push|pull, multipass transfer, vagrant
+# copy-files, svn/hg cat (not Maven's or Gradle's: there a goal or task of that name runs the build)
+GENERIC_VERBS = {**TIERS, "file": FILES, "transfer": COPIES, "copy-files": COPIES,
+                 "cat": verb(grammar=Grammar(values="r", long_values=("revision", "username", "password")),
+                             hook=cat_url)}
 
 GENERIC = Program(
-    "hg", aliases=("svn", "jj", "tea", "git-lfs", "rustup", "corepack", "mvn", "gradle", "gradlew",
-                     "swift", "flutter", "dart", "mix", "cabal", "stack", "opam", "pyenv", "rbenv", "asdf",
-                     "kind", "k3d", "packer", "vagrant", "ansible-galaxy", "ansible-vault", "supabase", "nmcli",
-                     "lxc", "incus", "multipass"),
+    "hg", aliases=("svn", "jj", "tea", "git-lfs", "rustup", "corepack", "swift", "flutter", "dart", "mix", "cabal",
+                     "stack", "opam", "pyenv", "rbenv", "asdf", "kind", "k3d", "packer", "vagrant", "ansible-galaxy",
+                     "ansible-vault", "supabase", "nmcli", "lxc", "incus", "multipass"),
     doc="multiplexers judged by their verb's tier",
-    verbs=TIERS, read_only=READ_VERBS,
-    default=Row("verbs.verb", "unknown", "{cmd}", examples=("mvn package", "jj git push")),
-    examples={"hg status": "safe", "mvn -q -DskipTests package": "moderate", "hg push --force": "dangerous"},
+    verbs=GENERIC_VERBS, read_only=READ_VERBS,
+    default=Row("verbs.verb", "unknown", "{cmd}", examples=("svn frobnicate", "jj git push")),
+    examples={"hg status": "safe", "hg push --force": "dangerous"},
+)
+
+
+# Maven and Gradle: their goals and tasks by the same tiers, the rest runs the build (plugins and build scripts
+# are code). -f/--file (Maven's POM) and -p/--project-dir (Gradle's) name the project that builds; a Gradle
+# init script (-I) runs before any build.
+BUILD_RUNS = "{cmd} runs the build (its plugins and build scripts run)"
+MAVEN = Program(
+    "mvn", aliases=("mvnw",), doc="Maven: goals judged by their tier, the rest runs the build",
+    grammar=Grammar(values="fsltTbP", long_values=("file", "settings", "global-settings", "log-file", "toolchains",
+                                                   "threads", "builder", "activate-profiles", "projects",
+                                                   "resume-from")),
+    manifest=("f", "file"), verbs=TIERS, read_only=READ_VERBS,
+    default=Row("mvn.build", "run-project", BUILD_RUNS, sets=("builds",), examples=("mvn package", "mvn -q install")),
+    examples={"mvn -q -DskipTests package": "moderate", "mvn -f /tmp/x/pom.xml package": "high",
+              "mvn -f services/api/pom.xml verify": "moderate"},
+)
+GRADLE = Program(
+    "gradle", aliases=("gradlew",), doc="Gradle: tasks judged by their tier, the rest runs the build",
+    grammar=Grammar(values="pbcIDPx", long_values=("project-dir", "build-file", "settings-file", "init-script",
+                                                   "exclude-task", "gradle-user-home", "project-cache-dir",
+                                                   "console", "warning-mode", "max-workers", "include-build")),
+    chdir=("p", "project-dir"), manifest=("b", "build-file"), verbs=TIERS, read_only=READ_VERBS,
+    default=Row("gradle.build", "run-project", BUILD_RUNS, sets=("builds",), examples=("gradle build", "gradlew test")),
+    on=(On("run", ("option", "I", "init-script"), id="gradle.init-script", says="gradle runs the init script",
+           examples=("gradle -I /tmp/x.gradle build",)),),
+    examples={"gradle -p /tmp/x build": "high", "./gradlew -p app build": "moderate", "gradle build": "moderate"},
 )
 
 
@@ -217,4 +246,4 @@ DEFAULTS = Program(
     default=Row("defaults.verb", "unknown", "{cmd}", examples=("defaults import x p.plist",)),
 )
 
-PROGRAMS = programs(GENERIC, GLAB, PM2, IP, JOURNALCTL, DEFAULTS)
+PROGRAMS = programs(GENERIC, MAVEN, GRADLE, GLAB, PM2, IP, JOURNALCTL, DEFAULTS)
