@@ -415,7 +415,7 @@ def _write_then_run(judged, facts, found, ctx) -> None:
             if kind == "fetch":
                 found.append(Finding(D, "flow.download-then-run", f"downloads {path} and then runs it"))
             else:
-                level, why = _written_code_level(judged[writer], ctx)
+                level, why = _written_code_level(judged[writer], ctx, path)
                 found.append(Finding(max(H, level), "flow.write-then-run", f"writes {path} and then runs it" + why))
         if f.writes:
             fed = part.pipeline is not None and fetching_stage.get(part.pipeline) == part.stage - 1
@@ -581,18 +581,34 @@ def printed_text(part, key) -> str | None:
     return None
 
 
-def _written_code_level(writer, ctx) -> tuple[Level, str]:
-    """What a file written with echo/printf/a heredoc would do when run: its text judged as a line."""
+def _written_code_level(writer, ctx, path: str = "") -> tuple[Level, str]:
+    """What a file written with echo/printf/a heredoc would do when run: its text judged as a line (for a
+    package.json, the scripts it holds: `npm test` runs them)."""
     text = printed_text(writer.part, writer.key) or writer.part.stdin_code
     if not text:
         return S, ""
     if not text.strip() or len(text) > MAX_WRITTEN_CODE:
         return S, ""
+    if path.rsplit("/", 1)[-1] == "package.json":
+        text = _package_scripts(text) or text
     try:
         level = ctx.judge_code(text, ctx, None).level
     except Exception:       # fail closed: text we cannot judge counts as high
         return H, ""
     return level, f" (what it writes is {level})" if level > H else ""
+
+
+def _package_scripts(text: str) -> str | None:
+    """The scripts of a package.json's text, one a line; None when it is not JSON with scripts."""
+    import json
+
+    try:
+        scripts = json.loads(text).get("scripts")
+    except (ValueError, AttributeError):
+        return None
+    if not isinstance(scripts, dict):
+        return None
+    return "\n".join(value for value in scripts.values() if isinstance(value, str)) or None
 
 
 _PRINTF_ESCAPE = lazy_re(r"\\(x[0-9A-Fa-f]{1,2}|0?[0-7]{1,3}|[abefnrtv\\'\"]|u[0-9A-Fa-f]{4})")
