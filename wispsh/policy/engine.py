@@ -590,6 +590,17 @@ def _judge_redirects(cmd: Cmd, part: Part, subst: dict) -> None:
             cmd.read(target, "reads")
 
 
+# builtins that only split what they read: an IFS given to them alone changes no command (mapfile -C runs one)
+IFS_READERS = frozenset({"read", "mapfile", "readarray"})
+
+
+def _only_splits_input(part: Part) -> bool:
+    argv = part.argv
+    if not argv or argv[0] not in IFS_READERS:
+        return False
+    return not any(w is None or UNKNOWN in w or argv[0] != "read" and w[:1] == "-" and "C" in w for w in argv[1:])
+
+
 def _judge_assignments(cmd: Cmd, part: Part, key: Key | None, ctx: Context, cwd: str) -> None:
     if not part.assignments and (key is None or not key.env):
         return
@@ -601,6 +612,8 @@ def _judge_assignments(cmd: Cmd, part: Part, key: Key | None, ctx: Context, cwd:
         seen.add(assignment.text)
         if assignment.name in PROJECT_PATH_VARIABLES and _inside_project(assignment.value, ctx, cwd):
             cmd.does("run-project", f"env.{assignment.name}", f"{assignment.name} points inside the project")
+        elif assignment.name == "IFS" and assignment in part.assignments and _only_splits_input(part):
+            continue    # `IFS= read -r line`, `IFS=, read -r a b`: it splits what read reads; nothing runs
         else:   # the splitter read these (parse/nested.py): a command line they name is parts of its own
             cmd.sets_variable(assignment.name, assignment.value, assignment.text, split=True)
         if not part.argv:

@@ -15,7 +15,7 @@ from wispsh.policy import places
 from wispsh.programs.grammar import UNKNOWN, Options
 from wispsh.programs.system import ROOT_GROUPS
 from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
-from wispsh.support.lazyre import lazy_re
+from wispsh.support.lazyre import lazy_re, re
 
 SESSION_FLOOR = "session"       # the kind whose level a runner's own part has at least (a command it runs)
 
@@ -215,7 +215,24 @@ SCREEN_READ = frozenset({"-ls", "-list", "-v", "--version", "-help", "--help", "
 SCREEN_ATTACH = frozenset({"-r", "-x", "-R", "-D", "-RR"})
 
 
-@emits({"screen.sends": ["screen -X stuff 'id'"], "screen.lists": ["screen -ls"], "screen.rc": ["screen -c /tmp/rc"],
+_SCREEN_ESCAPE = lazy_re(r"\\([0-7]{1,3}|.)|\^(.)", re.S)
+
+
+def _screen_typed(text: str) -> str:
+    r"""The keys `screen -X stuff TEXT` types: `\n`, `\r`, `^M`, `^J` and octal `\015` are Enter; `\\` and `\^` the
+    character; other control keys (`^C`) type nothing a shell reads as code."""
+    def key(m) -> str:
+        if m.group(1) is not None:
+            c = m.group(1)
+            if c[0] in "01234567":
+                c = chr(int(c, 8))
+            return {"n": "\n", "r": "\n", "\r": "\n", "t": "\t"}.get(c, c if c.isprintable() or c == "\n" else "")
+        c = m.group(2).upper()
+        return "\n" if c in "MJ" else "^" if c == "^" else ""
+    return _SCREEN_ESCAPE.sub(key, text)
+
+
+@emits({"screen.sends": ["screen -X stuff 'id'"], "screen.stuff": ["screen -S dev -X stuff 'rm -rf x\\n'"], "screen.lists": ["screen -ls"], "screen.rc": ["screen -c /tmp/rc"],
         "screen.logfile": ["screen -L -Logfile ~/.bashrc ls"], "screen.attach": ["screen -r"],
         "screen.shell": ["screen"], "screen.runs": ["screen -dmS x make"], "screen.runs-runtime": ['screen "$X"']})
 def screen_command(cmd, o: Options) -> None:
@@ -227,6 +244,11 @@ def screen_command(cmd, o: Options) -> None:
         i += 1
         if arg == "-X":
             cmd.does("run-code", "screen.sends", "screen -X sends commands to a running session")
+            if args[i:i + 1] == ["stuff"]:      # `-X stuff TEXT` types TEXT into the session's shell
+                typed = _screen_typed(" ".join(args[i + 1:]))
+                if typed.strip() and UNKNOWN not in typed:
+                    cmd.fired.add("screen.stuff")
+                    cmd.code_text(typed, "screen stuff types", at_least=_floor(cmd, "run-code"))
             return
         if arg in SCREEN_READ:
             cmd.fired.add("screen.lists")

@@ -49,10 +49,11 @@ class When:
     """A condition on what a command was given. Every field that is set must hold (and)."""
 
     __slots__ = ("flag", "value", "unless", "no_value", "operands", "arg", "operand", "first", "count", "runtime",
-                 "at_most")
+                 "at_most", "last")
 
     def __init__(self, flag=(), value=(), unless=(), no_value=(), operands: bool | None = None, arg=(), operand=(),
-                 first=(), count: tuple | None = None, runtime: bool | None = None, at_most: int | None = None):
+                 first=(), count: tuple | None = None, runtime: bool | None = None, at_most: int | None = None,
+                 last=()):
         self.flag = tuple(flag)         # any of these options is present
         self.value = tuple(value)       # any of these options has a value
         self.unless = tuple(unless)     # ... and none of these options is present
@@ -64,6 +65,7 @@ class When:
         self.count = count              # ((names...), n): these options given n times or more
         self.runtime = runtime          # some operand is known only at run time
         self.at_most = at_most          # at most this many operands
+        self.last = tuple(last)         # the last operand starts with one of these (a copy's destination)
 
     def holds(self, o: Options, args) -> bool:
         if self.flag and not o.has(*self.flag):
@@ -87,6 +89,8 @@ class When:
         if self.runtime is not None and any(UNKNOWN in a for a in o.operands) != self.runtime:
             return False
         if self.at_most is not None and len(o.operands) > self.at_most:
+            return False
+        if self.last and not (o.operands and o.operands[-1].startswith(self.last)):
             return False
         return True
 
