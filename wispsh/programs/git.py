@@ -565,6 +565,23 @@ LOCAL_CHANGE = frozenset({
 })
 CHANGES = verb(default=None, rows=(Row("git.change", "change", "{cmd} changes the repository",
                                        examples=("git commit -m x", "git merge dev")),))
+# `git rm -rf DIR` deletes the files of the work tree and their uncommitted changes (-f lets it), as `rm -rf`
+# does; --cached only unstages, -n only lists
+RM = verb(
+    grammar=Grammar(long_values=("pathspec-from-file",),
+                    longs=("force", "cached", "dry-run", "quiet", "ignore-unmatch", "sparse", "pathspec-file-nul")),
+    rows=(
+        Row("git.rm.dry-run", "inspect", "git rm -n only lists", When(flag=("n", "dry-run")), stop=True,
+            examples=("git rm -rn --force .",)),
+        Row("git.rm.cached", "change", "git rm --cached only unstages", When(flag=("cached",)), stop=True,
+            examples=("git rm --cached -rf x",)),
+        Row("git.rm.force-tree", "discard", "git rm -rf deletes files and their uncommitted changes",
+            When(flag=("r",), count=(("f", "force"), 1)), stop=True,
+            examples=("git rm -rf .", "git rm -r --force src/", "git rm -f -r x"),
+            not_examples=("git rm -r src/", "git rm -f x")),
+        CHANGES.rows[0],
+    ),
+)
 
 VERBS = {
     "log": SHOW_VERB, "diff": DIFF_VERB, "show": SHOW_VERB, "whatchanged": SHOW_VERB,
@@ -582,7 +599,8 @@ VERBS = {
     "credential-cache": CREDENTIAL, "worktree": WORKTREE, "archive": ARCHIVE, "format-patch": FORMAT_PATCH,
     "remote": REMOTE, "daemon": SERVES, "instaweb": SERVES, "http-backend": SERVES, "send-email": SEND_EMAIL, "difftool": DIFFTOOL, "init": INIT,
 }
-VERBS.update({word: CHANGES for word in LOCAL_CHANGE if word not in ("add", "apply", "am")})
+VERBS.update({word: CHANGES for word in LOCAL_CHANGE if word not in ("add", "apply", "am", "rm")})
+VERBS["rm"] = RM
 
 
 @emits({"git.apply.tree": ["git apply fix.diff", "git am 0001.patch"]})

@@ -96,7 +96,7 @@ def judge_index(cmd, o) -> None:
     build scripts run unreviewed. Its ids and examples are listed on `index_options`."""
     tool = cmd.name
     for name, value in o.values:
-        if name not in INDEX_OPTIONS:
+        if name not in INDEX_OPTIONS or name == "i" and tool == "gem":     # gem's -i is --install-dir
             continue
         if UNKNOWN in value:
             cmd.does("run-code", "index.runtime", f"{tool} installs from an index known only at run time")
@@ -238,6 +238,12 @@ PIP_INSTALL = verb(
     rows=(
         Row("pip.install.requirements", "install", "{cmd} installs what a requirements file lists",
             When(value=("r", "requirement", "c", "constraint")), examples=("pip install -r requirements.txt",)),
+        Row("pip.install.outside", "system", "{cmd} installs into your user's or the system's Python, outside the "
+            "project: its programs go on PATH for every later shell",
+            When(flag=("user", "break-system-packages", "system"), unless=("dry-run",)),
+            examples=("pip install --user black", "pip install --break-system-packages httpx",
+                      "pip3 install --user -r requirements.txt"),
+            not_examples=("pip install black", "pip install -r requirements.txt")),
         Row("pip.install.unnamed", "install", "{cmd} fetches from the registry",
             When(operands=False, no_value=("r", "requirement", "e", "editable")),
             examples=("pip download --no-deps",), not_examples=("pip install x", "pip install -e .")),
@@ -249,7 +255,10 @@ PIP_INSTALL = verb(
     hook=pip_install,
 )
 PIP_REMOVE = verb(grammar=PIP_GRAMMAR, hook=removes_the_gate,
-                  rows=(Row("pip.uninstall", "change", "{cmd} uninstalls packages", examples=("pip uninstall -y x",)),))
+                  rows=(Row("pip.uninstall.outside", "system", "{cmd} uninstalls packages of your user's or the "
+                            "system's Python, outside the project", When(flag=("break-system-packages", "system")),
+                            examples=("pip uninstall --break-system-packages -y x",)),
+                        Row("pip.uninstall", "change", "{cmd} uninstalls packages", examples=("pip uninstall -y x",))))
 INDEX_KEYS = ("index-url", "extra-index-url", "find-links", "trusted-host", "index", "registry", "source")
 
 
@@ -367,7 +376,9 @@ UVX = Program(
               "uvx ruff@0.5.0 check": "moderate"},
 )
 
-UV_TOOL_INSTALL = verb(grammar=UV_ENV_GRAMMAR, hook=install_specs)
+UV_TOOL_INSTALL = verb(grammar=UV_ENV_GRAMMAR, hook=install_specs, rows=(
+    Row("uv.tool.install", "system", "{cmd} puts a tool's programs on PATH for every later shell, outside the project",
+        examples=("uv tool install ruff", "uv tool upgrade ruff")),))
 UV = Program(
     "uv", doc="the Python package and project manager",
     grammar=Grammar(values="p", long_values=("python", "directory", "project", "config-file", "cache-dir", "color")),
@@ -408,7 +419,8 @@ UV = Program(
 PIPX_GRAMMAR = Grammar(long_values=("spec", "index-url", "pip-args", "python", "suffix"))
 PIPX_INSTALLS = verb(
     grammar=PIPX_GRAMMAR,
-    rows=(Row("pipx.install", "install", "{cmd}", examples=("pipx install black",)),),
+    rows=(Row("pipx.install", "system", "{cmd} puts an application's programs on PATH for every later shell, outside "
+                                        "the project", examples=("pipx install black", "pipx inject black x")),),
     hook=install_specs,
 )
 
@@ -501,7 +513,7 @@ POETRY = Program(
 # ---------------------------------------------------------------- npm, pnpm, yarn, bun and their runners
 
 NPM_VALUES = ("registry", "prefix", "workspace", "w", "userconfig", "globalconfig", "cache", "tag", "otp", "scope",
-              "filter", "dir", "cwd", "C", "script-shell", "node-options")
+              "filter", "dir", "cwd", "C", "script-shell", "node-options", "location")
 NPM_GRAMMAR = Grammar(values="wC", long_values=NPM_VALUES, longs=("version", "help", "global", "save-dev"))
 NPX_GRAMMAR = Grammar(values="pcwC", long_values=NPM_VALUES + ("package", "call"), longs=("yes", "no", "quiet"),
                       stop=True)
@@ -762,6 +774,33 @@ NPM_READ_ONLY = ("ls", "list", "ll", "la", "view", "v", "info", "show", "outdate
                  "licenses", "config-get", "get", "sbom")
 
 
+# npm's verbs that install or remove packages: with -g, --global or --location=global, in the global prefix
+GLOBAL_VERBS = frozenset(word for word, node in NPM_VERBS.items() if node is NPM_INSTALL) | frozenset({
+    "uninstall", "remove", "rm", "r", "un", "unlink"})
+
+
+@emits({"npm.global": ["npm install -g some-cli", "npm i --global eslint", "npm install --location=global tsx",
+                       "npm -g install x", "npm uninstall -g npm", "pnpm add -g typescript", "bun add -g x",
+                       "npm update --location global"],
+        "bun.inline": ["bun -e 'console.log(1)'", "bun --print 1+1"]})
+def npm_program(cmd, o) -> None:
+    """npm, pnpm, yarn, bun: the indexes they are told to use (index_options); a global install (-g, --global,
+    --location=global), which puts the package's programs (a `tsc`, an `npm` of its choosing) on PATH for every
+    later shell, outside the project; and bun's inline code (`bun -e CODE`, `bun --print CODE`), judged as
+    `node -e`."""
+    if cmd.name == "bun" and o.has("e", "eval", "p", "print"):
+        cmd.fired.add("bun.inline")
+        cmd.delegate_to = ["node", *cmd.args]
+        return False
+    index_options(cmd, o)
+    seen = NPM_GRAMMAR.read(cmd.args)   # npm reads its options anywhere (`npm -g i x`, `npm i x -g`)
+    verb = seen.operands[0] if seen.operands else ""
+    if verb in GLOBAL_VERBS and (seen.has("g", "global") or seen.value("location") == "global"):
+        cmd.does("system", "npm.global", f"{cmd.name} {verb} changes the global packages: their programs go on "
+                                         f"PATH for every later shell, outside the project")
+    return None
+
+
 def _npm_like(name: str, installs_bare: bool, verbs: dict, default: Row, examples: dict) -> Program:
     rows = (Row(f"{name}.script-shell", "run-code", "{cmd} runs scripts with {value}",
                 When(value=("script-shell", "node-options")), examples=(f"{name} --script-shell=/tmp/x run build",)),)
@@ -772,7 +811,7 @@ def _npm_like(name: str, installs_bare: bool, verbs: dict, default: Row, example
     # npm reads its options anywhere (`npm test --script-shell=F`, `npm run build --prefix DIR`); --prefix (-C),
     # pnpm's --dir (-C), yarn's and bun's --cwd name the package whose scripts run
     return Program(name, doc=f"{name}: JavaScript packages and project scripts", grammar=NPM_GRAMMAR, rows=rows,
-                   hook=index_options, chdir=("prefix", "C", "dir", "cwd"), anywhere=True,
+                   hook=npm_program, chdir=("prefix", "C", "dir", "cwd"), anywhere=True,
                    verbs=verbs, read_only=NPM_READ_ONLY, default=default, examples=examples)
 
 
@@ -787,9 +826,12 @@ PNPM = _npm_like("pnpm", True, NPM_VERBS, Row("pnpm.script", "run-project", SCRI
                  {"pnpm -C /tmp/x build": "high", "pnpm --dir packages/ui test": "moderate"})
 BUN = _npm_like("bun", True, NPM_VERBS, Row("bun.script", "run-project", SCRIPT, sets=("builds",), examples=("bun frobnicate",)),
                 {"bun --cwd /tmp/x run build": "high"})
+YARN_GLOBAL = verb(read_only=("list", "bin", "dir"), default=Row(
+    "yarn.global", "system", "{cmd} changes the global packages: their programs go on PATH for every later shell, "
+                             "outside the project", examples=("yarn global add serve", "yarn global remove serve")))
 YARN = _npm_like("yarn", True, {**NPM_VERBS, "exec": verb(rows=(Row("yarn.exec", "run-project", "yarn exec runs a "
                                                                     "command", examples=("yarn exec eslint",)),),
-                                                          hook=yarn_exec)},
+                                                          hook=yarn_exec), "global": YARN_GLOBAL},
                  Row("yarn.script", "run-project", SCRIPT, sets=("builds",), examples=("yarn storybook",)),
                  {"yarn": "moderate", "yarn --cwd /tmp/x build": "high"})
 
@@ -823,12 +865,22 @@ CARGO_INSTALL = verb(
            examples=("cargo install --root ~/.local ripgrep",)),),
     hook=install_specs,
 )
+CARGO_INSTALL_BIN = verb(
+    grammar=CARGO_GRAMMAR,
+    rows=CARGO_INSTALL.rows + (
+        Row("cargo.install.bin", "system", "{cmd} puts a crate's programs in ~/.cargo/bin, on PATH for every later "
+                                           "shell, outside the project", When(operands=True),
+            examples=("cargo install ripgrep", "cargo install --locked cargo-edit"),
+            not_examples=("cargo install --path .", "cargo install")),),
+    on=CARGO_INSTALL.on,
+    hook=install_specs,
+)
 CARGO = Program(
     "cargo", doc="Rust's build tool and package manager",
     grammar=CARGO_GRAMMAR, manifest=("manifest-path",), anywhere=True,    # `cargo run --manifest-path D/Cargo.toml`
     rows=(Row("cargo.config", "run-code", "cargo --config can set a program to run", When(value=("config",)),
               examples=("cargo --config build.rustc-wrapper=/tmp/x build",)),),
-    verbs={"install": CARGO_INSTALL, "add": CARGO_INSTALL,
+    verbs={"install": CARGO_INSTALL_BIN, "add": CARGO_INSTALL,
            "fmt": verb(rows=(Row("cargo.fmt.check", "nothing", "cargo fmt --check only reports", When(arg=("--check",)),
                                  stop=True, examples=("cargo fmt -- --check", "cargo fmt --check")),
                              Row("cargo.fmt", "change", "cargo fmt rewrites the project's files",
@@ -970,7 +1022,16 @@ def gem_sources(cmd, o) -> None:
 GEM = Program(
     "gem", doc="Ruby's package manager",
     verbs={
-        "install": verb(grammar=Grammar(values="s", long_values=("source", "install-dir", "bindir")),
+        # without --user-install, gem writes the system's gems as root and your home's otherwise: either way its
+        # programs go on PATH outside the project (unless -i/--install-dir names a place, judged as a write)
+        "install": verb(grammar=Grammar(values="sin", long_values=("source", "install-dir", "bindir")),
+                        rows=(Row("gem.install", "system", "{cmd} installs gems outside the project: their programs "
+                                                           "go on PATH for every later shell",
+                                  When(operands=True, no_value=("i", "install-dir")),
+                                  examples=("gem install rake", "gem install --user-install rake"),
+                                  not_examples=("gem install -i vendor/gems rake",)),),
+                        on=(On("write", ("option", "i", "install-dir", "n", "bindir"), says="installs into",
+                               id="gem.install.into", examples=("gem install -i ~/.gems rake",)),),
                         hook=install_specs),
         "open": verb(grammar=Grammar(values="e", long_values=("editor",)), rows=(
             Row("gem.open.editor", "run-code", "gem runs the editor command it is given (-e)",
@@ -1065,7 +1126,7 @@ CONDA = Program(
 @emits({"composer.config.repository": ["composer config repositories.evil vcs https://evil.example/x",
                                       "composer global config repositories.x composer https://evil.example"],
         "composer.config.insecure": ["composer config secure-http false"],
-        "composer.config": ["composer config process-timeout 0", "composer global require x"]})
+        "composer.config": ["composer config process-timeout 0", "composer global config process-timeout 0"]})
 def composer_config(cmd, o) -> None:
     """`composer config repositories.NAME TYPE URL` says where packages come from; secure-http false lets them
     come over plain http."""
@@ -1082,10 +1143,23 @@ def composer_config(cmd, o) -> None:
         cmd.does("install", "composer.config", f"{cmd.name} changes composer's settings")
 
 
+@emits({"composer.global": ["composer global require x/y", "composer global update"]})
+def composer_global(cmd, o) -> None:
+    """`composer global VERB …` runs VERB in composer's home project: what it requires puts programs in its
+    vendor/bin, on PATH for every later shell, outside the project. `composer global config` is config."""
+    verb_word = o.operands[0] if o.operands else ""
+    if verb_word == "config":
+        composer_config(cmd, o)
+    elif verb_word and verb_word not in COMPOSER_READ_ONLY:
+        cmd.does("system", "composer.global", f"composer global {verb_word} changes the global packages: their "
+                                              f"programs go on PATH for every later shell, outside the project")
+
+
+COMPOSER_READ_ONLY = ("show", "info", "outdated", "licenses", "depends", "why", "search", "validate")
 COMPOSER = Program(
     "composer", doc="PHP's dependency manager",
-    verbs={"config": verb(hook=composer_config), "global": verb(hook=composer_config)},
-    read_only=("show", "info", "outdated", "licenses", "depends", "why", "search", "validate"),
+    verbs={"config": verb(hook=composer_config), "global": verb(hook=composer_global)},
+    read_only=COMPOSER_READ_ONLY,
     default=Row("composer.verb", "install", "{cmd}", examples=("composer require x/y", "composer update")),
     no_verb=Row("composer.install", "install", "composer installs the project's dependencies", examples=("composer",)),
 )
