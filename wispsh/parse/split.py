@@ -18,7 +18,7 @@ from wispsh.model import Assignment, Part, Redirect, Split
 from wispsh.parse import guards, nested, scan, tree
 from wispsh.parse.guards import Flagged, TooDeep
 from wispsh.parse.parts import Builder, Job, RawPart, loops_used, settle_program
-from wispsh.parse.words import unquote
+from wispsh.parse.words import redirect_target, unquote
 from wispsh.support.lazyre import lazy_re, re
 
 MAX_CHARS = 4_000_000           # a longer line is judged whole
@@ -307,7 +307,7 @@ def _scan(out: Builder, job: Job) -> None:
         text = out.line[span[0]:span[1]] if job.span is None else job.code[seg.start:seg.end]
         origin = seg.origin if seg.origin != "top" or job.origin == "top" else job.origin
         assignments = [_assignment_from_text(w) for w in seg.assignments]
-        redirects = [Redirect(op, fd, unquote(t) if t else None, t) for op, fd, t in seg.redirects]
+        redirects = [Redirect(op, fd, redirect_target(t) if t else None, t) for op, fd, t in seg.redirects]
         raw = RawPart(text, span, [unquote(w) for w in seg.words], list(seg.words), assignments, redirects,
                       origin=origin, parent=(offset + seg.parent) if seg.parent is not None else job.parent,
                       pipeline=ids.get(seg.pipeline), stage=seg.stage, background=seg.background,

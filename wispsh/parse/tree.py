@@ -24,7 +24,7 @@ from wispsh.model import Assignment, LoopRange, Redirect
 from wispsh.parse import guards, scan
 from wispsh.parse.guards import Flagged, TooDeep
 from wispsh.parse.parts import Builder, Job, RawPart, loops_used, settle_program
-from wispsh.parse.words import heredoc_delimiter, unquote
+from wispsh.parse.words import heredoc_delimiter, redirect_target, unquote
 from wispsh.support.lazyre import lazy_re
 
 MAX_NESTING = 200               # nested syntax levels within one parse ($( $( …, ( ( …, if if …)
@@ -682,7 +682,7 @@ class Walker:
             elif (fname == "destination" or node.type == "herestring_redirect") and not target_text \
                     and child.is_named:
                 target_text = source.text(child)
-        return Redirect(op=op, fd=fd, target=unquote(target_text) if target_text else None,
+        return Redirect(op=op, fd=fd, target=redirect_target(target_text) if target_text else None,
                         target_text=target_text)
 
     def _stdin_of(self, node) -> tuple[str, bool]:

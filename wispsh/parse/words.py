@@ -190,6 +190,17 @@ def _dynamic_segment(text: str, quoted: bool) -> Segment:
 # ---------------------------------------------------------------- folds over the segments
 
 
+PIPE_PATH = "/dev/fd/63"     # what bash hands a command for `<(…)` / `>(…)`: a pipe, not a file on disk
+
+
+def redirect_target(text: str) -> str | None:
+    """The file a redirect opens, from its target as written: `< <(cmd)` and `> >(cmd)` open the pipe bash
+    makes (cmd is a part of its own), anything else the word after quote removal (None: known at run time)."""
+    if text[:2] in ("<(", ">(") and text.endswith(")"):
+        return PIPE_PATH
+    return unquote(text)
+
+
 def _one_quoted(word: str) -> str | None:
     """The text of a word that is one quoted string of plain characters (`'x1'`, `"a b"`), else None: the
     most common quoted word, read without the decoder."""

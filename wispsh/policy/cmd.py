@@ -308,7 +308,8 @@ class Cmd:
         self.facts.runs.append(where.path)
         if where.cls in (places.PROJECT, places.PROJECT_ROOT):
             self.does("run-project", "path.run.project", f"{what} project code")
-        elif where.cls == places.HARMLESS and where.path == "/dev/stdin":
+        elif where.cls == places.HARMLESS and (where.path == "/dev/stdin" or where.path.startswith("/dev/fd/")):
+            # its input, or a pipe (`< <(cmd)`, `-f <(cmd)`): what another command prints
             self.does("run-code", "path.run.stdin", f"{what} code from its input")
             self.facts.stdin_interp = True
         elif places.system_code(where):
