@@ -37,12 +37,15 @@ def _plan(text: str, args: Sequence[str], config: Config | None, cwd: str, env, 
 
 def verdict(text: str, *, yes: bool = False, args: Sequence[str] = (), config: Config | None = None,
             cwd: str | None = None, env=None, answers=None, source: str = "wispsh",
-            warnings: list | None = None) -> str | None:
+            warnings: list | None = None, shell_reports=None) -> str | None:
     """None when `text` may run; else the one refusal line. Fails closed on any error.
 
     `answers(plan, config=, env=, yes=, cwd=)` gives the answers (default: ask.collect.answers). Who is asking
     is decide.session.here(): this process, or the one the `wisp run` supervisor set (session.asking_for).
-    What went wrong remembering or auditing is added to `warnings` (the caller says it on stderr)."""
+    What went wrong remembering or auditing is added to `warnings` (the caller says it on stderr).
+    `shell_reports(text)`: True when the real shell would stop at a syntax error in `text` before running any
+    of it (realshell.reports_syntax_error_first); asked only of a text the splitter could not read cleanly
+    and that would be asked about, which then runs unasked: the shell says its error, nothing else happens."""
     cwd = os.getcwd() if cwd is None else cwd
     env = os.environ if env is None else env
     warnings = [] if warnings is None else warnings
@@ -51,6 +54,9 @@ def verdict(text: str, *, yes: bool = False, args: Sequence[str] = (), config: C
         if big:
             return f"wispsh: not run: {big}"
         config, plan = _plan(text, args, config, cwd, env)
+        if plan.verdict == "ask" and not plan.split.ok and shell_reports is not None and shell_reports(text):
+            _audit_syntax_error(config, text, cwd, source, warnings)
+            return None
         if plan.verdict == "run":
             settlement = _settle(plan, (), config, source=source, cwd=cwd, env=env)
             warnings.extend(settlement.warnings)
@@ -75,6 +81,19 @@ def verdict(text: str, *, yes: bool = False, args: Sequence[str] = (), config: C
         raise
     except BaseException as exc:  # fail closed: an error in the gate never lets the line run
         return f"wispsh: not run: internal error while checking the line ({type(exc).__name__}: {exc})"
+
+
+def _audit_syntax_error(config, text: str, cwd: str, source: str, warnings: list) -> None:
+    from wispsh.decide import audit
+
+    fields, whole = audit.line_fields(text)
+    try:
+        audit.append(config.home, [e for e in (whole and audit.event("line", cwd=cwd, **whole),) if e] + [
+            audit.event("syntax-error", decision="shell-reports", entry=source, cwd=cwd, reasons=[
+                "the real shell stops at a syntax error in the first command it reads: nothing of the line runs"],
+                **fields)], config.audit_max_bytes)
+    except OSError as exc:
+        warnings.append(f"the audit log could not be written ({exc})")
 
 
 def warning_lines(warnings) -> str:

@@ -128,6 +128,20 @@ class Invocation:
         """The real shell exactly as asked for (interactive, or a run that only prints or refuses)."""
         return (self.argv0, *self.shell_words)
 
+    def run_by(self, real_shell: str) -> "Invocation":
+        """This invocation as `real_shell` receives it. Called by a shell's name, argv[0] stays the caller's
+        (`bash`, `/bin/sh`, `-bash`); called as wispsh, the real shell gets its own name, as a caller configured
+        with that shell would have called it (`bash`, `-bash` for a login dash): bash's `$0`, `$BASH` and its
+        messages are then those of `bash -c`."""
+        if self.shell_name is not None:
+            return self
+        dash = "-" if os.path.basename(self.argv0).startswith("-") else ""
+        other = Invocation.__new__(Invocation)
+        for name in self.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.argv0 = dash + os.path.basename(real_shell)
+        return other
+
 
 def name_called_as(argv0: str) -> tuple[str, str | None, bool]:
     """(name, the real shell it picks or None for the default, login dash)."""
@@ -160,13 +174,17 @@ def _default_grammar(shell_name: str | None) -> str:
     return {None: BASH, "bash": BASH, "zsh": ZSH}.get(shell_name, POSIX)
 
 
-def parse(argv: list[str] | tuple[str, ...], *, stdin_is_tty: bool, grammar: str | None = None) -> Invocation:
-    """Read argv as sh would (by `grammar`, default: the one the name picks). Raises UsageError for wispsh's
-    own misuse only."""
+def parse(argv: list[str] | tuple[str, ...], *, stdin_is_tty: bool, grammar: str | None = None,
+          argv0: str | None = None) -> Invocation:
+    """Read argv as sh would (by `grammar`, default: the one the name picks). `argv[0]` is the file that was
+    executed (its name picks the real shell); `argv0` what the caller used as argv[0], when that differs (the
+    kernel replaces it by the path for a `#!` launcher: support/inherited.caller_argv0). Raises UsageError for
+    wispsh's own misuse only."""
     if not argv:
         raise UsageError("empty argv")
-    argv0 = argv[0]
-    called_as, shell_name, login_dash = name_called_as(argv0)
+    called_as, shell_name, _ = name_called_as(argv[0])
+    argv0 = argv[0] if argv0 is None else argv0
+    login_dash = os.path.basename(argv0).startswith("-")
     grammar = grammar or _default_grammar(shell_name)
     words = list(argv[1:])
 

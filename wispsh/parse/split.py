@@ -247,7 +247,7 @@ def _run_job(out: Builder, job: Job) -> None:
                      + ("" if job.span is None else f" for {job.origin} code"))
         _scan(out, job)
         return
-    missed = guards.uncovered(job.code, walker.claimed)
+    missed = guards.uncovered(job.code, walker.claimed, walker.handed)
     if missed:
         _split_missed(out, job, start, missed)
 

@@ -229,6 +229,7 @@ class Walker:
         self.out = out
         self.job = job
         self.claimed: set[int] = set()
+        self.handed: list[tuple[int, int]] = []   # job-local [start, end) of text handed on whole as code
         self.source = Source(job.code)
 
     def walk(self) -> None:
@@ -303,6 +304,12 @@ class Walker:
                 if backtick and frame.in_backtick:
                     raise Flagged("backtick substitution nested inside another")
                 self.claimed.add(source.char(node.start_byte))
+                if backtick and source.data.find(b"\\", node.start_byte, node.end_byte) >= 0:
+                    self._backtick_code(node, frame)
+                    continue
+                if not backtick and _bash_reads_arithmetic(node, source.data):
+                    self._arithmetic_code(node, frame)
+                    continue
                 origin = "``" if backtick else "$()"
                 self._push_children(stack, node, _nested(frame, origin, backtick))
             elif kind == "process_substitution":
@@ -619,6 +626,35 @@ class Walker:
             self.claimed.update(at + r[0] for r in regions)
             self._code_of(node, frame, [text[1 + r[1]:1 + r[2]] for r in regions], "arithmetic")
 
+    def _backtick_code(self, node, frame: _Frame) -> None:
+        r"""bash reads a backtick substitution's text twice: first a backslash before \, ` or $ (and " within
+        "…") is removed, then what is left is parsed as code. tree-sitter parses it once, as written, which hid
+        b in `a "\`b\`"` and c in `a $(b \`c\`)`: such a text is handed on unescaped, as a job of its own."""
+        text = self.source.text(node)
+        body = text[1:-1] if len(text) > 1 and text.endswith("`") else text[1:]
+        self._hand_on(node, frame, [unescape_backticks(body, frame.in_string)], "``")
+
+    def _arithmetic_code(self, node, frame: _Frame) -> None:
+        """`$((2 + $(c) ))` that tree-sitter took for a substitution holding a subshell, and bash reads as
+        arithmetic: its text holds no command but the substitutions in it (found by the scanner's lexer)."""
+        text = self.source.text(node)
+        end = -1
+        for site in scan.code_sites(text):
+            if site.open_at < end:
+                continue            # inside the last one: its job's business
+            end = site.inner_end
+            code = text[site.inner_start:site.inner_end]
+            origin = site.origin if site.origin in ("$()", "``", "<()", ">()") else "$()"
+            self._code_of(node, frame, [unescape_backticks(code, frame.in_string) if origin == "``" else code],
+                          origin)
+        self._hand_on(node, frame, [], "$()")
+
+    def _hand_on(self, node, frame: _Frame, bodies: list, origin: str) -> None:
+        """`bodies`, the code of the text of `node`, split as jobs of their own; the text is covered by them."""
+        source = self.source
+        self.handed.append((source.char(node.start_byte), source.char(node.end_byte)))
+        self._code_of(node, frame, bodies, origin)
+
     def _code_of(self, node, frame: _Frame, bodies: list, origin: str) -> None:
         """Code found inside a word: judged under the part that holds the word, else under the line's span."""
         if not bodies:
@@ -762,6 +798,36 @@ def _inside_command(frame: _Frame, index: int) -> _Frame:
 def _nested(frame: _Frame, origin: str, backtick: bool) -> _Frame:
     return frame.but(origin=origin, in_backtick=backtick, depth=frame.depth + 1, pipeline=None, stage=0,
                      background=False, extra_redirects=(), read_source=None, arith=False, in_string=False)
+
+
+def _bash_reads_arithmetic(node, data: bytes) -> bool:
+    """A `command_substitution` tree-sitter read as `$(` + a subshell + `)` whose parentheses close together
+    (`$((2 + 3))` inside arithmetic): bash's `$((` is arithmetic when the parenthesis after it closes right
+    before another `)` (parse.y: parse_arith_cmd), so bash reads arithmetic there. `$((a) | b)` and `$((a) )`
+    stay substitutions."""
+    if node.child_count != 3:
+        return False
+    inner = node.children[1]
+    return (inner.type == "subshell" and inner.start_byte == node.start_byte + 2
+            and inner.end_byte == node.end_byte - 1 and data[node.end_byte - 2:node.end_byte] == b"))")
+
+
+def unescape_backticks(body: str, in_double_quotes: bool = False) -> str:
+    """A backtick substitution's text as bash parses it: a backslash before `\\`, `` ` `` or `$` (and `"`
+    when the substitution is inside double quotes) is removed; any other stays."""
+    if "\\" not in body:
+        return body
+    keep = "\\`$\"" if in_double_quotes else "\\`$"
+    out, i, n = [], 0, len(body)
+    while i < n:
+        c = body[i]
+        if c == "\\" and i + 1 < n and body[i + 1] in keep:
+            out.append(body[i + 1])
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def _clause_origin(frame: _Frame) -> str:
