@@ -305,10 +305,10 @@ SYNTAX_CHECK_SECONDS = 5
 def reports_syntax_error_first(real_shell: str, argv0: str, options, line: str, env, cwd: str) -> bool:
     """True when `real_shell` given `argv0 OPTIONS -c -- LINE` stops at a syntax error before it runs
     anything. The shell itself is asked, with -n (read the text, run none of it), under the same name, options
-    and environment; the answer is yes only when the first error it names is on the text's first line. Every
-    command the shell could have run before its error is complete by a newline, so an error on line 1 comes
-    before any of them; an error on a later line may follow one that ran (`echo a⏎if then` runs echo), and such
-    a line stays refused. The caller makes sure that nothing else the shell reads first (start-up files) can
+    and environment; the answer is yes only when the first error it names is on the text's first line, or the
+    text has no newline at all. Every command the shell could have run before its error is complete by a
+    newline, so an error on line 1 (or in a text without a newline) comes before any of them; an error on a
+    later line may follow one that ran (`echo a⏎if then` runs echo), and such a line stays refused. The caller makes sure that nothing else the shell reads first (start-up files) can
     change how it parses (aliases)."""
     base = os.path.basename(os.path.realpath(real_shell))
     family = "bash" if base.startswith("bash") else base
@@ -329,5 +329,7 @@ def reports_syntax_error_first(real_shell: str, argv0: str, options, line: str, 
     for row in done.stderr.split(b"\n"):
         if row.startswith(head):
             number = row[len(head):].split(b":", 1)[0]
-            return number == b"1"
+            # a text of one line is all one command (only a newline ends one): bash names the line after it
+            # for an error at its end (`(` is "line 2: unexpected end of file")
+            return number == b"1" or "\n" not in line
     return False

@@ -3,7 +3,8 @@
 The option grammar mirrors bash's (shell.c: parse_long_options, then parse_shell_options), because what
 matters is that wispsh and the real shell agree on which word is the line. Where bash would refuse the
 argv, the words are passed on unchanged and the real shell gives its own error. The exec argv is rebuilt
-as `[argv0, *options, "-c", "--", LINE, *args]`, so the shell cannot take any other word for the line.
+as `[argv0, *options, "-c", LINE, *args]` (with `--` before a LINE that starts with - or +), so the shell
+cannot take any other word for the line.
 
 Kept light: this runs on every `wispsh -c`.
 """
@@ -113,8 +114,11 @@ class Invocation:
         return isinstance(other, Invocation) and all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
 
     def command_argv(self) -> tuple[str, ...]:
-        """The exec argv that runs exactly `self.line`."""
-        return (self.argv0, *self.options, "-c", "--", self.line, *self.args)
+        """The exec argv that runs exactly `self.line`. `--` only before a line the shell could take for an
+        option (one starting with - or +): otherwise the argv is the caller's own `NAME -c LINE ARGS` form
+        (what /proc/PID/cmdline and ps show)."""
+        end = ("--",) if self.line.startswith(("-", "+")) else ()
+        return (self.argv0, *self.options, "-c", *end, self.line, *self.args)
 
     def source_argv(self, path: str) -> tuple[str, ...]:
         """The exec argv that runs the text held in `path` (a /dev/fd/N of what was read and checked).
@@ -122,7 +126,7 @@ class Invocation:
         `$0` stays the script's name (or the shell's, for stdin) and `$1`... its arguments.
         """
         name = self.script if self.mode == SCRIPT else self.argv0
-        return (self.argv0, *self.options, "-c", "--", f". {path}", name, *self.args)
+        return (self.argv0, *self.options, "-c", f". {path}", name, *self.args)
 
     def passthrough_argv(self) -> tuple[str, ...]:
         """The real shell exactly as asked for (interactive, or a run that only prints or refuses)."""
