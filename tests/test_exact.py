@@ -260,3 +260,37 @@ def test_dash_reads_a_nul_byte_script_as_text(world):
     script.write_bytes(b"echo a\0b\necho two\n")
     got = run(["sh", "nul.sh"], world["shimmed"], executable=str(world["shims"] / "sh"), cwd=world["work"])
     assert got == run(["sh", "nul.sh"], world["shimmed"], executable=SH, cwd=world["work"])
+
+
+# ---------------------------------------------------------------- under `wisp run` (the client inside)
+
+def test_wisp_runs_client_gives_back_what_the_caller_left(tmp_path):
+    from run_support import LACKS, person, wisp_run
+
+    if LACKS:
+        pytest.skip(LACKS)
+    env = person(tmp_path)
+    line = ("grep SigIgn /proc/self/status; yes | head -1; echo ${PIPESTATUS[*]} $0; "
+            "sh -c 'trap \"\" HUP; exec bash -c \"grep SigIgn /proc/self/status\"'; echo x >&-; echo $?")
+    done = wisp_run(env, "", tmp_path, program=["/bin/bash", "-c", line])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "SigIgn:\t0000000000000000\ny\n141 0 /bin/bash\nSigIgn:\t0000000000000001\n1\n"
+    assert "/bin/bash: line 1: echo: write error: Bad file descriptor" in done.stderr
+
+
+# ---------------------------------------------------------------- depth
+
+def test_a_line_nested_past_the_documented_depth_is_refused_at_once(world):
+    """Past flow.MAX_RUN_NESTING levels the line is refused before it is split (bash would need a process and a
+    new parse of the rest for each level: quadratic, or a stack overflow); below it, judged (whole past 200)."""
+    from wispsh import flow
+
+    deep = "echo " + "$(" * (flow.MAX_RUN_NESTING + 1) + "x" + ")" * (flow.MAX_RUN_NESTING + 1)
+    status, out, err = run([world["wispsh"], "--yes", "-c", deep], world["env"])
+    assert (status, out) == (126, b"") and b"more than 1,000 levels deep" in err
+    explained = run([world["wispsh"], "--explain", "-c", deep], world["env"])
+    assert explained[0] == 3 and b"would refuse" in explained[2]
+    quoted = "echo '" + "$(" * 5000 + "'"           # data, not nesting: judged as usual
+    assert run([world["wispsh"], "--yes", "-c", quoted], world["env"]) == (0, b"$(" * 5000 + b"\n", b"")
+    within = "echo " + "$(" * 300 + "echo x" + ")" * 300        # judged whole (past 200), then bash runs it
+    assert run([world["wispsh"], "-c", within], world["env"])[2].startswith(b"wispsh: not run:")

@@ -20,12 +20,25 @@ from wispsh.realshell import refuse
 MAX_TEXT = 4 * 1024 * 1024
 
 
+# The deepest nesting wispsh runs. Past MAX_NESTING (parse/tree.py, 200) a line is judged whole; past this it
+# is refused at once: bash needs about 4 KB of stack for each level it parses (its default 8 MB stack overflows
+# near 1,900 levels of $(…): SIGSEGV) and, running it, a process for each level of $(…) and a new parse of the
+# rest at each (quadratic: 100,000 levels took 423 s where the stack allowed it). No agent writes such a line.
+MAX_RUN_NESTING = 1_000
+
+
 def too_big(text: str | bytes) -> str | None:
-    """Why `text` is not judged at all (too big), or None."""
-    if len(text) <= MAX_TEXT:
-        return None
-    return (f"the text is {len(text):,} characters, over the {MAX_TEXT // (1024 * 1024)} MiB wispsh checks; "
-            "nothing ran (split it, or run it with the real shell yourself)")
+    """Why `text` is not judged at all (too big, or nested too deep to run), or None."""
+    if len(text) > MAX_TEXT:
+        return (f"the text is {len(text):,} characters, over the {MAX_TEXT // (1024 * 1024)} MiB wispsh checks; "
+                "nothing ran (split it, or run it with the real shell yourself)")
+    if len(text) > MAX_RUN_NESTING and isinstance(text, str):
+        from wispsh.parse.scan import nests_deeper_than
+
+        if nests_deeper_than(text, MAX_RUN_NESTING):
+            return (f"the text nests $(…), (…), ${{…}} or quotes more than {MAX_RUN_NESTING:,} levels deep, the "
+                    "most wispsh runs (bash needs a process and a new parse for each level); nothing ran")
+    return None
 
 
 def _plan(text: str, args: Sequence[str], config: Config | None, cwd: str, env, *, remember: bool = True):

@@ -162,17 +162,35 @@ class _NotArithmetic(Exception):
 MAX_RELEXES = 32
 
 
-def _lex(text: str, first_mode: int = _CODE) -> _Lexed:
+class _TooManyRelexes(TooDeep):
+    pass
+
+
+def _lex(text: str, first_mode: int = _CODE, max_depth: int = MAX_DEPTH) -> _Lexed:
     commands_at: set[int] = set()
     for _ in range(MAX_RELEXES):
         try:
-            return _lex_once(text, first_mode, commands_at)
+            return _lex_once(text, first_mode, commands_at, max_depth)
         except _NotArithmetic as found:
             commands_at.add(found.at)
-    raise TooDeep()
+    raise _TooManyRelexes()
 
 
-def _lex_once(text: str, first_mode: int, commands_at: set[int]) -> _Lexed:
+def nests_deeper_than(text: str, limit: int) -> bool:
+    """Whether `text`, read as code, nests its substitutions, subshells, parameter operands and quotes more than
+    `limit` levels deep (one pass of the lexer; a text with fewer openers than that is not even read)."""
+    if sum(text.count(c) for c in "({`\"'[") <= limit:
+        return False
+    try:
+        _lex(text, max_depth=limit)
+    except _TooManyRelexes:
+        return False
+    except TooDeep:
+        return True
+    return False
+
+
+def _lex_once(text: str, first_mode: int, commands_at: set[int], max_depth: int = MAX_DEPTH) -> _Lexed:
     n = len(text)
     jump: dict[int, int] = {}
     regions = [_Region(0, 0, n, "top", -1)]
@@ -187,7 +205,7 @@ def _lex_once(text: str, first_mode: int, commands_at: set[int]) -> _Lexed:
     code_region = [0]                   # enclosing code region per stack level
 
     def push(mode: int, start: int, closer, origin: str | None, inner: int) -> None:
-        if len(stack) > MAX_DEPTH:
+        if len(stack) > max_depth:
             raise TooDeep()
         region = -1
         if origin is not None:
