@@ -100,6 +100,20 @@ def test_every_disposition_and_the_mask_as_the_caller_left_them(world, ignored, 
                            ignored=ignored, blocked=blocked)
 
 
+def test_a_nested_shell_and_a_program_shim_give_back_the_signals_too(world):
+    """Beneath an allowed line a shim takes the deny-only pass-through (decide/nested.py); a program shim execs
+    the real program: both give back what their caller left."""
+    nested = run([world["wispsh"], "--yes", "-c", f"bash -c \"{STATUS}\""], world["shimmed"], ignored=("HUP",))
+    assert nested == run([BASH, "-c", f"bash -c \"{STATUS}\""], world["env"], ignored=("HUP",))
+    site = sorted({sysconfig.get_paths()[k] for k in ("purelib", "platlib")})
+    program = world["shims"] / "grep"
+    program.write_text(shimfile.launcher_text("program", sys.executable, [str(REPO), *site]))
+    program.chmod(0o755)
+    got = run(["grep", "-E", "^Sig(Ign|Blk)", "/proc/self/status"], world["shimmed"], executable=str(program))
+    assert got == run(["grep", "-E", "^Sig(Ign|Blk)", "/proc/self/status"], world["env"],
+                      executable=shutil.which("grep"))
+
+
 def test_the_head_loop_ends(world):
     gate, real = gate_and_bash(world, "while :; do echo x; done | head -1", timeout=30)
     assert gate == real == (0, b"x\n", b"")
@@ -294,3 +308,27 @@ def test_a_line_nested_past_the_documented_depth_is_refused_at_once(world):
     assert run([world["wispsh"], "--yes", "-c", quoted], world["env"]) == (0, b"$(" * 5000 + b"\n", b"")
     within = "echo " + "$(" * 300 + "echo x" + ")" * 300        # judged whole (past 200), then bash runs it
     assert run([world["wispsh"], "-c", within], world["env"])[2].startswith(b"wispsh: not run:")
+
+
+def test_the_syntax_check_passes_on_only_what_changes_parsing(world, tmp_path):
+    """The real `bash -n` run gets the variables that change how bash reads (BASHOPTS=extglob makes `@(a|b)`
+    valid) and nothing else: a caller's LD_PRELOAD never reaches it (under `wisp run` it runs outside the
+    namespace). `-n` runs nothing that could print its environment, so the environment it was given is read
+    where it is handed to subprocess."""
+    from wispsh import realshell
+
+    marker = tmp_path / "ran"
+    env = dict(world["env"], LD_PRELOAD="/nonexistent/evil.so", BASHOPTS="extglob", TRACE_ME=str(marker))
+    seen = []
+    real_run = subprocess.run
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["env"])
+        return real_run(*args, **kwargs)
+    subprocess.run = spy
+    try:
+        assert realshell.reports_syntax_error_first(BASH, "bash", (), "if then", env, str(tmp_path))
+        assert not realshell.reports_syntax_error_first(BASH, "bash", (), "echo @(a|b)", env, str(tmp_path))
+    finally:
+        subprocess.run = real_run
+    assert seen and all(set(e) <= set(realshell.SYNTAX_VARIABLES) and e.get("BASHOPTS") == "extglob" for e in seen)

@@ -300,12 +300,16 @@ def unreadable_script(real_shell: str, argv0: str, name: str, error: OSError) ->
 # zsh and ksh are not listed: their lines stay refused as any unreadable line is.
 SYNTAX_ERROR_AT = {"bash": "{name}: -c: line ", "dash": "{name}: "}
 SYNTAX_CHECK_SECONDS = 5
+# The only variables the check passes on: those that change how the shell reads text (posix mode, imported
+# options such as extglob, compatibility levels, multibyte characters). No others: under `wisp run` the check
+# runs outside the namespace, where an agent's LD_PRELOAD or GCONV_PATH must never reach a process.
+SYNTAX_VARIABLES = ("POSIXLY_CORRECT", "SHELLOPTS", "BASHOPTS", "BASH_COMPAT", "LC_ALL", "LC_CTYPE", "LANG")
 
 
 def reports_syntax_error_first(real_shell: str, argv0: str, options, line: str, env, cwd: str) -> bool:
     """True when `real_shell` given `argv0 OPTIONS -c -- LINE` stops at a syntax error before it runs
-    anything. The shell itself is asked, with -n (read the text, run none of it), under the same name, options
-    and environment; the answer is yes only when the first error it names is on the text's first line, or the
+    anything. The shell itself is asked, with -n (read the text, run none of it), under the same name and
+    options, with the variables that change its reading (SYNTAX_VARIABLES) and no others; the answer is yes only when the first error it names is on the text's first line, or the
     text has no newline at all. Every command the shell could have run before its error is complete by a
     newline, so an error on line 1 (or in a text without a newline) comes before any of them; an error on a
     later line may follow one that ran (`echo a⏎if then` runs echo), and such a line stays refused. The caller makes sure that nothing else the shell reads first (start-up files) can
@@ -318,9 +322,10 @@ def reports_syntax_error_first(real_shell: str, argv0: str, options, line: str, 
     import subprocess
 
     try:
-        done = subprocess.run([argv0, *options, "-n", "-c", "--", line], executable=real_shell, env=dict(env),
-                              cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, timeout=SYNTAX_CHECK_SECONDS)
+        done = subprocess.run([argv0, *options, "-n", "-c", "--", line], executable=real_shell,
+                              env={k: env[k] for k in SYNTAX_VARIABLES if k in env}, cwd=cwd,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              timeout=SYNTAX_CHECK_SECONDS)
     except (OSError, subprocess.SubprocessError):
         return False
     if done.returncode == 0:
