@@ -517,8 +517,9 @@ class Runner:
     def one(self, case: Case, worker: int) -> dict:
         directory = self.root / f"w{worker}" / "case"
         real_shell = BASH if case.shell == "bash" else SH
-        real = _run([case.shell, "-c", case.code, *case.args], real_shell, case, directory, self.env)
-        again = _run([case.shell, "-c", case.code, *case.args], real_shell, case, directory, self.env)
+        env = self.homes[case.shell]            # the same environment on both sides, WISP_HOME included
+        real = _run([case.shell, "-c", case.code, *case.args], real_shell, case, directory, env)
+        again = _run([case.shell, "-c", case.code, *case.args], real_shell, case, directory, env)
         argv = [self.wispsh, *(["--yes"] if case.yes else []), "-c", case.code, *case.args]
         gate = _run(argv, self.wispsh, case, directory, self.homes[case.shell])
         refused = gate[0] == 126 and b"wispsh: not run:" in (gate[2] or b"")

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import bisect
 
-from wispsh.parse.words import ansi_c_end, heredoc_delimiter, is_assignment, unquote
-from wispsh.support.lazyre import lazy_re, re
+from wispsh.parse.words import ansi_c_end, heredoc_delimiter, is_assignment, unescape_backticks, unquote
+from wispsh.support.lazyre import lazy_re
 
 MAX_DEPTH = 200
 
@@ -430,6 +430,12 @@ def substitution_regions(text: str) -> list[tuple[int, int, int, str]]:
     return [(r.open_at, r.inner_start, r.inner_end, r.origin) for r in lexed.regions[1:] if r.code_parent == 0]
 
 
+def region_code(text: str, region: tuple) -> str:
+    """The code of a region substitution_regions found, as bash runs it (a backtick's text unescaped)."""
+    code = text[region[1]:region[2]]
+    return unescape_backticks(code) if region[3] == "``" else code
+
+
 def code_sites(text: str) -> list[Site]:
     """Every place in `text`, read as code, where bash runs code: $(…), `…`, <(…), >(…), also inside
     ${…} operands, arithmetic and subscripts (where quotes do not protect) and unquoted heredoc bodies;
@@ -456,7 +462,8 @@ def substitution_bodies(text: str) -> list[str]:
         lexed = _lex(text, _HEREDOC)
     except TooDeep:
         return [text]
-    return [text[r.inner_start:r.inner_end] for r in lexed.regions[1:] if r.code_parent == 0]
+    return [region_code(text, (r.open_at, r.inner_start, r.inner_end, r.origin)) for r in lexed.regions[1:]
+            if r.code_parent == 0]
 
 
 def quoted_substitution_bodies(text: str) -> list[str]:
@@ -469,7 +476,7 @@ def quoted_substitution_bodies(text: str) -> list[str]:
     as_code: dict[str, int] = {}
     for r in real.regions[1:]:
         if r.origin in ("$()", "``"):
-            body = text[r.inner_start:r.inner_end]
+            body = region_code(text, (r.open_at, r.inner_start, r.inner_end, r.origin))
             as_code[body] = as_code.get(body, 0) + 1
     out = []
     for body in substitution_bodies(text):
@@ -809,7 +816,7 @@ def scan(text: str) -> list[Segment]:
         inner = text[region.inner_start:region.inner_end]
         if region.origin == "``" and "\\" in inner and parent is not None:
             # inside backticks bash first removes the backslash before \\ ` $: `a \`b\`` runs b
-            out[parent].nested_code.append(("``", re.sub(r"\\([\\`$])", r"\1", inner)))
+            out[parent].nested_code.append(("``", unescape_backticks(inner)))
             handed_on.add(index)
             continue
         before = len(out)

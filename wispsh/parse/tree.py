@@ -24,7 +24,7 @@ from wispsh.model import Assignment, LoopRange, Redirect
 from wispsh.parse import guards, scan
 from wispsh.parse.guards import Flagged, TooDeep
 from wispsh.parse.parts import Builder, Job, RawPart, loops_used, settle_program
-from wispsh.parse.words import heredoc_delimiter, redirect_target, unquote
+from wispsh.parse.words import heredoc_delimiter, redirect_target, unescape_backticks, unquote
 from wispsh.support.lazyre import lazy_re
 
 MAX_NESTING = 200               # nested syntax levels within one parse ($( $( …, ( ( …, if if …)
@@ -602,7 +602,7 @@ class Walker:
             return
         at = source.char(body_node.start_byte)
         self.claimed.update(at + r[0] for r in regions)
-        bodies = [raw_body[r[1]:r[2]] for r in regions]
+        bodies = [scan.region_code(raw_body, r) for r in regions]
         code = "\n".join(bodies)   # one job for all: a big heredoc is parsed once, not once per $(…)
         if len(bodies) > MAX_HEREDOC_SUBSTITUTIONS:
             span = job.line_span(source.char(node.start_byte), source.char(node.end_byte))
@@ -624,7 +624,7 @@ class Walker:
             at = self.source.char(node.start_byte) + 1
             regions = scan.substitution_regions(text[1:-1])
             self.claimed.update(at + r[0] for r in regions)
-            self._code_of(node, frame, [text[1 + r[1]:1 + r[2]] for r in regions], "arithmetic")
+            self._code_of(node, frame, [scan.region_code(text[1:-1], r) for r in regions], "arithmetic")
 
     def _backtick_code(self, node, frame: _Frame) -> None:
         r"""bash reads a backtick substitution's text twice: first a backslash before \, ` or $ (and " within
@@ -632,6 +632,13 @@ class Walker:
         b in `a "\`b\`"` and c in `a $(b \`c\`)`: such a text is handed on unescaped, as a job of its own."""
         text = self.source.text(node)
         body = text[1:-1] if len(text) > 1 and text.endswith("`") else text[1:]
+        i = 0
+        while i < len(body):        # bash's own extent: the first backtick no backslash escapes ends it
+            if body[i] == "`":
+                raise Flagged("a backtick substitution read past its closing backtick")
+            i += 2 if body[i] == "\\" else 1
+        if i > len(body):
+            raise Flagged("a backtick substitution whose closing backtick is escaped")
         self._hand_on(node, frame, [unescape_backticks(body, frame.in_string)], "``")
 
     def _arithmetic_code(self, node, frame: _Frame) -> None:
@@ -812,24 +819,6 @@ def _bash_reads_arithmetic(node, data: bytes) -> bool:
     inner = node.children[1]
     return (inner.type == "subshell" and inner.start_byte == node.start_byte + 2
             and inner.end_byte == node.end_byte - 1 and data[node.end_byte - 2:node.end_byte] == b"))")
-
-
-def unescape_backticks(body: str, in_double_quotes: bool = False) -> str:
-    """A backtick substitution's text as bash parses it: a backslash before `\\`, `` ` `` or `$` (and `"`
-    when the substitution is inside double quotes) is removed; any other stays."""
-    if "\\" not in body:
-        return body
-    keep = "\\`$\"" if in_double_quotes else "\\`$"
-    out, i, n = [], 0, len(body)
-    while i < n:
-        c = body[i]
-        if c == "\\" and i + 1 < n and body[i + 1] in keep:
-            out.append(body[i + 1])
-            i += 2
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
 
 
 def _clause_origin(frame: _Frame) -> str:
