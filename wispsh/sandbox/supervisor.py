@@ -72,8 +72,9 @@ def _inherited_fds() -> list[int]:
 
 class Supervisor:
     def __init__(self, program: list[str], *, env=None, watch_pane: bool = False, protect=(),
-                 out=sys.stderr):
+                 out=sys.stderr, walls=None):
         self.program = list(program)
+        self.walls = dict(walls or {})          # walls.settings() flags: None = as config says
         self.env = dict(os.environ if env is None else env)
         self.watch_pane = watch_pane
         self.extra_protect = list(protect)
@@ -86,6 +87,8 @@ class Supervisor:
         self.slots = threading.BoundedSemaphore(MAX_CLIENTS)
         self.shell_fds: dict[str, int] = {}     # the real shells' binaries, opened before the namespace exists
         self.entry_points = None
+        self.sentry = None
+        self.views = None
 
     def say(self, text: str) -> None:
         self.out.write(f"wisp run: {text}\n")
@@ -123,7 +126,14 @@ class Supervisor:
         from wispsh.sandbox.asking import Asker, TerminalDesk
         from wispsh.sandbox.judge import Judge
 
-        layout = layouts.plan(env=self.env, config=config, run_dir=run_dir, wisp_home=home)
+        from wispsh.sandbox import walls as wall
+
+        settings = wall.settings(config, **self.walls)
+        if settings.net not in wall.NETS:
+            raise CannotStart(f"run.net {settings.net!r}: only \"host\" is known to this version (the network "
+                              "wall comes with the asking proxy) -- remove run.net or set it to \"host\"")
+        layout = layouts.plan(env=self.env, config=config, run_dir=run_dir, wisp_home=home, walls=settings,
+                              program=self.program, cwd=os.getcwd())
         for extra in self.extra_protect:
             path = os.path.abspath(os.path.expanduser(extra))
             if not os.path.exists(path):
@@ -133,6 +143,7 @@ class Supervisor:
             raise CannotStart("no /bin/sh found to bind the gate over -- wisp run needs a POSIX shell at /bin/sh")
         self.layout = layout
         os.mkdir(os.path.join(run_dir, "sock"), 0o700)
+        self._write_copies(layout, run_dir)
         self._write_launcher(layout)
         for shell in layout.shells:              # opened outside: inside, these paths are the launcher
             self.shell_fds[shell.real] = os.open(shell.real, os.O_RDONLY | os.O_CLOEXEC)
@@ -143,8 +154,13 @@ class Supervisor:
         layouts.make_placeholders(layout)
         for note in layout.notes:
             self.say(note)
+        from wispsh.sandbox.steering import Sentry
+
+        self.sentry = Sentry(layout.watched, os.path.join(home, "held"), self.say)
 
         filter_fd = seccomp.filter_fd()
+        if layout.landlock:
+            from wispsh.sandbox import landlock  # noqa: F401  (imported before the fork its preexec runs in)
         typing_blocked = filter_fd is not None or seccomp.tiocsti_disabled_by_kernel()
         desk = self._desk(config, typing_blocked)
         import psutil
@@ -156,20 +172,26 @@ class Supervisor:
             self._open_pane()
         try:
             self.child = subprocess.Popen(argv, env=self.env, pass_fds=tuple(inherited) + (
-                (filter_fd,) if filter_fd is not None else ()))
-        except OSError as exc:
-            raise CannotStart(f"cannot start {ready.bwrap}: {exc.strerror or exc}") from None
+                (filter_fd,) if filter_fd is not None else ()), preexec_fn=_scope if layout.landlock else None)
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise CannotStart(f"cannot start {ready.bwrap}: {getattr(exc, 'strerror', None) or exc}") from None
         finally:
             if filter_fd is not None:
                 os.close(filter_fd)
         root = (self.child.pid, procs.start_of(self.child.pid))
-        judge = Judge(layout=layout, wisp_home=home, root=root, asker=Asker(me=me, desk=desk), env=self.env)
-        judge.warm()
+        from wispsh.sandbox.view import Views
+
+        self.views = Views(layout=layout, sandbox=root[0], seccomp=filter_fd is not None, sentry=self.sentry,
+                           shell_fd=lambda path: self.shell_fds.get(os.path.realpath(path)))
+        judge = Judge(layout=layout, wisp_home=home, root=root, asker=Asker(me=me, desk=desk), env=self.env,
+                      views=self.views, sentry=self.sentry)
+        acceptor = threading.Thread(target=self._accept, args=(judge,), name="wisp-run-accept", daemon=True)
+        acceptor.start()
+        self.sentry.start()
+        threading.Thread(target=judge.warm, name="wisp-run-warm", daemon=True).start()   # last: it holds the GIL
         if desk is None and not self._watchers_running():
             self.say("no `wisp watch` is running: lines that need a person's approval will be refused until "
                      "one runs (start `wisp watch` in another terminal of yours)")
-        acceptor = threading.Thread(target=self._accept, args=(judge,), name="wisp-run-accept", daemon=True)
-        acceptor.start()
         old = {sig: signal.signal(sig, self._pass_on) for sig in (signal.SIGTERM, signal.SIGHUP)}
         old[signal.SIGINT] = signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the program's
         try:
@@ -188,6 +210,17 @@ class Supervisor:
                 desk.cancel_all()
         status = self.child.returncode
         return 128 - status if status < 0 else status
+
+    def _write_copies(self, layout, run_dir: str) -> None:
+        """The files shown without their secret lines (~/.npmrc): written here, bound over the real ones."""
+        if layout.secrets is None or not layout.secrets.copies:
+            return
+        os.mkdir(os.path.join(run_dir, "shown"), 0o700)
+        for n, (path, text) in enumerate(layout.secrets.copies):
+            copy = os.path.join(run_dir, "shown", str(n))
+            with open(copy, "w") as fh:
+                fh.write(text)
+            layout.copies.append((copy, path))
 
     def _write_launcher(self, layout) -> None:
         text = layouts.launcher_text(sys.executable, layout.socket)
@@ -258,18 +291,22 @@ class Supervisor:
             creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
             pid = int.from_bytes(creds[0:4], sys.byteorder, signed=True)
             uid = int.from_bytes(creds[4:8], sys.byteorder)
-            body, fds = client.receive(conn, fds_wanted=1)
+            body, fds = client.receive(conn, fds_wanted=3)
             if body is None or uid != os.getuid() or pid <= 0:
                 return
             try:
                 req = parse_request(body, pid=pid, uid=uid, stdin_fd=fds[0] if fds else None)
+                if self.sentry is not None:
+                    self.sentry.check()
             except BadRequest as exc:
                 from wispsh import invoke
 
                 self._send(conn, invoke.refusal(f"wispsh: not run: {exc}"))
                 return
             conn.settimeout(None)
-            outcome = judge.handle(req)
+            outcome = judge.handle(req, conn=conn)
+            if req.view and len(fds) == 3 and outcome.shell is not None:
+                outcome = self.views.run(outcome, req, fds, conn, judge)
             self._send(conn, outcome)
         except Exception:                       # the client refuses when its answer never comes
             pass
@@ -396,15 +433,25 @@ class Supervisor:
         if self.pane:
             subprocess.run([shutil.which("tmux") or "tmux", "kill-pane", "-t", self.pane], capture_output=True,
                            env=self.env, stdin=subprocess.DEVNULL)
+        if self.sentry is not None:
+            for said in self.sentry.report():
+                self.say(said)
         if self.layout is not None:
             for left in layouts.remove_placeholders(self.layout):
                 self.say(f"{left} was a placeholder made for this run and has changed; left as it is")
         shutil.rmtree(run_dir, ignore_errors=True)
 
 
-def main(program: list[str], *, watch_pane: bool = False, protect=()) -> int:
+def _scope() -> None:
+    """preexec for bwrap: the Landlock domain of everything inside (landlock.py)."""
+    from wispsh.sandbox import landlock
+
+    landlock.restrict()
+
+
+def main(program: list[str], *, watch_pane: bool = False, protect=(), walls=None) -> int:
     try:
-        return Supervisor(program, watch_pane=watch_pane, protect=protect).run()
+        return Supervisor(program, watch_pane=watch_pane, protect=protect, walls=walls).run()
     except CannotStart as exc:
         sys.stderr.write(f"wisp run: cannot start: {exc}\n")
         return 1
