@@ -2,7 +2,8 @@
 when). Started by the supervisor, outside, as `python -I -S enter.py SPEC`; imports only seccomp.py and
 landlock.py beside it. Any failure exits 126 with one `wispsh: not run:` line: the line never runs elsewhere.
 
-SPEC (JSON): target (a pid inside), umount (paths), cwd, argv, env, shell_fd, seccomp (bool), landlock (bool).
+SPEC (JSON): target (a pid inside), umount (paths), cwd, argv, env, shell_fd, seccomp (bool), landlock (bool);
+or target and rebind (paths): bind those read-only again in the namespace itself (view.py Keeper).
 """
 import ctypes
 import fcntl
@@ -12,13 +13,16 @@ import sys
 
 CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x10000000, 0x20000000
 NS_GET_USERNS = 0xB701
-MS_REC, MS_PRIVATE = 0x4000, 1 << 18
+MS_REC, MS_PRIVATE, MS_BIND, MS_REMOUNT, MS_RDONLY = 0x4000, 1 << 18, 4096, 32, 1
+MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
+ST_NOSUID, ST_NODEV, ST_NOEXEC = 2, 4, 8
 MNT_DETACH = 2
 PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP = 24, 38, 22
 SECCOMP_MODE_FILTER = 2
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
 
 libc = ctypes.CDLL(None, use_errno=True)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # -I leaves the script's directory out
 
 
 def fail(why: str) -> None:
@@ -61,6 +65,27 @@ def filter_typing() -> None:
           "seccomp")
 
 
+def rebind(paths) -> None:
+    """In the namespace itself: bind each path read-only over itself again (a bind whose file was replaced
+    by a rename, here or outside, is gone: the kernel detaches mounts on a deleted dentry)."""
+    failed = []
+    for path in paths:
+        raw = path.encode()
+        if libc.mount(raw, raw, None, MS_BIND, None) != 0:
+            failed.append(f"{path}: {os.strerror(ctypes.get_errno())}")
+            continue
+        flags = os.statvfs(path).f_flag & (ST_NOSUID | ST_NODEV | ST_NOEXEC)    # kept, as the kernel demands
+        mine = (MS_NOSUID if flags & ST_NOSUID else 0) | (MS_NODEV if flags & ST_NODEV else 0) | \
+            (MS_NOEXEC if flags & ST_NOEXEC else 0)
+        if libc.mount(None, raw, None, MS_BIND | MS_REMOUNT | MS_RDONLY | mine, None) != 0:
+            failed.append(f"{path}: read-only: {os.strerror(ctypes.get_errno())}")
+            libc.umount2(raw, MNT_DETACH)
+    if failed:
+        os.write(2, ("\n".join(failed) + "\n").encode())
+        os._exit(1)
+    os._exit(0)
+
+
 def main() -> None:
     spec = json.loads(sys.argv[1])
     target = spec["target"]
@@ -72,6 +97,8 @@ def main() -> None:
         fail(f"the namespace cannot be opened: {exc.strerror}")
     check(libc.setns(owner, CLONE_NEWUSER), "setns(user)")
     check(libc.setns(mnt, CLONE_NEWNS), "setns(mnt)")
+    if spec.get("rebind") is not None:
+        rebind(spec["rebind"])
     check(libc.unshare(CLONE_NEWNS), "unshare(mnt)")
     check(libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount private")
     for path in spec["umount"]:

@@ -53,6 +53,7 @@ READS_ON = {
                       'elif [ -r "$HOME/.profile" ]; then . "$HOME/.profile"; fi\n'),
     ".bash_login": '[ -r "$HOME/.profile" ] && . "$HOME/.profile"\n',
 }
+EMPTY = "empty"                  # in the run dir: the empty file bound over a secret file
 PLACEHOLDER_HEAD = ("# wisp run: a read-only stand-in while wisp run runs (it did not exist); removed when wisp run "
                     "ends.\n")
 
@@ -212,8 +213,8 @@ def plan(*, env, config, run_dir: str, wisp_home: str, uid: int | None = None, w
                 writable.append(path)
             else:
                 notes.append(f"--allow-write/run.allowWrite {extra}: no such file or directory, not writable")
-        for home in homes:
-            writable += wall.prepare(wall.caches(home, env) + wall.agent_state(home, agent))
+        here = env.get("HOME") if env.get("HOME") and os.path.isabs(env["HOME"]) else homes[0]
+        writable += wall.prepare(wall.caches(here, env) + wall.agent_state(here, agent))   # where tools write
     if walls.sockets:
         runtime = env.get("XDG_RUNTIME_DIR")
         if runtime and os.path.isabs(runtime) and os.path.isdir(runtime):
@@ -276,8 +277,8 @@ def plan(*, env, config, run_dir: str, wisp_home: str, uid: int | None = None, w
                           content=(PLACEHOLDER_HEAD + READS_ON[name]).encode())
         for name in HOME_FILES:
             keep_home(os.path.join(home, name), kind="file")
-        for name in (".ssh", ".gnupg"):
-            if name not in hidden_home:
+        for name in (".ssh", ".gnupg"):          # an existing one is hidden by the secret wall instead
+            if name not in hidden_home or not os.path.isdir(os.path.join(home, name)):
                 keep_home(os.path.join(home, name), kind="dir")
         for base in dict.fromkeys(_config_homes(env, home)):
             for name in ("git", "autostart", "systemd/user"):
@@ -339,7 +340,8 @@ def plan(*, env, config, run_dir: str, wisp_home: str, uid: int | None = None, w
     passed, said = wall.passed_sockets(env, walls) if (walls.sockets or walls.ssh_agent) else ([], [])
     notes += said
     # what lies under a private dir and must still be seen there: homes, the gate, the wisp home
-    reveal = [os.path.realpath(p) for p in dict.fromkeys([*homes, wisp_home, *gate_files(env)])
+    named = [w for w in program if os.path.isabs(w) and os.path.exists(w)]     # `wisp run -- python /tmp/x.py`
+    reveal = [os.path.realpath(p) for p in dict.fromkeys([*homes, wisp_home, *gate_files(env), *named])
               if os.path.exists(p) and wall.under_any(os.path.realpath(p), private_dirs)
               and not wall.under_any(os.path.realpath(p), writable)]
     seen = reveal + writable + passed
@@ -508,8 +510,8 @@ def bwrap_argv(layout: Layout, *, bwrap: str, disable_userns: bool, seccomp_fd: 
             argv += ["--perms", "0700", "--tmpfs", directory]
         for real, inside in secrets.shown:
             argv += ["--ro-bind", real, inside]
-        for path in secrets.files:
-            argv += ["--ro-bind", "/dev/null", path]
+        for path in secrets.files:            # an empty file (the run dir's): reads as empty, as /dev/null would
+            argv += ["--ro-bind", os.path.join(layout.run_dir, EMPTY), path]
     for copy, path in layout.copies:
         argv += ["--ro-bind", copy, path]
     for directory, _writable in layout.hide_dirs:

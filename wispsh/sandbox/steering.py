@@ -128,7 +128,7 @@ def kind_of(plans, allowed: bool) -> str | None:
 class Sentry:
     """Watches the steering paths that did not exist at start; moves one a program made out of reach."""
 
-    def __init__(self, missing: list[str], held: str, out):
+    def __init__(self, missing: list[str], held: str, out, tick=None):
         self.missing = list(missing)
         self.held = held
         self.say = out
@@ -136,14 +136,19 @@ class Sentry:
         self.quiet = 0                       # steering lines running: what appears meanwhile is theirs
         self.moved: list[tuple[str, str]] = []
         self.stop = threading.Event()
+        self.tick = tick                     # also run every SENTRY_SECONDS (view.Views.keep)
 
     def start(self) -> None:
-        if self.missing:
-            threading.Thread(target=self._loop, name="wisp-run-sentry", daemon=True).start()
+        threading.Thread(target=self._loop, name="wisp-run-sentry", daemon=True).start()
 
     def _loop(self) -> None:
         while not self.stop.wait(SENTRY_SECONDS):
             self.check()
+            if self.tick is not None:
+                try:
+                    self.tick()
+                except Exception:            # the next tick tries again
+                    pass
 
     def check(self) -> None:
         with self.lock:

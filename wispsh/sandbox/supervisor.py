@@ -183,6 +183,7 @@ class Supervisor:
 
         self.views = Views(layout=layout, sandbox=root[0], seccomp=filter_fd is not None, sentry=self.sentry,
                            shell_fd=lambda path: self.shell_fds.get(os.path.realpath(path)))
+        self.sentry.tick = self.views.keep
         judge = Judge(layout=layout, wisp_home=home, root=root, asker=Asker(me=me, desk=desk), env=self.env,
                       views=self.views, sentry=self.sentry)
         acceptor = threading.Thread(target=self._accept, args=(judge,), name="wisp-run-accept", daemon=True)
@@ -212,7 +213,10 @@ class Supervisor:
         return 128 - status if status < 0 else status
 
     def _write_copies(self, layout, run_dir: str) -> None:
-        """The files shown without their secret lines (~/.npmrc): written here, bound over the real ones."""
+        """The empty file shown for a secret one, and the files shown without their secret lines (~/.npmrc):
+        written here, bound over the real ones."""
+        fd = os.open(os.path.join(run_dir, layouts.EMPTY), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o444)
+        os.close(fd)
         if layout.secrets is None or not layout.secrets.copies:
             return
         os.mkdir(os.path.join(run_dir, "shown"), 0o700)
@@ -434,7 +438,7 @@ class Supervisor:
             subprocess.run([shutil.which("tmux") or "tmux", "kill-pane", "-t", self.pane], capture_output=True,
                            env=self.env, stdin=subprocess.DEVNULL)
         if self.sentry is not None:
-            for said in self.sentry.report():
+            for said in self.sentry.report() + (self.views.said if self.views is not None else []):
                 self.say(said)
         if self.layout is not None:
             for left in layouts.remove_placeholders(self.layout):

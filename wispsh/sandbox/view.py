@@ -35,6 +35,8 @@ class Views:
         self.shell_fd = shell_fd               # path outside -> an fd on the real shell (the supervisor's)
         self.lock = threading.Lock()
         self.running: dict[int, int] = {}      # helper pid -> start
+        self.given_up: set[str] = set()        # binds that could not be made again (said once)
+        self.said: list[str] = []
 
     def any(self) -> bool:
         """Whether any line could need a view (there are steering files to open)."""
@@ -49,6 +51,24 @@ class Views:
         if kind == steering.ALL:
             return list(self.layout.steering)
         return [p for p in self.layout.steering if os.path.basename(p) in ("config", "config.worktree")]
+
+    def keep(self) -> None:
+        """Bind again, read-only, every protected or steering path whose bind is gone: a file replaced by a
+        rename (git's config.lock, an editor's save, here in a view or outside by a person) takes its mount
+        with it in every namespace. Checked every second (the sentry's tick) and after each steering line."""
+        target = self._target()
+        if target is None:
+            return
+        points = mount_points(target)
+        lost = [p for p in dict.fromkeys(os.path.realpath(q) for q in self.layout.protect + self.layout.steering)
+                if p not in points and p not in self.given_up and os.path.exists(p)]
+        if not lost:
+            return
+        done = subprocess.run([sys.executable, "-I", "-S", ENTER, json.dumps({"target": target, "rebind": lost})],
+                              capture_output=True, text=True, env={}, stdin=subprocess.DEVNULL)
+        if done.returncode != 0:
+            self.given_up.update(lost)
+            self.said.append(f"could not make read-only again inside: {done.stderr.strip()[:300]}")
 
     def _target(self) -> int | None:
         kids = procs.children(self.bwrap)
@@ -102,8 +122,30 @@ class Views:
             if helper is not None:
                 with self.lock:
                     self.running.pop(helper.pid, None)
+            self.keep()                                 # what the line replaced is read-only again
             self.sentry.steering_ends()
             for fd in (reader, opened):
                 if fd is not None:
                     os.close(fd)
         return invoke.exits(128 - status if status < 0 else status)
+
+
+def mount_points(pid: int) -> set[str]:
+    """The mount points of the namespace `pid` is in, as its own root names them (/proc/PID/mountinfo)."""
+    found = set()
+    try:
+        with open(f"/proc/{pid}/mountinfo", "rb") as fh:
+            for row in fh:
+                fields = row.split(b" ", 5)
+                if len(fields) > 4:
+                    found.add(_unescape(fields[4]))
+    except OSError:
+        pass
+    return found
+
+
+def _unescape(raw: bytes) -> str:
+    """mountinfo writes space, tab, newline and backslash as \\ooo."""
+    import re
+
+    return re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m.group(1), 8)]), raw).decode("utf-8", "surrogateescape")
