@@ -281,3 +281,104 @@ def test_each_wall_can_be_turned_off_and_config_says_so(tmp_path):
     write_config(env, {"run": {"net": "none"}})
     done = wisp_run(env, "print(1)", work)
     assert done.returncode == 1 and "run.net" in done.stderr
+
+
+NESTED = r"""
+import ctypes, json, os, subprocess
+out = {}
+libc = ctypes.CDLL(None, use_errno=True)
+r = subprocess.run(["bwrap", "--unshare-user", "--unshare-pid", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                    "--", "/usr/bin/id", "-u"], capture_output=True, text=True)
+out["nested bwrap"] = r.returncode, r.stderr.strip()[-200:]
+pid = os.fork()
+if pid == 0:                                   # a nested user and mount namespace of its own, root in it
+    uid = os.getuid()
+    if libc.unshare(0x10000000 | 0x00020000) != 0:
+        os.write(1, json.dumps({"unshare": os.strerror(ctypes.get_errno())}).encode()); os._exit(0)
+    open("/proc/self/setgroups", "w").write("deny")
+    open("/proc/self/uid_map", "w").write(f"0 {uid} 1")
+    got = {}
+    for name, target in (("home", os.environ["HOME"]), ("git config", os.getcwd() + "/.git/config"), ("root", "/")):
+        got["remount rw " + name] = libc.mount(None, target.encode(), None, 32 | 4096, None), os.strerror(ctypes.get_errno())
+        got["umount " + name] = libc.umount2(target.encode(), 2), os.strerror(ctypes.get_errno())
+    for name, target in (("home", os.environ["HOME"] + "/planted"), ("git config", ".git/config")):
+        try:
+            open(target, "a").write("x")
+            got["write " + name] = "WROTE"
+        except OSError as exc:
+            got["write " + name] = exc.strerror
+    # a tmpfs of its own over the home is its own view only
+    got["tmpfs over home"] = libc.mount(b"none", os.environ["HOME"].encode(), b"tmpfs", 0, None)
+    try:
+        open(os.environ["HOME"] + "/in-my-tmpfs", "w").write("x")      # (EOVERFLOW without a gid map)
+    except OSError:
+        pass
+    os.write(1, json.dumps(got).encode()); os._exit(0)
+os.waitpid(pid, 0)
+print()
+print(json.dumps(out))
+"""
+
+
+def test_nested_namespaces_start_inside_and_undo_no_wall(tmp_path):
+    """As a user (not root: see walls.nesting_possible): bwrap inside works; a nested user namespace cannot
+    remount, unmount or write what the walls made read-only, and what it mounts is its own view."""
+    from test_wisp_run_unprivileged import _as, _interpreter, _user
+    import pwd
+    import sysconfig
+    import tempfile
+
+    from run_support import REPO
+
+    if os.getuid() == 0:
+        user = _user()
+        if user is None or not shutil.which("setpriv"):
+            pytest.skip("machine lacks root (no unprivileged user or setpriv to become one)")
+        python = _interpreter(user)
+        if python is None:
+            pytest.skip(f"machine lacks root (user {user} cannot run this checkout's Python: only root reads it)")
+    else:
+        user, python = pwd.getpwuid(os.getuid()).pw_name, PY
+    entry = pwd.getpwnam(user)
+    root = Path(tempfile.mkdtemp(prefix="wisp-nest-", dir="/tmp"))
+    try:
+        home, work = root / "home", root / "home" / "work"
+        for d in (home, home / ".wisp", root / "rt", work):
+            d.mkdir(mode=0o700, parents=True, exist_ok=True)
+        subprocess.run(["git", "init", "-q", str(work)], check=True)
+        (work / "agent.py").write_text(NESTED)
+        for path in [root, *root.rglob("*")]:
+            os.chown(path, entry.pw_uid, entry.pw_gid)
+        paths = f"{REPO}:{sysconfig.get_paths()['purelib']}:{sysconfig.get_paths()['platlib']}"
+        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(home), "WISP_HOME": str(home / ".wisp"),
+               "XDG_RUNTIME_DIR": str(root / "rt"), "PYTHONPATH": paths, "LANG": "C.UTF-8"}
+        argv = [python, "-c", "from wispsh.cli.wisp import cli; cli()", "run", "--", python, "agent.py"]
+        kw = dict(env=env, cwd=work, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+        done = _as(user, argv, **kw) if os.getuid() == 0 else subprocess.run(argv, **kw)
+        assert done.returncode == 0, done.stderr
+        assert len(done.stdout.strip().splitlines()) >= 2, (done.stdout, done.stderr)
+        inner, outer = done.stdout.strip().splitlines()[-2:]
+        got, nested = json.loads(outer), json.loads(inner)
+        assert got["nested bwrap"] == [0, ""], got
+        for name in ("home", "git config", "root"):
+            assert nested["remount rw " + name][0] == -1 and nested["umount " + name][0] == -1, nested
+        assert nested["write home"] == nested["write git config"] == "Read-only file system", nested
+        assert nested["tmpfs over home"] == 0
+        assert not (home / "planted").exists() and not (home / "in-my-tmpfs").exists()
+        assert "x" not in (work / ".git" / "config").read_text().splitlines()[-1:]
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def test_as_root_no_nested_namespace_gets_a_proc_of_its_own(tmp_path):
+    if os.getuid() != 0:
+        pytest.skip("machine lacks root (the root case)")
+    env = person(tmp_path)
+    work = project(tmp_path)
+    got, _ = probe(env, work, """
+        r = subprocess.run(["bwrap", "--unshare-user", "--unshare-pid", "--ro-bind", "/", "/", "--proc", "/proc",
+                            "--", "/usr/bin/true"], capture_output=True, text=True)
+        out["nested bwrap"] = r.returncode
+        attempt("sysctl", lambda: open("/proc/sys/kernel/core_pattern", "w").write("core") and None)
+    """)
+    assert got == {"nested bwrap": 1, "sysctl": "Read-only file system"}, got

@@ -8,8 +8,9 @@ the same for submodules under `.git/modules`), and in the agents' writable state
 - One that exists is bound read-only over itself (a directory as a whole: nothing can be made in it).
 - One that does not exist cannot be bound without making something at its path (an untracked file an agent
   might commit). It is watched instead (`Sentry`): checked before every request the supervisor serves and
-  every SENTRY_SECONDS; one that appears, made by anything but a steering line, is moved out of the project
-  into the wisp home's `held/` and said at the end. A program can so make one for up to a second; nothing
+  every SENTRY_SECONDS; one that appears with content, made by anything but a steering line, is moved out of
+  the project into the wisp home's `held/` and said at the end (an empty one steers nothing and is left: a
+  nested sandbox's mount point, as sandbox-runtime makes for the same files). A program can so make one for up to a second; nothing
   outside reads it in that time unless a person's tool is open on the project (docs/wisp-run.md).
 
 A steering line (the judge decides, `kind_of`): a line allowed while it writes a steering file (rated
@@ -125,6 +126,19 @@ def kind_of(plans, allowed: bool) -> str | None:
     return None
 
 
+def _empty(path: str) -> bool:
+    """An empty file or directory steers nothing (it reads as absent would): left alone, and still watched.
+    Nested sandboxes make such mount points for the same files (sandbox-runtime's mandatory denies)."""
+    try:
+        if os.path.islink(path):
+            return False
+        if os.path.isdir(path):
+            return not os.listdir(path)
+        return os.path.getsize(path) == 0
+    except OSError:
+        return False
+
+
 class Sentry:
     """Watches the steering paths that did not exist at start; moves one a program made out of reach."""
 
@@ -155,7 +169,7 @@ class Sentry:
             if self.quiet:
                 return
             for path in self.missing:
-                if os.path.lexists(path):
+                if os.path.lexists(path) and not _empty(path):
                     self._hold(path)
 
     def _hold(self, path: str) -> None:
