@@ -41,7 +41,7 @@ AGENT_STATE = {
     "codex": (".codex",),
     "gemini": (".gemini",),
     "qwen": (".qwen",),
-    "opencode": (".local/share/opencode", ".local/state/opencode"),
+    "opencode": (".local/share/opencode", ".local/state/opencode", ".config/opencode"),   # (its plugin deps)
     "aider": (".aider",),
     "copilot": (".copilot",),
 }
@@ -49,7 +49,10 @@ AGENT_STATE = {
 # policy, extensions that are code): read-only, or watched for when missing (steering.py).
 AGENT_STEERING = (".claude/settings.json", ".claude/settings.local.json", ".claude/hooks", ".codex/config.toml",
                   ".codex/rules", ".gemini/settings.json", ".gemini/extensions", ".qwen/settings.json",
-                  ".copilot/config.json", ".copilot/mcp-config.json")
+                  ".copilot/config.json", ".copilot/mcp-config.json",
+                  *(f".config/opencode/{n}" for n in ("opencode.json", "opencode.jsonc", "config.json", "plugin",
+                                                      "plugins", "tool", "tools", "agent", "agents", "command",
+                                                      "commands", "mode", "modes")))
 # The agent's own login, by program name: readable when that agent is the program (it needs it).
 AGENT_LOGINS = {
     "claude": (".claude/.credentials.json",), "codex": (".codex/auth.json",), "gemini": (".gemini/oauth_creds.json",),
