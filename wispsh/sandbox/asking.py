@@ -62,6 +62,8 @@ class TerminalDesk:
             job = self.jobs.get(timeout=timeout)
         except queue.Empty:
             return
+        if job is None:                      # the program ended (supervisor.py)
+            return
         try:
             job["answers"] = self._dialog(job)
         except Exception:                    # a dialog that fails answers nothing: the line is refused
@@ -92,7 +94,8 @@ class TerminalDesk:
                 job = self.jobs.get_nowait()
             except queue.Empty:
                 return
-            job["done"].set()
+            if job is not None:
+                job["done"].set()
 
 
 class Asker:

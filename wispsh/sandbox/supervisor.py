@@ -102,7 +102,9 @@ class Supervisor:
 
         inherited = _inherited_fds()
         self.entry_points = self._entry_points()
-        ready = readiness.check()
+        from wispsh.decide.store import runtime_dir
+
+        ready = readiness.check_cached(str(runtime_dir(self.env) / "run" / "ready.json"))
         if not ready.ok:
             raise CannotStart(f"{ready.detail} -- {ready.fix}")
         home = wisp_home(self.env)
@@ -163,9 +165,7 @@ class Supervisor:
             from wispsh.sandbox import landlock  # noqa: F401  (imported before the fork its preexec runs in)
         typing_blocked = filter_fd is not None or seccomp.tiocsti_disabled_by_kernel()
         desk = self._desk(config, typing_blocked)
-        import psutil
-
-        me = (os.getpid(), psutil.Process().create_time())
+        me = (os.getpid(), procs.create_time(os.getpid()))
         argv = layouts.bwrap_argv(layout, bwrap=ready.bwrap, disable_userns=ready.disable_userns,
                                   seccomp_fd=filter_fd, cwd=os.getcwd(), program=self.program)
         if self.watch_pane:
@@ -196,14 +196,16 @@ class Supervisor:
         old = {sig: signal.signal(sig, self._pass_on) for sig in (signal.SIGTERM, signal.SIGHUP)}
         old[signal.SIGINT] = signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the program's
         try:
-            while self.child.poll() is None:
-                if desk is not None:
-                    desk.serve(timeout=0.2)
-                else:
-                    try:
-                        self.child.wait(timeout=0.5)
-                    except subprocess.TimeoutExpired:
-                        pass
+            if desk is None:
+                self.child.wait()              # (Popen.wait with a timeout polls: up to 50 ms late at the end)
+            else:
+                def ended() -> None:           # wakes the desk at once when the program ends
+                    self.child.wait()
+                    desk.jobs.put(None)
+
+                threading.Thread(target=ended, name="wisp-run-wait", daemon=True).start()
+                while self.child.poll() is None:
+                    desk.serve(timeout=1.0)
         finally:
             for sig, handler in old.items():
                 signal.signal(sig, handler)

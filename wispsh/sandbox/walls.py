@@ -43,6 +43,7 @@ AGENT_STATE = {
     "qwen": (".qwen",),
     "opencode": (".local/share/opencode", ".local/state/opencode", ".config/opencode"),   # (its plugin deps)
     "aider": (".aider",),
+    "mini": (".config/mini-swe-agent",),                    # mini-swe-agent: made at its import
     "copilot": (".copilot",),
 }
 # Inside that state, the files that steer the agent (permissions, hooks, MCP servers, its sandbox and approval
@@ -162,10 +163,23 @@ def git_dirs(project: str) -> list[str]:
     return [d for d in found if os.path.isdir(d)]
 
 
-def _which(name: str, env) -> bool:
-    import shutil
+_ON_PATH: dict = {}
 
-    return shutil.which(name, path=env.get("PATH")) is not None
+
+def _which(name: str, env) -> bool:
+    """Whether `name` is a program on PATH (each PATH directory listed once, not a stat per name and dir)."""
+    path = env.get("PATH", "")
+    names = _ON_PATH.get(path)
+    if names is None:
+        names = set()
+        for folder in path.split(":"):
+            try:
+                names.update(os.listdir(folder or "."))
+            except OSError:
+                continue
+        _ON_PATH.clear()
+        _ON_PATH[path] = names
+    return name in names
 
 
 def caches(home: str, env) -> list[tuple[str, bool]]:
