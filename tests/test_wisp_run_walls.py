@@ -248,8 +248,9 @@ def test_a_late_answer_for_an_asker_that_was_killed_stores_nothing(tmp_path):
     assert (work / "victim").is_dir()
     listed = subprocess.run([WISP, "approvals", "list", "--json"], env=env, capture_output=True, text=True)
     assert json.loads(listed.stdout)["approvals"] == []
-    decided = [e.get("decision") for e in audit(env) if e.get("command") == "rm -rf victim"]
-    assert decided and not [d for d in decided if d and ("always" in d or d.startswith("approved"))], decided
+    decided = [e.get("decision") for e in audit(env)
+               if e.get("command") == "rm -rf victim" and e.get("event") == "approval.decided"]
+    assert decided == ["denied-withdrawn", "denied-user"], decided
     assert not [e for e in audit(env) if e.get("event", "").startswith("grant")], audit(env)
 
 

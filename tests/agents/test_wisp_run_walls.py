@@ -65,12 +65,16 @@ def _wisp_run(box: Sandbox, argv: list[str], env: dict, timeout: float = 400) ->
 def test_claude_code_session_inside_the_walls(tmp_path):
     exe = install("claude-code")
     box = _box(tmp_path)
+    (box.home / ".claude.json").write_text(json.dumps({"numStartups": 5}))
     with StubModel("anthropic", SESSION) as stub:
         env = box.env(ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY="sk-ant-stub-0000000000000000000000")
         done = _wisp_run(box, [exe, "-p", PROMPT, "--permission-mode", "bypassPermissions", "--output-format",
                                "json"], env)
         results = stub.results()
     _check_session(box, results, done.stdout + done.stderr)
+    # its state, saved inside by a temporary file renamed over ~/.claude.json, is back in the home
+    saved = json.loads((box.home / ".claude.json").read_text())
+    assert saved != {"numStartups": 5} and not (box.home / ".claude" / ".claude.json").exists(), saved
 
 
 def test_gemini_cli_session_inside_the_walls(tmp_path):

@@ -89,6 +89,7 @@ class Supervisor:
         self.entry_points = None
         self.sentry = None
         self.views = None
+        self.claude = None                      # walls.ClaudeState: ~/.claude.json handed over and back
 
     def say(self, text: str) -> None:
         self.out.write(f"wisp run: {text}\n")
@@ -166,12 +167,16 @@ class Supervisor:
         typing_blocked = filter_fd is not None or seccomp.tiocsti_disabled_by_kernel()
         desk = self._desk(config, typing_blocked)
         me = (os.getpid(), procs.create_time(os.getpid()))
+        program_env = dict(self.env)
+        if layout.writes_wall and wall.ClaudeState.wanted(wall.program_name(self.program), self.env):
+            self.claude = wall.ClaudeState(self.env.get("HOME") or os.path.expanduser("~"))
+            program_env.update(self.claude.hand_over())
         argv = layouts.bwrap_argv(layout, bwrap=ready.bwrap, disable_userns=ready.disable_userns,
                                   seccomp_fd=filter_fd, cwd=os.getcwd(), program=self.program)
         if self.watch_pane:
             self._open_pane()
         try:
-            self.child = subprocess.Popen(argv, env=self.env, pass_fds=tuple(inherited) + (
+            self.child = subprocess.Popen(argv, env=program_env, pass_fds=tuple(inherited) + (
                 (filter_fd,) if filter_fd is not None else ()), preexec_fn=_scope if layout.landlock else None)
         except (OSError, subprocess.SubprocessError) as exc:
             raise CannotStart(f"cannot start {ready.bwrap}: {getattr(exc, 'strerror', None) or exc}") from None
@@ -439,6 +444,10 @@ class Supervisor:
         if self.pane:
             subprocess.run([shutil.which("tmux") or "tmux", "kill-pane", "-t", self.pane], capture_output=True,
                            env=self.env, stdin=subprocess.DEVNULL)
+        if self.claude is not None:
+            said = self.claude.hand_back()
+            if said:
+                self.say(said)
         if self.sentry is not None:
             for said in self.sentry.report() + (self.views.said if self.views is not None else []):
                 self.say(said)

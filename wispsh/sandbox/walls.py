@@ -387,3 +387,59 @@ def nesting_possible(uid: int) -> tuple[bool, str]:
                        "runs a program as the host's root), so /proc/sys is read-only inside and no nested "
                        "namespace may mount a /proc of its own; run wisp run as a user to nest sandboxes")
     return True, "nested user namespaces allowed; the walls are mounts they cannot undo (locked)"
+
+
+# ---------------------------------------------------------------- Claude Code's ~/.claude.json
+
+
+class ClaudeState:
+    """Claude Code keeps its global state in ~/.claude.json and saves it by a lock directory and a temporary
+    file beside it, renamed over it: in the home, which is read-only inside. So, for `wisp run -- claude` with
+    no CLAUDE_CONFIG_DIR of the person's, Claude is given CLAUDE_CONFIG_DIR=~/.claude (settings.json stays
+    where it is: that is already its directory) and a copy of ~/.claude.json there, in its writable state;
+    what it saved there is written back to ~/.claude.json at the end (by rename, as Claude would) and the copy
+    removed."""
+
+    def __init__(self, home: str):
+        self.real = os.path.join(home, ".claude.json")
+        self.copy = os.path.join(home, ".claude", ".claude.json")
+        self.made = None
+
+    @classmethod
+    def wanted(cls, program: str, env) -> bool:
+        return program == "claude" and not env.get("CLAUDE_CONFIG_DIR")
+
+    def hand_over(self) -> dict:
+        """Make the copy; the variables the program is started with. Nothing when a copy is there already
+        (a run that did not end, or the person's own file): then it is used as it is and left."""
+        if os.path.lexists(self.copy) or not os.path.isdir(os.path.dirname(self.copy)):
+            return {}
+        import shutil
+
+        if os.path.isfile(self.real):
+            shutil.copy2(self.real, self.copy)
+        st = os.lstat(self.copy) if os.path.exists(self.copy) else None
+        self.made = (st.st_ino, st.st_mtime_ns, st.st_size) if st else ()
+        return {"CLAUDE_CONFIG_DIR": os.path.dirname(self.copy)}
+
+    def hand_back(self) -> str | None:
+        """Write what Claude saved back to ~/.claude.json; what was said, if anything went wrong."""
+        if self.made is None:
+            return None
+        try:
+            st = os.lstat(self.copy)
+        except FileNotFoundError:
+            return None
+        try:
+            if not stat.S_ISREG(st.st_mode):
+                return f"{self.copy} is not a file any more: left as it is, {self.real} unchanged"
+            if (st.st_ino, st.st_mtime_ns, st.st_size) != self.made:
+                tmp = f"{self.real}.wisp-run.{os.getpid()}"
+                with open(self.copy, "rb") as src, open(tmp, "wb") as dst:
+                    dst.write(src.read())
+                os.chmod(tmp, stat.S_IMODE(os.stat(self.real).st_mode) if os.path.exists(self.real) else 0o600)
+                os.replace(tmp, self.real)
+            os.unlink(self.copy)
+        except OSError as exc:
+            return f"could not write Claude Code's state back to {self.real}: {exc.strerror or exc} (it is in {self.copy})"
+        return None
