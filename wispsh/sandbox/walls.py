@@ -119,14 +119,13 @@ def settings(config, **flags) -> Settings:
 
 
 def program_name(program: list[str]) -> str:
-    """The agent a program is, by its name (`claude`, `/usr/bin/codex`, `node …/bin/gemini`)."""
-    words = list(program[:2])
-    for word in words:
-        base = os.path.basename(word)
-        if base in ("node", "bun", "deno", "python", "python3", "env"):
-            continue
-        return base
-    return os.path.basename(words[-1]) if words else ""
+    """The agent a program is, by its name (`claude`, `/usr/bin/codex`, `node …/bin/gemini`, `strace -f … claude`):
+    the first word naming a known agent, else the first word's name."""
+    known = set(AGENT_STATE) | set(AGENT_LOGINS)
+    for word in program:
+        if os.path.basename(word) in known:
+            return os.path.basename(word)
+    return os.path.basename(program[0]) if program else ""
 
 
 def _under(path: str, root: str) -> bool:
