@@ -324,22 +324,12 @@ print(json.dumps(out))
 def test_nested_namespaces_start_inside_and_undo_no_wall(tmp_path):
     """As a user (not root: see walls.nesting_possible): bwrap inside works; a nested user namespace cannot
     remount, unmount or write what the walls made read-only, and what it mounts is its own view."""
-    from test_wisp_run_unprivileged import _as, _interpreter, _user
     import pwd
-    import sysconfig
     import tempfile
 
-    from run_support import REPO
+    from run_support import checkout_path, run_as, unprivileged_or_skip
 
-    if os.getuid() == 0:
-        user = _user()
-        if user is None or not shutil.which("setpriv"):
-            pytest.skip("machine lacks root (no unprivileged user or setpriv to become one)")
-        python = _interpreter(user)
-        if python is None:
-            pytest.skip(f"machine lacks root (user {user} cannot run this checkout's Python: only root reads it)")
-    else:
-        user, python = pwd.getpwuid(os.getuid()).pw_name, PY
+    user, python = unprivileged_or_skip()
     entry = pwd.getpwnam(user)
     root = Path(tempfile.mkdtemp(prefix="wisp-nest-", dir="/tmp"))
     try:
@@ -350,12 +340,11 @@ def test_nested_namespaces_start_inside_and_undo_no_wall(tmp_path):
         (work / "agent.py").write_text(NESTED)
         for path in [root, *root.rglob("*")]:
             os.chown(path, entry.pw_uid, entry.pw_gid)
-        paths = f"{REPO}:{sysconfig.get_paths()['purelib']}:{sysconfig.get_paths()['platlib']}"
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(home), "WISP_HOME": str(home / ".wisp"),
-               "XDG_RUNTIME_DIR": str(root / "rt"), "PYTHONPATH": paths, "LANG": "C.UTF-8"}
+               "XDG_RUNTIME_DIR": str(root / "rt"), "PYTHONPATH": checkout_path(), "LANG": "C.UTF-8"}
         argv = [python, "-c", "from wispsh.cli.wisp import cli; cli()", "run", "--", python, "agent.py"]
         kw = dict(env=env, cwd=work, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
-        done = _as(user, argv, **kw) if os.getuid() == 0 else subprocess.run(argv, **kw)
+        done = run_as(user, argv, **kw)
         assert done.returncode == 0, done.stderr
         assert len(done.stdout.strip().splitlines()) >= 2, (done.stdout, done.stderr)
         inner, outer = done.stdout.strip().splitlines()[-2:]

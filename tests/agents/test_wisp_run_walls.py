@@ -13,15 +13,13 @@ import os
 import pwd
 import shutil
 import subprocess
-import sys
-import sysconfig
 import tempfile
 from pathlib import Path
 
 import pytest
 
 from install import install
-from run_support import REPO, WISP, needs_bwrap, needs_userns
+from run_support import WISP, checkout_path, needs_bwrap, needs_userns, run_as, unprivileged_or_skip
 from sandbox import Sandbox
 from stub import StubModel
 
@@ -116,26 +114,6 @@ def test_opencode_session_inside_the_walls(tmp_path):
 # ---------------------------------------------------------------- as a user: Codex's own sandbox, srt
 
 
-def _user_or_skip() -> tuple[str, str]:
-    from test_wisp_run_unprivileged import _interpreter, _user
-
-    if os.getuid() != 0:
-        return pwd.getpwuid(os.getuid()).pw_name, sys.executable
-    user = _user()
-    if user is None or not shutil.which("setpriv"):
-        pytest.skip("machine lacks root (no unprivileged user or setpriv to become one)")
-    python = _interpreter(user)
-    if python is None:
-        pytest.skip(f"machine lacks root (user {user} cannot run this checkout's Python: only root reads it)")
-    return user, python
-
-
-def _as_user(user: str, argv: list[str], **kw) -> subprocess.CompletedProcess:
-    from test_wisp_run_unprivileged import _as
-
-    return _as(user, argv, **kw) if os.getuid() == 0 else subprocess.run(argv, **kw)
-
-
 class UserBox:
     """A Sandbox owned by `user`, under a directory it can reach (pytest's tmp is root's alone)."""
 
@@ -152,10 +130,9 @@ class UserBox:
             os.chown(path, entry.pw_uid, entry.pw_gid, follow_symlinks=False)
 
     def run(self, argv: list[str], env: dict, timeout: float = 400) -> subprocess.CompletedProcess:
-        paths = f"{REPO}:{sysconfig.get_paths()['purelib']}:{sysconfig.get_paths()['platlib']}"
-        env = dict(env, PYTHONPATH=paths, PATH=f"/usr/local/bin:/usr/bin:/bin")
+        env = dict(env, PYTHONPATH=checkout_path(), PATH="/usr/local/bin:/usr/bin:/bin")
         wisp = [self.python, "-c", "from wispsh.cli.wisp import cli; cli()", "run", "--"]
-        return _as_user(self.user, wisp + argv, env=env, cwd=self.box.project, capture_output=True, text=True,
+        return run_as(self.user, wisp + argv, env=env, cwd=self.box.project, capture_output=True, text=True,
                         timeout=timeout, stdin=subprocess.DEVNULL)
 
     def close(self) -> None:
@@ -192,44 +169,35 @@ def _probed(done: subprocess.CompletedProcess, box: Sandbox) -> None:
     assert not (box.home / "outside").exists() and (box.project / "in-project").exists()
 
 
-def test_sandbox_runtime_starts_inside_and_keeps_its_walls_and_ours():
-    user, python = _user_or_skip()
-    srt = install("sandbox-runtime")
+# What each sandbox needs of its own settings inside wisp run: sandbox-runtime's seccomp refuses socket(AF_UNIX)
+# unless allowAllUnixSockets, and Codex's refuses connect() with its network off; either way no shell inside
+# could reach the gate (each is refused, nothing runs ungated). Host sockets are our wall's to cover.
+SRT_SETTINGS = {"filesystem": {"denyRead": [], "allowWrite": ["."], "denyWrite": []},
+                "network": {"allowedDomains": [], "deniedDomains": [], "allowAllUnixSockets": True}}
+NESTED = {
+    "sandbox-runtime": lambda exe: [exe, "-c", "python3 probe.py"],
+    "codex": lambda exe: [exe, "sandbox", "-c", 'sandbox_mode="workspace-write"',
+                          "-c", "sandbox_workspace_write.network_access=true", "--", "python3", "probe.py"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(NESTED))
+def test_an_agents_own_sandbox_starts_inside_and_keeps_its_walls_and_ours(name):
+    user, python = unprivileged_or_skip()
+    exe = install(name)
     ub = UserBox(user, python)
     try:
         box = ub.box
         _plant(box)
-        # allowAllUnixSockets: srt's own seccomp would refuse every socket(AF_UNIX), and so every shell inside
-        # it could not reach the gate (each is refused); host sockets are our wall's to cover
-        (box.home / ".srt-settings.json").write_text(json.dumps({
-            "filesystem": {"denyRead": [], "allowWrite": ["."], "denyWrite": []},
-            "network": {"allowedDomains": [], "deniedDomains": [], "allowAllUnixSockets": True}}))
+        (box.home / ".srt-settings.json").write_text(json.dumps(SRT_SETTINGS))
         ub.chown()
-        done = ub.run([srt, "-c", "python3 probe.py"], box.env())
-        _probed(done, box)
-    finally:
-        ub.close()
-
-
-def test_codex_sandbox_starts_inside_and_keeps_its_walls_and_ours():
-    user, python = _user_or_skip()
-    codex = install("codex")
-    ub = UserBox(user, python)
-    try:
-        box = ub.box
-        _plant(box)
-        ub.chown()
-        # network_access: with it off, Codex's seccomp refuses connect() and no shell inside its sandbox can
-        # reach the gate (each is refused, nothing runs ungated)
-        done = ub.run([codex, "sandbox", "-c", 'sandbox_mode="workspace-write"',
-                       "-c", "sandbox_workspace_write.network_access=true", "--", "python3", "probe.py"], box.env())
-        _probed(done, box)
+        _probed(ub.run(NESTED[name](exe), box.env()), box)
     finally:
         ub.close()
 
 
 def test_codex_session_with_its_own_sandbox_on_inside_the_walls():
-    user, python = _user_or_skip()
+    user, python = unprivileged_or_skip()
     exe = install("codex")
     ub = UserBox(user, python)
     try:
