@@ -147,8 +147,10 @@ def test_steering_files_are_read_only_to_programs_and_an_approved_line_writes_th
             attempt("shell git config", lambda: subprocess.run("git config user.name wisp-test", shell=True).returncode)
             attempt("shell git remote", lambda: subprocess.run("git remote add origin https://example.com/x.git",
                                                                shell=True).returncode)
-            attempt("shell .envrc", lambda: subprocess.run("echo 'export A=1' > .envrc", shell=True).returncode)
+            attempt("shell .envrc", lambda: subprocess.run("echo 'export A=1' > .envrc && echo '{}' > "
+                                                           ".claude/settings.local.json", shell=True).returncode)
             attempt("after: python .envrc", lambda: open(".envrc", "a").write("planted") and None)
+            attempt("after: python new settings", lambda: open(".claude/settings.local.json", "a").write("x") and None)
             print(json.dumps(out))
         """)], cwd=work, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True)
@@ -166,12 +168,13 @@ def test_steering_files_are_read_only_to_programs_and_an_approved_line_writes_th
     assert got["still there"] is False                       # made by a program: moved out of the project
     assert "was made by a program inside" in err and ".claude/settings.json" in err
     assert got["shell git config"] == got["shell git remote"] == got["shell .envrc"] == 0, (got, err)
-    assert got["after: python .envrc"] == "Read-only file system"
+    assert got["after: python .envrc"] == got["after: python new settings"] == "Read-only file system", got
     config = subprocess.run(git + ["config", "--list", "--local"], capture_output=True, text=True).stdout
     assert "user.name=wisp-test" in config and "remote.origin.url=https://example.com/x.git" in config
     assert "fsmonitor" not in config and "planted" not in (work / ".git" / "config").read_text()
     assert (work / ".envrc").read_text() == "export A=1\n"
     assert not (work / ".git" / "hooks" / "pre-commit").exists() and not (work / ".claude" / "settings.json").exists()
+    assert (work / ".claude" / "settings.local.json").read_text() == "{}\n"     # made by the approved line, kept
     held = list((Path(env["WISP_HOME"]) / "held").rglob("settings.json"))
     assert len(held) == 1 and held[0].read_text() == "{}"
 

@@ -1,5 +1,5 @@
 """Run one steering line in the `wisp run` namespace with its steering files writable (view.py says why and
-when). Started by the supervisor, outside, as `python -I -S enter.py SPEC`; imports only seccomp.py and
+when). Started by the supervisor, outside, as `python -I -S enter.py FD` (FD: a sealed memfd holding SPEC); imports only seccomp.py and
 landlock.py beside it. Any failure exits 126 with one `wispsh: not run:` line: the line never runs elsewhere.
 
 SPEC (JSON): target (a pid inside), umount (paths), cwd, argv, env, shell_fd, seccomp (bool), landlock (bool);
@@ -87,7 +87,8 @@ def rebind(paths) -> None:
 
 
 def main() -> None:
-    spec = json.loads(sys.argv[1])
+    with os.fdopen(int(sys.argv[1]), "rb") as told:          # a sealed memfd: argv is readable by anyone
+        spec = json.loads(told.read())
     target = spec["target"]
     try:
         mnt = os.open(f"/proc/{target}/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)

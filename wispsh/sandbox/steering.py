@@ -185,12 +185,16 @@ class Sentry:
         with self.lock:
             self.quiet += 1
 
-    def steering_ends(self) -> None:
-        """After a steering line: what it made is the person's now (no longer watched)."""
+    def steering_ends(self) -> list[str]:
+        """After a steering line: what it made is the person's now, no longer watched; returned, to be bound
+        read-only like the steering files that existed at start."""
         with self.lock:
             self.quiet -= 1
-            if not self.quiet:
-                self.missing = [p for p in self.missing if not os.path.lexists(p)]
+            if self.quiet:
+                return []
+            made = [p for p in self.missing if os.path.lexists(p) and not os.path.islink(p)]
+            self.missing = [p for p in self.missing if p not in made]
+            return made
 
     def report(self) -> list[str]:
         self.stop.set()

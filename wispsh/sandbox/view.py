@@ -64,8 +64,12 @@ class Views:
                 if p not in points and p not in self.given_up and os.path.exists(p)]
         if not lost:
             return
-        done = subprocess.run([sys.executable, "-I", "-S", ENTER, json.dumps({"target": target, "rebind": lost})],
-                              capture_output=True, text=True, env={}, stdin=subprocess.DEVNULL)
+        told = _sealed(json.dumps({"target": target, "rebind": lost}).encode())
+        try:
+            done = subprocess.run([sys.executable, "-I", "-S", ENTER, str(told)], capture_output=True, text=True,
+                                  env={}, stdin=subprocess.DEVNULL, pass_fds=(told,))
+        finally:
+            os.close(told)
         if done.returncode != 0:
             self.given_up.update(lost)
             self.said.append(f"could not make read-only again inside: {done.stderr.strip()[:300]}")
@@ -100,10 +104,12 @@ class Views:
             env.pop(name, None)
         spec = {"target": target, "umount": self.opened(req.view), "cwd": req.cwd, "argv": argv, "env": env,
                 "shell_fd": shell_fd, "seccomp": self.seccomp, "landlock": self.layout.landlock}
+        told = _sealed(json.dumps(spec).encode())     # not in argv: other users can read a command line
+        keep.append(told)
         self.sentry.steering_begins()
         helper = None
         try:
-            helper = subprocess.Popen([sys.executable, "-I", "-S", ENTER, json.dumps(spec)], stdin=fds[0],
+            helper = subprocess.Popen([sys.executable, "-I", "-S", ENTER, str(told)], stdin=fds[0],
                                       stdout=fds[1], stderr=fds[2], pass_fds=tuple(keep), start_new_session=True,
                                       env={})
             start = procs.start_of(helper.pid)
@@ -122,9 +128,9 @@ class Views:
             if helper is not None:
                 with self.lock:
                     self.running.pop(helper.pid, None)
-            self.keep()                                 # what the line replaced is read-only again
-            self.sentry.steering_ends()
-            for fd in (reader, opened):
+            self.layout.steering.extend(self.sentry.steering_ends())    # what it made is read-only from now on
+            self.keep()                                 # and what it replaced is read-only again
+            for fd in (reader, opened, told):
                 if fd is not None:
                     os.close(fd)
         return invoke.exits(128 - status if status < 0 else status)
@@ -149,3 +155,10 @@ def _unescape(raw: bytes) -> str:
     import re
 
     return re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m.group(1), 8)]), raw).decode("utf-8", "surrogateescape")
+
+
+def _sealed(data: bytes) -> int:
+    """A read-only memfd holding `data`, at its start (what enter.py is told)."""
+    from wispsh import realshell
+
+    return realshell.sealed_reader(data)
