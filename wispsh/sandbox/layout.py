@@ -100,6 +100,7 @@ class Layout:
     landlock: bool = False       # abstract sockets and signals scoped (landlock.py)
     project: str = ""
     copies: list = field(default_factory=list)      # (copy in the run dir, path): shown instead of the file
+    net: str = "host"            # run.net: only "host" now; the network wall (issue 24) sets it
 
     def shell_for(self, path: str) -> Shell | None:
         """The shell whose launcher answers an exec of `path` (as the process inside named it)."""
@@ -368,7 +369,7 @@ def plan(*, env, config, run_dir: str, wisp_home: str, uid: int | None = None, w
                   reveal=reveal, writable=writable, make_dirs=make_dirs,
                   steering=steer, watched=watched, secrets=secret, sockets=sockets, passed=passed,
                   proc_sys=uid == 0, nesting=nesting, landlock=walls.sockets and landlock.can_scope(),
-                  project=project)
+                  project=project, net=walls.net)
 
 
 def _project_root(cwd: str) -> str:
@@ -483,6 +484,8 @@ def bwrap_argv(layout: Layout, *, bwrap: str, disable_userns: bool, seccomp_fd: 
     if disable_userns and not layout.nesting:
         argv.append("--disable-userns")     # no nested user namespace: nothing inside can remount what we bound
     argv += ["--unshare-pid", "--die-with-parent", "--cap-drop", "ALL"]
+    if layout.net != "host":                # the network wall's seam (issue 24): --unshare-net and the proxy's
+        raise ValueError(f"run.net {layout.net!r} is not built yet")    # socket bridged in, here
     if layout.writes_wall:
         argv += ["--ro-bind", "/", "/", "--dev", "/dev"]
     else:
