@@ -509,9 +509,11 @@ def walls_checks(env) -> list:
                         "state are writable; the files that steer tools are read-only",
                         "writes", "--no-write-wall")]
     hidden = wall.secrets([home], settings, "", uid) if settings.secrets else wall.Secrets()
-    names = [p.replace(home, "~", 1) for p in hidden.dirs + hidden.files + [c[0] for c in hidden.copies]]
+    names = [p.replace(home, "~", 1) for p in hidden.dirs + hidden.files]
+    copies = [c[0].replace(home, "~", 1) for c in hidden.copies]
     found.append(wall_check("secrets", settings.secrets, f"{len(names)} secret store(s) here empty inside"
-                            + (f" ({', '.join(names[:6])}{', …' if len(names) > 6 else ''})" if names else ""),
+                            + (f" ({', '.join(names[:6])}{', …' if len(names) > 6 else ''})" if names else "")
+                            + (f"; {', '.join(copies)} shown without its credential lines" if copies else ""),
                             "secrets", "--no-secret-wall"))
     level = landlock.abi()
     if not settings.sockets:
