@@ -375,3 +375,16 @@ def test_as_root_no_nested_namespace_gets_a_proc_of_its_own(tmp_path):
         attempt("sysctl", lambda: open("/proc/sys/kernel/core_pattern", "w").write("core") and None)
     """)
     assert got == {"nested bwrap": 1, "sysctl": "Read-only file system"}, got
+
+
+def test_doctor_reports_each_wall_on_off_or_not_possible(tmp_path):
+    env = person(tmp_path)
+    done = subprocess.run([WISP, "doctor"], env=env, capture_output=True, text=True, timeout=60)
+    said = " ".join(done.stdout.split())
+    for name in ("writes", "secrets", "sockets", "nesting", "network"):
+        assert f"wall: {name}: " in said, (name, said[-2000:])
+    assert "wall: writes: on:" in said
+    assert ("wall: nesting: not possible here: as root" in said) == (os.getuid() == 0)
+    write_config(env, {"run": {"writes": False, "sockets": False}})
+    said = " ".join(subprocess.run([WISP, "doctor"], env=env, capture_output=True, text=True, timeout=60).stdout.split())
+    assert "wall: writes: off (config run.writes is false)" in said and "wall: sockets: off" in said
