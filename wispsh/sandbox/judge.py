@@ -24,6 +24,7 @@ from wispsh.sandbox import procs
 
 SOURCE = "wisp run"
 PRUNE_EVERY = 512
+WARM_AFTER = 0.25       # seconds after the start before the judge warms up (Judge.warm)
 
 
 class Request:
@@ -144,12 +145,16 @@ class Judge:
         self.views = views                      # view.Views: where steering lines run (their helpers count as inside)
         self.sentry = sentry
 
-    def warm(self) -> None:
-        """Load the parser, rules and tables (in a thread of its own, while the program starts): a line at a
-        time under the judge's lock, so that a request that comes meanwhile waits for one line's warming at
-        most, and is judged in full either way (what it needs and is not warm yet is loaded for it)."""
+    def warm(self, stopping=None) -> None:
+        """Load the parser, rules and tables, in a thread of its own, WARM_AFTER seconds after the program
+        started (a program that ends sooner, `wisp run -- true`, pays nothing; an agent takes longer than that
+        to ask its first line), a line at a time under the judge's lock: a request that comes meanwhile waits
+        for one line's warming at most, and is judged in full either way (what it needs and is not warm yet
+        is loaded for it)."""
         from wispsh import pipeline
 
+        if stopping is not None and stopping.wait(WARM_AFTER):
+            return
         try:
             config = self.config()
         except Exception:

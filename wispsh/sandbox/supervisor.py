@@ -194,7 +194,7 @@ class Supervisor:
         acceptor = threading.Thread(target=self._accept, args=(judge,), name="wisp-run-accept", daemon=True)
         acceptor.start()
         self.sentry.start()
-        threading.Thread(target=judge.warm, name="wisp-run-warm", daemon=True).start()   # last: it holds the GIL
+        threading.Thread(target=judge.warm, args=(self.stopping,), name="wisp-run-warm", daemon=True).start()
         if desk is None and not self._watchers_running():
             self.say("no `wisp watch` is running: lines that need a person's approval will be refused until "
                      "one runs (start `wisp watch` in another terminal of yours)")
