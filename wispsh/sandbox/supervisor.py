@@ -161,6 +161,9 @@ class Supervisor:
 
         self.sentry = Sentry(layout.watched, os.path.join(home, "held"), self.say)
 
+        if layout.landlock and os.stat(ready.bwrap).st_mode & 0o4000:
+            layout.landlock = False           # no_new_privs (Landlock's price) would take a setuid bwrap's setuid
+            self.say("bwrap is setuid here: abstract unix sockets are not scoped (Landlock needs no_new_privs)")
         filter_fd = seccomp.filter_fd()
         if layout.landlock:
             from wispsh.sandbox import landlock  # noqa: F401  (imported before the fork its preexec runs in)
