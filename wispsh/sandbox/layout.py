@@ -1,6 +1,10 @@
 """What the `wisp run` namespace looks like, and the bwrap argv that makes it.
 
-Everything is as outside (`--dev-bind / /`: the same files, devices, network, terminal, environment) except:
+With the walls (walls.py says which places; steering.py which files steer tools): `/` read-only, the project,
+caches and agents' state writable, a private /tmp, /var/tmp, /dev and $XDG_RUNTIME_DIR, the secret stores
+empty, the host's unix sockets covered, /proc/sys read-only for root. Without the write wall, everything is
+as outside (`--dev-bind / /`: the same files, devices, network, terminal, environment) except what follows;
+with it, what follows holds too:
 
 - **Shells.** Every sh, bash, dash, zsh, ksh (and ksh93, mksh, rbash) found in the system directories, on
   PATH, or named in config `shell.*` is resolved (/bin is often a link to /usr/bin, /bin/sh a link to dash) and
@@ -181,7 +185,8 @@ def _config_homes(env, home: str) -> list[str]:
 
 def plan(*, env, config, run_dir: str, wisp_home: str, uid: int | None = None, walls=None, program=(),
          cwd: str | None = None) -> Layout:
-    """The namespace for this run (nothing is made yet: see make_placeholders and walls.prepare).
+    """The namespace for this run. Nothing is made here but the missing cache and agent-state directories of
+    the tools and agent at hand (walls.prepare); placeholders are made by make_placeholders.
     walls: walls.Settings (None: every wall on); program: what `wisp run` starts (its agent's state and login)."""
     from wispsh.policy.context import runtime_dirs
     from wispsh.sandbox import steering

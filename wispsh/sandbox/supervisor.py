@@ -126,10 +126,9 @@ class Supervisor:
             self._teardown(run_dir)
 
     def _run(self, ready, config, home: str, run_dir: str, inherited, seccomp) -> int:
-        from wispsh.sandbox.asking import Asker, TerminalDesk
-        from wispsh.sandbox.judge import Judge
-
         from wispsh.sandbox import walls as wall
+        from wispsh.sandbox.asking import Asker
+        from wispsh.sandbox.judge import Judge
 
         settings = wall.settings(config, **self.walls)
         if settings.net not in wall.NETS:
