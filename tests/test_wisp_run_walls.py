@@ -388,3 +388,26 @@ def test_doctor_reports_each_wall_on_off_or_not_possible(tmp_path):
     write_config(env, {"run": {"writes": False, "sockets": False}})
     said = " ".join(subprocess.run([WISP, "doctor"], env=env, capture_output=True, text=True, timeout=60).stdout.split())
     assert "wall: writes: off (config run.writes is false)" in said and "wall: sockets: off" in said
+
+
+def test_the_ssh_agent_socket_is_passed_only_when_asked(tmp_path):
+    env = person(tmp_path)
+    work = project(tmp_path)
+    agent_dir = tmp_path / "ssh-agent"            # in /tmp, as ssh-agent makes it: private inside unless passed
+    agent_dir.mkdir(mode=0o700)
+    path = str(agent_dir / "agent.1")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(4)
+    env["SSH_AUTH_SOCK"] = path
+    code = """
+        s = socket.socket(socket.AF_UNIX)
+        attempt("agent", lambda: s.connect(os.environ["SSH_AUTH_SOCK"]))
+    """
+    try:
+        without, _ = probe(env, work, code)
+        passed, _ = probe(env, work, code, options=("--ssh-agent",))
+    finally:
+        listener.close()
+    assert without == {"agent": "No such file or directory"}, without
+    assert passed == {"agent": "OK"}, passed
