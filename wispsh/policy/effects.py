@@ -43,6 +43,7 @@ EFFECTS: dict[str, tuple[Level, str]] = {
     "secret": (H, "reads or prints a secret"),
     "debug": (H, "attaches to other programs or captures their traffic"),
     "shell-state": (H, "changes what later commands of this shell run (aliases, functions, builtins)"),
+    "agent": (H, "starts an AI agent: it runs commands of its own choosing"),
     "destroy": (D, "destroys what cannot be recovered (remote history, databases, disks, infrastructure)"),
     "privilege": (D, "takes or grants privilege"),
     "persist": (D, "plants something that runs on its own later"),
@@ -54,6 +55,7 @@ EFFECTS: dict[str, tuple[Level, str]] = {
     "credentials": (D, "changes passwords or mints credentials"),
     "halt": (D, "stops the machine or every process"),
     "gate": (D, "tampers with the gate itself"),
+    "agent-ungated": (D, "starts an AI agent with its own approvals off: it runs whatever its prompt says, unasked"),
 }
 
 # A user's table may raise any finding and lower most; never these: the gate's own integrity.

@@ -58,7 +58,7 @@ PUT_THERE = ("/opt/", "/srv/", "/mnt/", "/media/", "/home/", "/Users/")
 PACKAGE_TREES = ("/opt/homebrew/", "/opt/local/")
 DEVICE_PREFIXES = ("/dev/sd", "/dev/nvme", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/mmcblk", "/dev/disk",
                    "/dev/mapper/", "/dev/md", "/dev/loop", "/dev/mem", "/dev/kmem", "/dev/port", "/dev/dm-",
-                   "/dev/rdisk", "/dev/sr", "/dev/fd0")
+                   "/dev/rdisk", "/dev/sr", "/dev/fd0", "/proc/kcore")
 # Under home: secret stores (reading leaks, writing plants access).
 HOME_SECRETS = (".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker/config.json", ".netrc",
                 ".git-credentials", ".pypirc", ".password-store", ".vault-token", ".npmrc",
@@ -149,7 +149,7 @@ def _is_secret_name(path: str) -> bool:
         return True
     if name.endswith(SECRET_SUFFIXES) and not name.endswith(".pub"):
         return not (name.endswith((".pem", ".crt")) and any(h in name.lower() for h in PUBLIC_HINTS))
-    return path.startswith("/proc/") and name == "environ"
+    return path.startswith("/proc/") and name in ("environ", "mem")     # a process's environment or memory
 
 
 _SECRET_SAMPLES = tuple(SECRET_NAMES) + ("id_rsa", "id_ed25519", "id_ecdsa", "server.key", "cert.pem", "a.p12",
@@ -508,3 +508,25 @@ def is_directory(where: Place) -> bool:
 
 
 SECRET_CLASSES = frozenset({SECRET, PROJECT_SECRET, WISP_KEY})
+
+# The secret stores a whole tree can hold, by where they are (HOME_SECRETS under the home, SYSTEM_SECRETS as
+# they are): a recursive read of a directory that holds one reads that store too (`grep -r key ~`, `tar c /etc`).
+# The project's own secrets (a .env) are not named here: they are found by name, file by file.
+SYSTEM_STORES = tuple(s.rstrip("_") for s in SYSTEM_SECRETS)
+
+
+def store_under(where: Place, ctx, hidden: bool = True) -> str | None:
+    """A secret store (a path) that lies inside the tree `where` names, or None. `hidden=False`: the reader
+    skips hidden entries (rg and ag without --hidden), so a store behind a dot-named directory is not read."""
+    if where.unknown or not where.path.startswith("/"):
+        return None
+    top = where.path.rstrip("/") + "/" if where.path != "/" else "/"
+    home = ctx.home.rstrip("/") + "/"
+    for store in (home + s for s in HOME_SECRETS):
+        if store.startswith(top) and store != top.rstrip("/") and (
+                hidden or not any(step.startswith(".") for step in store[len(top):].split("/"))):
+            return store
+    for store in SYSTEM_STORES:
+        if store.startswith(top) and (hidden or not any(step.startswith(".") for step in store[len(top):].split("/"))):
+            return store
+    return None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 FAMILIES = ("files", "git", "interpreters", "runners", "gate", "network", "databases", "packages", "system",
-            "cloud", "containers", "verbs", "printing")
+            "cloud", "containers", "verbs", "printing", "agent_clis")
 MARK = "\n# ---- " + "generated: do not edit by hand (python -m wispsh.programs.index)\n"
 _loaded: dict = {}
 
@@ -82,7 +82,7 @@ _NAMES = {
         'bzcat bzip2 cat chattr chgrp chmod chown cksum cmp column comm cp csplit cut dd diff dirname du dust '
         'egrep exa expand eza fgrep file find fmt fold gawk getfacl gfind git-grep gojq grep gsed gsplit gtar '
         'gunzip gzip head hexdump iconv install join jq ln look ls lsattr mawk md5sum mkdir mkfifo mv namei '
-        'nawk ncdu nl numfmt od paste patch pr readlink realpath rev rg rm rmdir sed setfacl sha1sum '
+        'nawk ncdu nl numfmt od pandoc paste patch pr readlink realpath rev rg rm rmdir sed setfacl sha1sum '
         'sha256sum sha512sum shred shuf sort split sponge stat strings sum tac tail tar tee touch tr tree '
         'truncate unexpand uniq unlink unxz unzip unzstd wc xxd xz xzcat yq zcat zgrep zip zstd zstdcat'
     ),
@@ -101,9 +101,9 @@ _NAMES = {
         'vimdiff wish xdg-open xonsh yash zsh'
     ),
     'runners': (
-        'aws-vault chronic dbus-run-session direnv doppler dotenv envchain fd fdfind firejail infisical mise '
-        'nix nix-shell op parallel perf pipenv proxychains proxychains4 rtx screen script setpriv sg '
-        'ssh-agent systemd-run tmux torsocks valgrind xvfb-run'
+        'aws-vault chronic conky dbus-run-session direnv doppler dotenv entr envchain fd fdfind firejail fzf '
+        'infisical mise nix nix-shell op parallel perf pipenv proxychains proxychains4 ranger rtx screen '
+        'script setpriv sg ssh-agent systemd-run tmux torsocks valgrind xvfb-run'
     ),
     'gate': (
         'wisp wispsh'
@@ -165,6 +165,10 @@ _NAMES = {
         'setopt shasum shift shopt size sleep ss stdbuf stty sw_vers sync system_profiler tidy time timeout '
         'times tldr top tput true tty type ulimit umask unalias uname unsetopt uptime users uuidgen vmstat w '
         'wait watch whatis whereis which who whoami wl-copy wl-paste xclip xmllint xsel yamllint yes'
+    ),
+    'agent_clis': (
+        'aider amp claude codex copilot crush cursor-agent droid gemini goose interpreter kiro-cli mini '
+        'opencode q qwen'
     ),
 }
 FAMILY: dict[str, str] = {name: family for family, names in _NAMES.items() for name in names.split()}

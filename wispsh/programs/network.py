@@ -231,9 +231,10 @@ SSH_COPY_ID = Program(
 
 # ---------------------------------------------------------------- copies across machines: scp, rsync, sftp, ftp
 
-def copy_across(cmd, sources, dest, what: str, *, contents_slash: bool = False) -> None:
+def copy_across(cmd, sources, dest, what: str, *, contents_slash: bool = False, recursive: bool = False) -> None:
     """Local sources to a remote destination leave the machine (each judged by its place); a remote source to a
-    local destination is a download written where it lands; local to local is a copy."""
+    local destination is a download written where it lands; local to local is a copy (of whole trees when
+    `recursive`: a tree that holds a secret store copies the secrets)."""
     if remote(dest):
         cmd.does("send", f"{what}.upload", f"{what} copies files to another machine")
         for source in sources:
@@ -244,7 +245,7 @@ def copy_across(cmd, sources, dest, what: str, *, contents_slash: bool = False) 
         cmd.does("fetch", f"{what}.download", f"{what} copies files from another machine")
     for source in sources:
         if not remote(source):
-            cmd.read(source)
+            cmd.embed(source, "copies", recursive)
     cmd.write_into(dest, [s if not remote(s) else s.split(":", 1)[1] or "." for s in sources], "writes",
                    contents_slash=contents_slash)
 
@@ -260,7 +261,7 @@ def scp_copy(cmd, o) -> None:
         cmd.does("run-code", "scp.sftp-server", "scp runs the local sftp server program it is given (-D)")
     operands = o.operands
     if len(operands) >= 2:
-        copy_across(cmd, operands[:-1], operands[-1], "scp")
+        copy_across(cmd, operands[:-1], operands[-1], "scp", recursive=o.has("r"))
     else:
         cmd.facts.net_send = True
         cmd.does("send", "scp.copies", "copies files to or from another machine")
@@ -311,7 +312,8 @@ def rsync_copy(cmd, o) -> None:
     if len(operands) < 2:
         return
     dest = operands[-1]
-    copy_across(cmd, operands[:-1], dest, "rsync", contents_slash=True)
+    copy_across(cmd, operands[:-1], dest, "rsync", contents_slash=True,
+                recursive=o.has("r", "recursive", "a", "archive"))
     if any(flag.startswith("delete") for flag in o.flags) and not remote(dest):
         where = cmd.place(dest)
         if where.cls in (places.HOME, places.ROOT, places.ANCESTOR, places.SYSTEM):
