@@ -695,7 +695,8 @@ def worst(found) -> Verdict:
     for f in found:
         if f.level == level and all(f.reason != k.reason for k in kept):
             kept.append(f)
-    return Verdict(level, tuple(kept[:4]))
+    effects = tuple({(f.effect, f.level): None for f in found if f.level > S})     # every effect, once
+    return Verdict(level, tuple(kept[:4]), effects)
 
 
 def judge(part: Part, key: Key, ctx: Context) -> Judged:

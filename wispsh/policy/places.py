@@ -71,14 +71,21 @@ HOME_SECRETS = (".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", "
                 ".config/heroku", ".netlify", ".vercel", ".config/gcloud", ".claude/.credentials.json",
                 ".codex/auth.json", ".gemini/oauth_creds.json", ".qwen/oauth_creds.json",
                 ".config/github-copilot/hosts.json", ".config/github-copilot/apps.json", ".local/share/opencode/auth.json",
-                ".aider.conf.yml.secret", ".config/gh/hosts.yml", ".config/op/config", ".docker/config.json")
+                ".aider.conf.yml.secret", ".config/gh/hosts.yml", ".config/op/config", ".docker/config.json",
+                # browsers' profiles where snap, flatpak and other vendors keep them
+                "snap/firefox/common/.mozilla", ".var/app/org.mozilla.firefox/.mozilla",
+                ".var/app/com.google.Chrome/config/google-chrome", ".var/app/org.chromium.Chromium/config/chromium",
+                ".config/vivaldi", ".config/opera", "Library/Application Support/Firefox",
+                "Library/Application Support/Microsoft Edge", "Library/Application Support/BraveSoftware",
+                "Library/Safari")
 SECRET_NAMES = frozenset({"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "id_ed25519_sk", "id_ecdsa_sk",
                           "authorized_keys", "known_hosts", ".env", "credentials", "credentials.json", ".netrc",
                           ".pgpass", "shadow", "gshadow", "master.key", "secrets.yml", "secrets.yaml",
                           "service-account.json", ".git-credentials", ".htpasswd", "environ", ".bash_history",
                           ".zsh_history", ".python_history", ".psql_history", ".mysql_history",
                           ".node_repl_history", ".sh_history", ".histfile", "id_rsa.key", ".env.local",
-                          ".env.production"})
+                          ".env.production", "key4.db", "key3.db", "cookies.sqlite", "signons.sqlite",
+                          "Login Data", "Login Data For Account"})     # (browsers' password and cookie stores)
 # Project files that make tools fetch from elsewhere.
 PROJECT_CONFIG_NAMES = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", "pip.conf", "pip.ini",
                                   ".bunfig.toml", "bunfig.toml", ".gitattributes", ".gitmodules", ".mise.toml",

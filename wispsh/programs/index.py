@@ -133,16 +133,18 @@ _NAMES = {
     ),
     'system': (
         'addgroup adduser arpspoof at atq atrm badblocks batch blkdiscard bore bw cfdisk chfn chisel chpasswd '
-        'chsh cloudflared crontab cryptsetup delgroup deluser diskutil doas dscl dseditgroup ettercap fdisk '
-        'firewall-cmd format frpc gdisk gopass gpasswd gpg gpg2 groupadd groupdel groupmod halt hdparm '
-        'hostname hostnamectl hydra init insmod ip6tables ip6tables-restore iptables iptables-restore kexec '
-        'keyctl kill killall killall5 launchctl ldconfig localectl localtunnel loginctl losetup lsmod lt '
-        'lvremove machinectl masscan mdadm mke2fs mkfs mkswap modinfo modprobe mount newfs newgrp nft ngrok '
-        'nmap nsenter nvme parted pass passwd pfctl pkexec pkill poweroff pvremove rc-service reboot rmmod '
-        'run0 runuser sdparm secret-tool security service setcap setuid sfdisk sgdisk shutdown skill slay '
-        'ssh-add ssh-keygen su sudo sudoedit swapoff swapon sysadminctl sysctl systemctl tailscale tcpdump '
-        'telinit timedatectl tshark ufw umount unshare update-alternatives useradd userdel usermod vault '
-        'vgremove vipw visudo wipefs zpool'
+        'chsh cloudflared crontab cryptsetup delgroup deluser detect-secrets diskutil doas dscl dseditgroup '
+        'dumpsterdiver ettercap fdisk firewall-cmd format frpc gcore gdisk ggshield gitleaks gopass gpasswd '
+        'gpg gpg2 groupadd groupdel groupmod halt hashcat hdparm hostname hostnamectl hydra '
+        'impacket-secretsdump init insmod ip6tables ip6tables-restore iptables iptables-restore john '
+        'keepassxc-cli kexec keyctl keyring kill killall killall5 kingfisher kwallet-query laZagne launchctl '
+        'lazagne ldconfig localectl localtunnel loginctl losetup lpass lsmod lt lvremove machinectl masscan '
+        'mdadm mimipenguin mke2fs mkfs mkswap modinfo modprobe mount newfs newgrp nft ngrok nmap noseyparker '
+        'np nsenter nvme parted pass passwd pfctl pkexec pkill poweroff pvremove pypykatz rc-service reboot '
+        'ripsecrets rmmod run0 runuser sdparm secret-tool secretsdump.py security service setcap setuid '
+        'sfdisk sgdisk shutdown skill slay ssh-add ssh-keygen su sudo sudoedit swapoff swapon sysadminctl '
+        'sysctl systemctl tailscale tcpdump telinit timedatectl trufflehog tshark ufw umount unshadow unshare '
+        'update-alternatives useradd userdel usermod vault vgremove vipw visudo wipefs zpool'
     ),
     'cloud': (
         'aws az doctl eksctl firebase fly flyctl gcloud gsutil heroku netlify pulumi terraform terragrunt '

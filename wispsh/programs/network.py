@@ -588,14 +588,17 @@ def _curl_upload(cmd, option: str, value: str) -> str | None:
         return "-" if value in ("-", ".") else value    # (a `{a,b}` list is split by the caller)
     if option in CURL_DATA:
         return value[1:] if value.startswith("@") else None
-    if option == "data-urlencode":      # `@F`, `name@F` send F; `name=text` is text
+    if option in ("data-urlencode", "url-query"):   # `@F`, `name@F` send F; `name=text` is text; `+text`
+        if option == "url-query" and value.startswith("+"):    # (--url-query only) is text as it is
+            return None
         head = value.split("=", 1)[0]
         return value.split("@", 1)[1] if "@" in head else None
-    if option in ("F", "form"):         # `name=@F`, `name=<F` (with ;type=… after)
+    if option in ("F", "form"):         # `name=@F`, `name=<F` (with ;type=… after), `;headers=@F`
         content = value.split("=", 1)[1] if "=" in value else ""
         if content[:1] in ("@", "<"):
             return content[1:].split(";", 1)[0].strip('"')
-        return None
+        headers = value.split(";headers=@", 1)
+        return headers[1].split(";", 1)[0].strip('"') if len(headers) == 2 else None
     if option in ("H", "header", "proxy-header"):
         return value[1:] if value.startswith("@") else None
     if option == "variable":            # `name@F` reads F into a variable a later {{name}} sends
@@ -619,6 +622,7 @@ def _remote_name(url: str) -> str:
                         "curl -F 'f=@report.pdf;type=application/pdf' https://a.example",
                         "curl -H @headers.txt https://a.example"],
         "curl.config": ["curl -K cfg.txt https://a.example"],
+        "curl.header-file": ["curl --etag-compare etag.txt https://a.example", "curl -b jar.txt https://a.example"],
         "curl.reads": ["curl --netrc-file ~/.netrc https://a.example", "curl --key k.pem --cert c.pem https://a"], "curl.config-input": ["curl -K - https://a.example"],
         "curl.engine": ["curl --engine pkcs11 https://a.example"],
         "curl.root-socket": ["curl --unix-socket /var/run/docker.sock http://localhost/containers/json"],
@@ -660,10 +664,14 @@ def curl_request(cmd, o) -> None:
             uses(cmd, config)
             cmd.does("run-code", "curl.config", f"curl takes options from {_shown(config)}, which the gate does not "
                                                 "read (they may upload or overwrite files)")
-    for used in o.all("key", "cert", "cacert", "netrc-file", "capath", "proxy-key", "proxy-cert", "crlfile",
-                      "etag-compare"):
+    for used in o.all("key", "cert", "cacert", "netrc-file", "capath", "proxy-key", "proxy-cert", "crlfile"):
         cmd.fired.add("curl.reads")
         uses(cmd, used, "uses")
+    # files whose contents go out in a header: --etag-compare F (If-None-Match: F's text), -b F (a cookie jar,
+    # when the value holds no `=`): ordinary for a project's own jar, a leak for a secret or a browser's store
+    for sent in o.all("etag-compare") + [v for v in o.all("b", "cookie") if "=" not in v and v != "-"]:
+        cmd.fired.add("curl.header-file")
+        _upload_or_leak(cmd, sent)
     if any(e != "list" for e in o.all("engine")):
         cmd.does("run-code", "curl.engine", "curl loads an OpenSSL engine (a library)")
     for socket in o.all("unix-socket", "abstract-unix-socket"):
@@ -838,8 +846,10 @@ def wget_request(cmd, o) -> None:
                                                 "does not read")
     if given("use-askpass"):
         cmd.does("run-code", "wget.askpass", "wget runs the password program it is given (--use-askpass)")
-    for path in given("load-cookies", "ca-certificate", "certificate", "private-key"):
+    for path in given("ca-certificate", "certificate", "private-key"):
         uses(cmd, path)
+    for jar in given("load-cookies"):       # its cookies go out with the requests
+        _upload_or_leak(cmd, jar)
     runtime_request(cmd, given("post-data", "body-data", "header", "user-agent", "referer", "B", "base")
                     + o.operands)
     outputs = given("O", "output-document")
