@@ -289,6 +289,18 @@ class Cmd:
             self.facts.secret_copy = True
         return where
 
+    def unknown_reads(self) -> None:
+        """A program the gate does not know, given a secret's path (an operand, an option's value `--x=F`, a
+        response file `@F`, a `file://F` URL), can print it: it is judged as reading it (GTFOBins' file-read
+        of hundreds of tools). Other paths say nothing of what it does with them."""
+        for word in self.args:
+            if UNKNOWN in word or "/" not in word and "." not in word:
+                continue
+            path = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
+            path = path[1:] if path.startswith("@") else path[7:] if path.startswith("file://") else path
+            if path and not path.startswith("-") and self.place(path).cls in places.SECRET_CLASSES:
+                self.read(path, f"{self.name} is given")
+
     def list_names(self, word: str, verb: str = "lists") -> places.Place:
         """Names, sizes, modes of what a path holds; not its contents."""
         where = self._apply("list", word, verb)

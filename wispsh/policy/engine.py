@@ -515,6 +515,7 @@ def _dispatch(cmd: Cmd) -> None:
             cmd.does("run-code", "program.runtime", "the program is chosen at run time")
         else:
             cmd.does("unknown", "program.unknown", f"{name} is not a program the gate knows")
+            cmd.unknown_reads()
         words = cmd.delegate_to
         if not words:
             return

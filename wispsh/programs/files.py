@@ -888,6 +888,9 @@ def _reader(name: str, values: str) -> Program:
     pager = name in ("bat", "batcat")
     action, what = ("list", "lists") if name in LISTERS else ("read", "reads")
     recursive = When(flag=("r", "recursive")) if name == "diff" else None     # diff -r compares whole trees
+    if name == "file":      # -f F names the files to look at, -m F is a magic file: F's lines are echoed
+        writes += (On("read", ("option", "f", "files-from", "m", "magic-file"), id="file.reads-list",
+                      examples=("file -f ~/.ssh/id_rsa",)),)
     return Program(name, doc=f"{name}: {what} the files it is given",
                    grammar=Grammar(values=values, long_values=READER_LONG_VALUES + (("pager",) if pager else ())),
                    hook=bat_pager if pager else None,
@@ -1035,6 +1038,17 @@ PANDOC = Program(
 )
 
 
+ENSCRIPT = Program(
+    "enscript", doc="formats text for printing; -I runs an input filter command",
+    grammar=Grammar(values="oIpPMcfFLNtTsuUvX", long_values=("output", "filter", "printer", "media", "font",
+                                                             "header-font", "title", "encoding")),
+    rows=(Row("enscript.filter", "run-code", "enscript runs the input filter command it is given",
+              When(value=("I", "filter")), examples=("enscript -I '/bin/sh >&2' /dev/null",)),),
+    on=(On("write", ("option", "o", "p", "output"), id="enscript.output", examples=("enscript -o ~/.bashrc x",)),
+        On("read", OPERANDS, id="enscript.reads", examples=("enscript notes.txt",))),
+)
+
+
 @emits({"split.filter": ["split --filter='sh -c x' f"], "split.writes": ["split -l 10 f part-"],
         "csplit.writes": ["csplit f 10"]})
 def split_outputs(cmd, o) -> None:
@@ -1075,5 +1089,5 @@ def _normalize(path: str) -> str:
 PROGRAMS = programs(
     RM, RMDIR, CP, MV, LN, INSTALL, DD, SHRED, TRUNCATE, SPONGE, TEE, TOUCH, MKDIR, MKFIFO, CHMOD, CHOWN, CHATTR, SORT,
     UNIQ, SED, AWK, FIND, TAR, ZIP, UNZIP, SEVENZIP, XXD, BASE64, *COMPRESSORS, *READER_PROGRAMS, *NAMER_PROGRAMS,
-    *SEARCHER_PROGRAMS, JQ, YQ, PATCH, SPLIT, CSPLIT, PANDOC,
+    *SEARCHER_PROGRAMS, JQ, YQ, PATCH, SPLIT, CSPLIT, PANDOC, ENSCRIPT,
 )

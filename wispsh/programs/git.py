@@ -564,10 +564,26 @@ READ_ONLY = frozenset({
     "check-mailmap", "verify-pack", "show-index", "stripspace", "column", "bugreport",
 })
 SHOW_VERB = verb(grammar=SHOWING, rows=(EXT_DIFF,), on=(OUTPUT,))
+@emits({"git.diff.outside": ["git diff /dev/null ~/.ssh/id_rsa"]})
+def diff_outside(cmd, o) -> None:
+    """`git diff A B` where a path lies outside the repository is `git diff --no-index A B` (git says so): both
+    files are read and printed."""
+    paths = [w for w in o.operands if w not in ("--",)]
+    if o.has("no-index") or len(paths) != 2 or any(".." in w and "/" not in w for w in paths):
+        return
+    places_of = [cmd.place(w) for w in paths]
+    if any(not w.unknown and w.cls not in (places.PROJECT, places.PROJECT_ROOT, places.GIT_INTERNAL)
+           for w in places_of):
+        cmd.fired.add("git.diff.outside")
+        for word in paths:
+            cmd.read(word)
+
+
 DIFF_VERB = verb(grammar=Grammar(long_values=SHOWING.long_values, longs=SHOWING.longs + ("no-index",)),
                  rows=(EXT_DIFF,),
                  on=(OUTPUT, On("read", OPERANDS, when=When(flag=("no-index",)), id="git.diff.no-index",
-                                examples=("git diff --no-index /dev/null ~/.aws/credentials",))))
+                                examples=("git diff --no-index /dev/null ~/.aws/credentials",))),
+                 hook=diff_outside)
 
 
 @emits({"git.grep.pager": ["git grep -O foo"], "git.grep.no-index": ["git grep --no-index AKIA ~"]})

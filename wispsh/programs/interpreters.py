@@ -606,7 +606,11 @@ GENERIC_INLINE = Inline(code=("e", "c", "eval", "E", "Command", "command", "C"),
 GENERIC_GRAMMAR = Grammar(values="ecfECF", long_values=("eval", "Command", "command", "File", "file"))
 GENERIC = tuple(interpreter(name, flag="-e", grammar=GENERIC_GRAMMAR, spec=GENERIC_INLINE)
                 for name in ("Rscript", "julia", "osascript", "tclsh", "wish", "expect", "groovy", "scala", "kotlin",
-                             "jshell", "irb", "guile", "racket", "sbcl", "clisp", "dc"))
+                             "jshell", "irb", "guile", "racket", "sbcl", "clisp", "dc",
+                             # GTFOBins' shell and file-write: R -e, octave --eval, gnuplot -e, ghc -e, bpftrace -e,
+                             # and m4, whose input's esyscmd() runs commands
+                             "R", "octave", "octave-cli", "gnuplot", "ghc", "runghc", "runhaskell", "bpftrace", "m4",
+                             "gm4"))
 
 # AppleScript (and JXA) asking for an administrator's password runs its shell script as root; the script of
 # `do shell script "…"` is shell code the gate can read.
@@ -1110,10 +1114,16 @@ MORE = Program("more", aliases=("most",), doc="a pager; +cmd runs commands", gra
 
 
 @emits({"man.pager": ["man -P 'sh -c id' ls", "man --pager=id ls", 'man -P "$P" ls'],
+        "man.file-page": ["man ./docs/tool.1", "man ~/.ssh/id_rsa"],
         "man.plain-pager": ["man -P cat ls", "man --pager='less -R' ls"]})
 def man_pager(cmd, o: Options) -> None:
     """-P/--pager CMD: man runs CMD on the page. A plain pager (`cat`, `less -R`) shows it; any other command
-    runs code, judged too (parts of their own, or here)."""
+    runs code, judged too (parts of their own, or here). A page named with a slash is that file, shown."""
+    if not o.has("l", "local-file"):
+        for word in o.operands:
+            if "/" in word:
+                cmd.fired.add("man.file-page")
+                cmd.read(word)
     for text in o.all("P", "pager"):
         if UNKNOWN in text:
             cmd.does("run-code", "man.pager", "man runs a pager command known only at run time")

@@ -3,6 +3,8 @@ kernel, namespaces, keyrings and password stores, tunnels and sniffers. What tak
 something that runs on its own, stops the machine or turns off a protection is dangerous."""
 from __future__ import annotations
 
+import posixpath
+
 from wispsh.policy import places
 from wispsh.programs.delegate import hand_on, runs_operands
 from wispsh.programs.grammar import UNKNOWN
@@ -418,10 +420,21 @@ KERNEL_PROTECTION = lazy_re(r"kernel\.(randomize_va_space|yama|kptr_restrict|dme
 
 
 @emits({"sysctl.weakens": ["sysctl -w kernel.randomize_va_space=0", "sysctl kernel.yama.ptrace_scope=0"],
-        "sysctl.sets": ["sysctl -w vm.swappiness=10", "sysctl -p"]})
+        "sysctl.sets": ["sysctl -w vm.swappiness=10", "sysctl -p"],
+        "sysctl.path": ["sysctl -n /../../etc/shadow", "sysctl -p ~/.ssh/id_rsa"]})
 def sysctl_settings(cmd, o) -> None:
-    """sysctl reads unless it is given -w, -p/--load/--system or KEY=VALUE; some keys are kernel protections."""
+    """sysctl reads unless it is given -w, -p/--load/--system or KEY=VALUE; some keys are kernel protections. A
+    key with a slash is a path under /proc/sys (`sysctl -n /../../etc/shadow` reads /etc/shadow), and -p F
+    reads F (echoing the lines it cannot set)."""
     args = o.args
+    for word in o.operands:
+        if "/" in word and "=" not in word and UNKNOWN not in word:
+            cmd.fired.add("sysctl.path")
+            cmd.read(posixpath.normpath("/proc/sys/" + word.lstrip("/")), "sysctl reads")
+    for flag, value in zip(args, args[1:]):
+        if flag in ("-p", "--load") and not value.startswith("-"):
+            cmd.fired.add("sysctl.path")
+            cmd.read(value, "sysctl -p reads (and echoes the bad lines of)")
     if not any(a.startswith("-w") or "=" in a or a in ("-p", "--load", "--system") for a in args):
         return
     if any(KERNEL_PROTECTION.match(a) for a in args):
@@ -671,6 +684,27 @@ GGSHIELD = Program("ggshield", doc="GitGuardian's scanner: sends what it scans t
                    grammar=Grammar(values="", long_values=("exit-zero", "output", "format", "exclude", "config-path")),
                    hook=ggshield_sends)
 
+@emits({"puppet.apply-code": ["puppet apply -e 'notify {x:}'"], "puppet.apply": ["puppet apply site.pp"]})
+def puppet_apply(cmd, o) -> None:
+    """puppet apply -e CODE / apply FILE: the manifest's resources change the machine (exec resources run
+    commands)."""
+    if o.all("e", "execute"):
+        cmd.does("run-code", "puppet.apply-code", "puppet apply runs the manifest code it is given")
+    for word in o.operands:
+        cmd.fired.add("puppet.apply")
+        cmd.run_file(word, "puppet applies")
+
+
+PUPPET = Program(
+    "puppet", doc="configuration management: `apply` changes the machine as a manifest says",
+    verbs={"apply": verb(grammar=Grammar(values="e", long_values=("execute", "modulepath", "environment")),
+                         rows=(Row("puppet.applies", "system", "puppet apply changes the machine",
+                                   examples=("puppet apply site.pp",)),),
+                         hook=puppet_apply)},
+    read_only=("help", "--version", "describe", "lookup", "facts"),
+    default=Row("puppet.verb", "unknown", "{cmd}", examples=("puppet frobnicate",)),
+)
+
 # pass and gopass: a word that is not a verb is an entry's name (`pass work/aws` shows it); no word lists them.
 STORE_SHOWS = Row("pass.shows", "secret", "{cmd} prints a stored password", sets=("secret",),
                   examples=("pass show work/aws", "gopass show -o x", "pass otp x", "gopass cat x"))
@@ -842,4 +876,4 @@ PROGRAMS = programs(ROOT, SU, MACHINECTL, SYSTEMCTL, LAUNCHCTL, SERVICE, CRONTAB
                     *KERNEL_READS, CAPABILITIES, NSENTER, UNSHARE, LDCONFIG, ALTERNATIVES, SECURITY, GPG,
                     KEYRINGS, PASS, VAULT, SSH_ADD, SSH_KEYGEN, LOGINCTL, CHFN, SETTINGS, SNIFFERS, TUNNELS, TAILSCALE,
                     LPASS, KWALLET_QUERY, KEYRING_CLI, KEEPASSXC_CLI, DUMPERS, GCORE, TRUFFLEHOG, GITLEAKS,
-                    DETECT_SECRETS, SCANNERS, GGSHIELD)
+                    DETECT_SECRETS, SCANNERS, GGSHIELD, PUPPET)
