@@ -134,3 +134,12 @@ def test_effects_below_the_threshold_are_not_recorded(h):
     plan = h.plan("git commit -m x && ls ~")
     assert plan.questions[0].effects == ("change",)       # ls ~ (low) is no part of the question
     assert all(level >= Level.MODERATE for _, level in plan.judged[0].verdict.effects)
+
+
+def test_explain_says_why_a_matching_approval_did_not_cover(h):
+    h.answer("curl -s https://api.example.com/x", "s")
+    plan = h.plan("curl -d 'a=1' https://api.example.com/y")
+    assert [d.kind for d in plan.decisions] == ["ask"]
+    note, = [n for n in plan.notes if "[approval.effects]" in n]
+    assert "given for fetch" in note and "also does data" in note
+    assert not any("[approval.effects]" in n for n in h.plan("curl -s https://api.example.com/z").notes)

@@ -84,6 +84,20 @@ def _covering(standing, pattern: str, texts: tuple[str, ...], legacy: str | None
     return None
 
 
+def uncovered_note(standing, pattern: str, level: Level, effects: frozenset) -> str | None:
+    """Why an approval of this very pattern, at a level that would do, did not cover the part: it does something
+    of another kind ([approval.effects]); None when no such approval stands."""
+    for a in standing.approvals:
+        if a.pattern == pattern and not a.exact_text and a.level >= level and not covers_effects(a, effects):
+            from wispsh.policy.effects import ordinary
+
+            granted = ", ".join(a.effects) if a.effects is not None else "ordinary work (no record of its effects)"
+            extra = sorted(e for e in effects if (e not in a.effects if a.effects is not None else not ordinary(e)))
+            return (f"{pattern}: the {a.scope} approval {a.id} was given for {granted}; this part also does "
+                    f"{', '.join(extra)}, so it is asked [approval.effects]")
+    return None
+
+
 def _runs_what_only_run_time_says(j: Judged) -> bool:
     """A program chosen at run time or text the splitter could not read: the same text can run anything,
     so no standing approval may cover it (peers.md: never a saved key for an opaque part)."""
@@ -139,6 +153,7 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
         return made(decisions, [question], verdict="ask", covered=True, notes=notes)
 
     decisions: list[Decision] = []
+    notes = list(notes)
     for j, lv in zip(judged, levels):
         if lv < threshold:
             decisions.append(Decision("below-threshold"))
@@ -146,8 +161,11 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
         hit = None
         if lv < Level.DANGEROUS and standing is not None:
             usable = _once_grants(standing) if _runs_what_only_run_time_says(j) else standing
-            hit = _covering(usable, j.key.pattern, (j.key.pattern, j.part.text, line), j.key.legacy, lv,
-                            effects_of((j.verdict,), threshold))
+            effects = effects_of((j.verdict,), threshold)
+            hit = _covering(usable, j.key.pattern, (j.key.pattern, j.part.text, line), j.key.legacy, lv, effects)
+            note = uncovered_note(usable, j.key.pattern, lv, effects) if hit is None else None
+            if note is not None and note not in notes:
+                notes.append(note)
         decisions.append(hit or Decision("ask"))
 
     questions: list[Question] = []

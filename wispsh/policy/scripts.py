@@ -121,6 +121,8 @@ def script_file(cmd, word: str, what: str, judge, rule: str) -> None:
         return
     where = cmd.place(word)
     if UNKNOWN in word or where.cls not in PROJECT:
+        if UNKNOWN in word:
+            cmd.facts.runtime_code = True   # `-f <(curl …)`, `-f "$S"`: the script is text known only at run time
         cmd.run_file(word, what)            # a pipe, a run-time name, a file outside the project
         return
     status, text, path = project_script(cmd, word)

