@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from wispsh.model import Level
-from test_rules_support import describe, judge, make_place
+from test_rules_support import judge, make_place, reaches, stays_within
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
@@ -20,9 +20,6 @@ S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGERO
 def place(tmp_path_factory):
     return make_place(tmp_path_factory.mktemp("agents"))
 
-
-def rules(outcome) -> set[str]:
-    return {f.rule for j in outcome.parts for f in j.verdict.findings} | {f.rule for f in outcome.line.findings}
 
 
 GATE_OFF = [
@@ -113,29 +110,23 @@ QUIET = [
 
 @pytest.mark.parametrize("line,rule", GATE_OFF)
 def test_an_agent_with_its_approvals_off_is_dangerous(line, rule, place):
-    outcome = judge(line, place)
-    assert outcome.reached == D, describe(outcome)
-    assert rule in rules(outcome), describe(outcome)
+    reaches(line, place, D, rule)
 
 
 @pytest.mark.parametrize("line,rule", STARTED)
 def test_an_agent_started_normally_is_high(line, rule, place):
-    outcome = judge(line, place)
-    assert outcome.reached == H, describe(outcome)
-    assert rule in rules(outcome), describe(outcome)
+    reaches(line, place, H, rule)
+    stays_within(line, place, H)
 
 
 @pytest.mark.parametrize("line,least,rule", MANAGEMENT)
 def test_management_verbs_are_what_they_do(line, least, rule, place):
-    outcome = judge(line, place)
-    assert outcome.reached >= least, describe(outcome)
-    assert rule in rules(outcome), describe(outcome)
+    reaches(line, place, least, rule)
 
 
 @pytest.mark.parametrize("line,most", QUIET)
 def test_versions_and_lists_stay_quiet(line, most, place):
-    outcome = judge(line, place)
-    assert outcome.reached <= most, describe(outcome)
+    stays_within(line, place, most)
 
 
 def test_the_s1ngularity_shape(place):

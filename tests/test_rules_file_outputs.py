@@ -17,7 +17,7 @@ import threading
 import pytest
 
 from wispsh.model import Level
-from test_rules_support import describe, judge, make_place
+from test_rules_support import make_place, reaches, stays_within
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
@@ -26,9 +26,6 @@ S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGERO
 def place(tmp_path_factory):
     return make_place(tmp_path_factory.mktemp("outputs"))
 
-
-def rules(outcome) -> set[str]:
-    return {f.rule for j in outcome.parts for f in j.verdict.findings} | {f.rule for f in outcome.line.findings}
 
 
 AT_LEAST = [
@@ -130,15 +127,12 @@ AT_MOST = [
 
 @pytest.mark.parametrize("line,least,rule", AT_LEAST)
 def test_files_read_into_outputs_are_reads_or_leaks(line, least, rule, place):
-    outcome = judge(line, place)
-    assert outcome.reached >= least, describe(outcome)
-    assert rule in rules(outcome), describe(outcome)
+    reaches(line, place, least, rule)
 
 
 @pytest.mark.parametrize("line,most", AT_MOST)
 def test_ordinary_messages_and_requests_stay_quiet(line, most, place):
-    outcome = judge(line, place)
-    assert outcome.reached <= most, describe(outcome)
+    stays_within(line, place, most)
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="machine lacks git")

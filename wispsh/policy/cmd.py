@@ -298,7 +298,8 @@ class Cmd:
                 continue
             path = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
             path = path[1:] if path.startswith("@") else path[7:] if path.startswith("file://") else path
-            if path and not path.startswith("-") and self.place(path).cls in places.SECRET_CLASSES:
+            if path and not path.startswith("-") and "://" not in path and \
+                    self.place(path).cls in places.SECRET_CLASSES:
                 self.read(path, f"{self.name} is given")
 
     def list_names(self, word: str, verb: str = "lists") -> places.Place:

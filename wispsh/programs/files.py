@@ -574,6 +574,7 @@ def _awk_effects(cmd, program: str) -> bool:
     runs = _AWK_CODE.search(code) or re.search(r'""\s*\|', code)
     if runs:
         cmd.does("run-code", "awk.runs", "awk program runs commands")
+    if runs or "|" in program:
         # the commands it spells out (`system("…")`, `"…" | getline`, `print | "…"`) are shell code it can read
         for literal in _AWK_COMMANDS.findall(program):
             text = next(t for t in literal if t)
