@@ -9,7 +9,6 @@ git (a tag message holds the file) and the real curl (a local listener receives 
 """
 from __future__ import annotations
 
-import shutil
 import socket
 import subprocess
 import threading
@@ -143,7 +142,6 @@ def test_ordinary_messages_and_requests_stay_quiet(line, most, place):
     stays_within(line, place, most)
 
 
-@pytest.mark.skipif(shutil.which("git") is None, reason="machine lacks git")
 def test_git_tag_f_puts_the_file_into_the_repository(tmp_path):
     """The premise, with the real git: the tag message is the file's text, kept in the repository (a push sends
     it); `git hash-object -w` stores a file that `git cat-file -p` prints back."""
@@ -162,7 +160,6 @@ def test_git_tag_f_puts_the_file_into_the_repository(tmp_path):
     assert "BEGIN FAKE KEY" in run("cat-file", "-p", blob).stdout
 
 
-@pytest.mark.skipif(shutil.which("curl") is None, reason="machine lacks curl")
 def test_curl_url_query_and_etag_compare_send_the_file(tmp_path):
     """The premise, with the real curl: --url-query @F puts F's text into the URL, --etag-compare F into a
     header (a local listener receives both)."""

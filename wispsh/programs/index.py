@@ -165,12 +165,13 @@ _NAMES = {
     'printing': (
         ': apropos arch bc bg break btop builtin caffeinate cal colordiff command continue cowsay csvlook '
         'date delta df diff3 difft dirs disown dmesg echo exec exit expr factor false fc-list fg figlet free '
-        'fx getconf getopts gh-status glow gron groups help htop id ifconfig info ionice jless jobs jsonlint '
-        'last lastb ldd locale logname lsblk lscpu lsof lspci lsusb md5 mktemp mlr netstat nice nm nohup '
-        'notify-send nproc objdump otool pbcopy pbpaste pgrep popd ps pwd readelf renice return say sdiff seq '
-        'setopt shasum shift shopt size sleep ss stdbuf stty sw_vers sync system_profiler tidy time timeout '
-        'times tldr top tput true tty type ulimit umask unalias uname unsetopt uptime users uuidgen vmstat w '
-        'wait watch whatis whereis which who whoami wl-copy wl-paste xclip xmllint xsel yamllint yes'
+        'fx getconf getopts gh-status glow gron groups help htop id ifconfig info inotifywait inotifywatch '
+        'ionice jless jobs jsonlint last lastb ldd locale logname lsblk lscpu lsof lspci lsusb md5 mktemp mlr '
+        'netstat nice nm nohup notify-send nproc objdump otool pbcopy pbpaste pgrep popd ps pwd readelf '
+        'renice return say sdiff seq setopt shasum shift shopt size sleep ss stdbuf stty sw_vers sync '
+        'system_profiler tidy time timeout times tldr top tput true tty type ulimit umask unalias uname '
+        'unsetopt uptime users uuidgen vmstat w wait watch whatis whereis which who whoami wl-copy wl-paste '
+        'xclip xmllint xsel yamllint yes'
     ),
     'agent_clis': (
         'aider amp claude codex copilot crush cursor-agent droid gemini goose interpreter kiro-cli mini '

@@ -10,7 +10,7 @@ PRINTERS = (
     "apropos", "arch", "bg", "break", "btop", "builtin", "caffeinate", "cal", "command",
     "continue", "cowsay", "df", "dirs", "disown", "exec", "exit", "expr",
     "factor", "false", "fc-list", "fg", "figlet", "free", "getconf", "getopts", "gh-status",
-    "groups", "help", "htop", "id", "info", "ionice", "jobs", "locale", "logname", "lsblk",
+    "groups", "help", "htop", "id", "info", "inotifywait", "inotifywatch", "ionice", "jobs", "locale", "logname", "lsblk",
     "lscpu", "lsof", "lspci", "lsusb", "mktemp", "netstat", "nice", "nohup", "notify-send", "nproc",
     "pbcopy", "pbpaste", "pgrep", "popd", "ps", "pwd", "return", "say",
     "seq", "setopt", "shift", "shopt", "sleep", "stdbuf", "stty", "sw_vers", "sync",
