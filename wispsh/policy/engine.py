@@ -515,6 +515,7 @@ def _dispatch(cmd: Cmd) -> None:
             cmd.does("run-code", "program.runtime", "the program is chosen at run time")
         else:
             cmd.does("unknown", "program.unknown", f"{name} is not a program the gate knows")
+            cmd.unknown_reads()
         words = cmd.delegate_to
         if not words:
             return
@@ -695,7 +696,8 @@ def worst(found) -> Verdict:
     for f in found:
         if f.level == level and all(f.reason != k.reason for k in kept):
             kept.append(f)
-    return Verdict(level, tuple(kept[:4]))
+    effects = tuple({(f.effect, f.level): None for f in found if f.level > S})     # every effect, once
+    return Verdict(level, tuple(kept[:4]), effects)
 
 
 def judge(part: Part, key: Key, ctx: Context) -> Judged:

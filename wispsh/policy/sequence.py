@@ -89,7 +89,7 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
                      else " (its image built by the line before it)")
             again = engine.verdict_of(cmd)
             again = Verdict(again.level, tuple(Finding(f.level, f.rule, f.reason + where, f.kind)
-                                                for f in again.findings))
+                                                for f in again.findings), again.effects)
             # the cd and variables' certainty (the images' is the `&&` chain, above)
             sure = found_file is None and not fed_names and (
                 not (cwd != ctx.cwd or uses_vars) or certain and "||" not in line[last_mover_end:part.span[0]])
