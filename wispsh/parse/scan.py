@@ -443,6 +443,59 @@ def code_sites(text: str) -> list[Site]:
     return sites
 
 
+def arithmetic_regions(text: str) -> list[tuple[str, str]]:
+    """Every place in `text`, read as code (and in its unquoted heredoc bodies), where bash evaluates text as
+    arithmetic, as (kind, the text it evaluates, as written): "((" an arithmetic command or a `for ((…))`
+    header, "$((" and "$[" expansions, "[" a subscript (`${a[…]}`, `a[…]=`, `([k]=v)`), "${:" the offset and
+    length of `${x:…}`; and "${!" an indirection (the variable's value names the variable read, its subscript
+    evaluated), given as the variable's name. Text too deep to lex is one region of its own (kind "?")."""
+    try:
+        lexed = _lex(text)
+    except TooDeep:
+        return [("?", text)]
+    found = _arithmetic_in(text, lexed)
+    for start, end, quoted, _ in lexed.heredocs.values():
+        if not quoted:
+            body = text[start:end]
+            if "$" in body:
+                try:
+                    found.extend(_arithmetic_in(body, _lex(body, _HEREDOC)))
+                except TooDeep:
+                    found.append(("?", body))
+    return found
+
+
+def _arithmetic_in(text: str, lexed: _Lexed) -> list[tuple[str, str]]:
+    found = []
+    region_at = lexed.region_at
+    skip = lexed.comments | lexed.bodies
+    for start, end in lexed.jump.items():
+        if start in skip:
+            continue
+        c = text[start]
+        if c == "(" and text.startswith("((", start) and start not in region_at and (
+                start == 0 or text[start - 1] != "$"):
+            found.append(("((", text[start + 2:end - 2] if text.endswith("))", 0, end) else text[start + 2:end]))
+        elif c == "$" and text.startswith("$((", start) and start not in region_at:
+            found.append(("$((", text[start + 3:end - 2] if text.endswith("))", 0, end) else text[start + 3:end]))
+        elif c == "[":
+            kind = "$[" if start and text[start - 1] == "$" else "["
+            found.append((kind, text[start + 1:end - 1] if text[end - 1:end] == "]" else text[start + 1:end]))
+        elif c == "$" and text.startswith("${", start):
+            head = _PARAM_HEAD.match(text, start + 2)
+            if head is None:
+                continue
+            name = head.group(0)
+            j = head.end()
+            if name[:1] == "!" and len(name) > 1 and text[j:j + 1] in ("}", "["):
+                found.append(("${!", name[1:]))
+            if j < end and text[j] == "[":     # its subscript is a region of its own: skip past it
+                j = lexed.jump.get(j, j)
+            if text.startswith(":", j) and text[j + 1:j + 2] not in ("-", "=", "+", "?") and name[:1] != "!":
+                found.append(("${:", text[j + 1:end - 1]))
+    return found
+
+
 def substitution_bodies(text: str) -> list[str]:
     """The code of every outermost $(…) and `…` in text read like a heredoc body or a quoted value
     (quotes do not protect: used where bash evaluates a subscript or an unquoted heredoc)."""

@@ -157,15 +157,23 @@ class Cmd:
 
     # ------------------------------------------------------------ findings
 
-    def sets_variable(self, name: str, value: str | None, text: str, split: bool = False) -> bool:
+    def sets_variable(self, name: str, value: str | None, text: str, split: bool = False, how: str = "") -> bool:
         """`NAME=value` given to what runs: the policy's table of variables that make programs run code
         (policy/env.py) says how bad. A command line it names (PAGER, EDITOR, GIT_SSH_COMMAND) is judged too:
-        `split` when the splitter made parts of it, else here. True when it found something."""
+        `split` when the splitter made parts of it, else here. True when it found something.
+
+        `how`: the form that binds it when it is not `NAME=value` (`read`, `for`, `printf -v`, …: the variable
+        model, policy/bindings.py); such a form binding text known only at run time to a variable that steers
+        a program is code the gate cannot read (at least high)."""
         from wispsh.policy.env import judge_variable, variable_rule
 
         found = judge_variable(name, value, text, self.place)
         if found is not None:
             level, reason = found
+            if how and value is None:
+                level, reason = max(level, Level.HIGH), f"{how} binds {name} to text known only at run time: {reason}"
+            elif how:
+                reason = f"{reason} ({how} binds it)"
             rule = variable_rule(name.split("[", 1)[0].rstrip("+") or "unknown")
             self.found.append(Finding(self.ctx.overrides.get(rule, level), rule, reason, "env"))
         if not split and value is not None and UNKNOWN not in value:

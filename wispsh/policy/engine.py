@@ -9,7 +9,7 @@ from __future__ import annotations
 
 
 from wispsh.model import Finding, Judged, Key, Level, Part, Verdict
-from wispsh.policy import tables
+from wispsh.policy import bindings, tables
 from wispsh.policy import places, secrets
 from wispsh.parse.words import expand_braces
 from wispsh.policy.cmd import NO_IMAGES, Cmd, Facts, expand_word
@@ -110,10 +110,12 @@ def _used_of(line_vars: dict, part: Part) -> dict:
 
 
 def _uses_loop_var(written, loops) -> list:
+    """The loops whose variable the command reads: its words expand it, or a rule reads it by name
+    (`for HISTFILE in ~/.bashrc; do history -w; done`)."""
     found = []
     for loop in loops:
         needle = ("$" + loop.var, "${" + loop.var)
-        if any(needle[0] in w or needle[1] in w for w in written):
+        if loop.var in READ_BY_NAME or any(needle[0] in w or needle[1] in w for w in written):
             found.append(loop)
     return found
 
@@ -215,6 +217,8 @@ def _analyse_once(part, key, ctx, cwd, subst, command, written, xargs_word=UNKNO
     if part.redirects:
         _judge_redirects(cmd, part, subst)
     _judge_assignments(cmd, part, key, ctx, cwd)
+    if part.loops or key is not None and key.program in bindings.BINDERS or "${" in part.text:
+        _judge_bindings(cmd, part, key)
     _judge_file_substitutions(cmd, part)
     if not command:
         if part.runtime_program:
@@ -624,20 +628,68 @@ def _judge_assignments(cmd: Cmd, part: Part, key: Key | None, ctx: Context, cwd:
                 known = expand_word(written, cmd.subst) if written and "$(" not in written and "`" not in written \
                     else _substitution_value(written, ctx, cwd)
                 cmd.facts.assigns[assignment.name] = known if UNKNOWN not in known else UNKNOWN
+                if UNKNOWN not in known:
+                    _stored_code(cmd, assignment.name, known)
             else:
                 cmd.facts.assigns[assignment.name] = places.expand_tilde(value, ctx, cwd) if value.startswith("~") \
                     else value.replace(":~", ":" + ctx.home)
+
+
+def _judge_bindings(cmd: Cmd, part: Part, key: Key | None) -> None:
+    """The variables the part binds by any form but `NAME=value` (policy/bindings.py: a loop around it, read,
+    printf -v, mapfile, getopts, ${NAME:=word}, a declaration): each judged as `NAME=value` is (a variable
+    that steers a program, whatever bound it), and kept for the parts after it (Facts.assigns: `read
+    HISTFILE < f; history -w` writes what f names). A loop's variable is the loop's own (engine: variants)."""
+    seen = set()
+    for b in bindings.of_part(part, key):
+        if b.how in ("assignment", "prefix"):
+            continue        # _judge_assignments
+        if b.name == bindings.RUNTIME_NAME:
+            if ("runtime", b.how) not in seen:
+                seen.add(("runtime", b.how))
+                cmd.does("steer", "env.runtime-name", f"{b.how} binds a variable whose name is known only at run time "
+                                                      "(it may be PATH, BASH_ENV or any variable that steers a program)")
+            continue
+        value = b.value
+        if value is None and b.written is not None and "$" in b.written:
+            known = expand_word(b.written, cmd.subst)
+            value = known if UNKNOWN not in known else None
+        if (b.name, value) in seen:
+            continue
+        seen.add((b.name, value))
+        if b.subscript is None and b.how not in bindings.DECLARERS and b.how != "unset":
+            # (a declaration's NAME=value the builtin's own rule judges; unset binds nothing that runs)
+            shown = b.written if b.written is not None else "…"
+            cmd.sets_variable(b.name, value, f"{b.name}={shown}", how=b.how)
+        if value is not None and b.how != "for" and (b.value is None or b.how not in bindings.DECLARERS):
+            _stored_code(cmd, b.name, value)
+        if b.how != "for" and b.subscript is None:
+            cmd.facts.assigns[b.name] = bindings.substituted_value(value)
+
+
+def _stored_code(cmd: Cmd, name: str, value: str) -> None:
+    """`d=$; x="a[$d(rm -rf ~)]"`, `printf -v x 'a[\\x24(…)]'`: a value built at run time that holds a $(…) or
+    backticks runs them wherever bash later evaluates its text (`$((x))`, `[[ $x -eq 1 ]]`, `${!x}`, a prompt):
+    judged as code where it is stored, as the splitter judges one written literally (parse/nested.py)."""
+    if "$(" not in value and "`" not in value:
+        return
+    from wispsh.parse import scan
+
+    for body in scan.substitution_bodies(value)[:4]:
+        if body.strip():
+            cmd.code_text(body, f"{name} holds code that runs where bash evaluates it", at_least=Level.HIGH)
 
 
 MKTEMP = lazy_re(r"""^["']?\$\(\s*mktemp((?:\s+[-\w.=/]+)*)\s*\)["']?$""")
 
 
 def _substitution_value(written: str, ctx: Context, cwd: str) -> str:
-    """What a `$(…)` assigned to a variable prints, when the gate can know the kind of place: mktemp makes a
-    fresh file in the temporary directory (or under the directory or template it is given)."""
+    """What a `$(…)` assigned to a variable prints, when the gate can know it: mktemp makes a fresh file in the
+    temporary directory (or under the directory or template it is given); printf and echo of static words
+    print them (`x=$(printf 'a[\\x24(…)]')`: text built at run time, judged where it is stored)."""
     m = MKTEMP.match(written)
     if m is None:
-        return UNKNOWN
+        return _printed_value(written)
     words = m.group(1).split()
     tmp = (ctx.env.get("TMPDIR") or "/tmp").rstrip("/") or "/tmp"
     template, base, in_tmp = None, None, False
@@ -661,6 +713,28 @@ def _substitution_value(written: str, ctx: Context, cwd: str) -> str:
     if base is not None:
         return base.rstrip("/") + "/" + name
     return f"{tmp}/{name}" if in_tmp or template is None else f"{cwd}/{name}"
+
+
+PRINTED = lazy_re(r"""^"?\$\(\s*(printf|echo)\s+([^$`|;&<>]*)\)"?$""")
+
+
+def _printed_value(written: str) -> str:
+    m = PRINTED.match(written)
+    if m is None:
+        return UNKNOWN
+    import shlex
+
+    try:
+        words = shlex.split(m.group(2))
+    except ValueError:
+        return UNKNOWN
+    if m.group(1) == "printf":
+        return bindings.printf_output(words[0], words[1:]).rstrip("\n") if words else UNKNOWN
+    escapes = False
+    while words and words[0] in ("-e", "-n", "-E", "-ne", "-en"):
+        escapes = escapes or "e" in words.pop(0)
+    text = " ".join(words)
+    return bindings.printf_output(text.replace("%", "%%"), []) if escapes else text
 
 
 PROJECT_PATH_VARIABLES = frozenset({"PYTHONPATH", "NODE_PATH", "PERL5LIB", "RUBYLIB", "PERLLIB", "CLASSPATH",

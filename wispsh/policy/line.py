@@ -11,7 +11,8 @@ from bisect import bisect_left, bisect_right
 from wispsh.model import Finding, Judged, Level, Split, Verdict
 from wispsh.policy.cmd import NO_FACTS
 from wispsh.policy.engine import worst
-from wispsh.policy import places, secrets
+from wispsh.policy import arith, places, secrets
+from wispsh.policy.bindings import printf_output
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.support.lazyre import lazy_re, re
 
@@ -37,6 +38,7 @@ def judge_whole_line(split: Split, judged: tuple[Judged, ...], ctx) -> Verdict:
     _write_then_run(judged, facts, found, ctx)
     _lifecycle_edits(judged, facts, found, ctx)
     _padding(split, judged, facts, found)
+    found.extend(arith.line_findings(judged, ctx, split.line))
     return worst(found)
 
 
@@ -574,7 +576,7 @@ def printed_text(part, key) -> str | None:
         while words and program == "echo" and words[0] in ("-e", "-n", "-E", "-ne", "-en"):
             words.pop(0)
         if program == "printf" and words:
-            return _printf_text(words[0], words[1:])
+            return printf_output(words[0], words[1:])
         return " ".join(words).replace("\\n", "\n")
     if part.stdin_code and program in ("cat", None):
         return part.stdin_code
@@ -609,28 +611,6 @@ def _package_scripts(text: str) -> str | None:
     if not isinstance(scripts, dict):
         return None
     return "\n".join(value for value in scripts.values() if isinstance(value, str)) or None
-
-
-_PRINTF_ESCAPE = lazy_re(r"\\(x[0-9A-Fa-f]{1,2}|0?[0-7]{1,3}|[abefnrtv\\'\"]|u[0-9A-Fa-f]{4})")
-_PRINTF_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
-                  "\\": "\\", "'": "'", '"': '"'}
-
-
-def _printf_text(fmt: str, args: list[str]) -> str:
-    """What `printf FMT ARGS` prints, near enough to judge it as code: escapes decoded, %s/%b filled in."""
-    def escape(m):
-        code = m.group(1)
-        if code in _PRINTF_SIMPLE:
-            return _PRINTF_SIMPLE[code]
-        if code[0] == "x":
-            return chr(int(code[1:], 16))
-        if code[0] == "u":
-            return chr(int(code[1:], 16))
-        return chr(int(code, 8) & 0xFF)
-    queue = list(args)
-    out = re.sub(r"%[-+ #0-9.]*([sbdqc%])", lambda m: "%" if m.group(1) == "%" else
-                 (queue.pop(0) if queue else ""), fmt)
-    return _PRINTF_ESCAPE.sub(escape, out + (" " + " ".join(queue) if queue else ""))
 
 
 def _padding(split: Split, judged, facts, found) -> None:

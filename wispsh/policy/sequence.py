@@ -20,6 +20,7 @@ from _operator import attrgetter
 from wispsh.model import Finding, Judged, Part, Verdict, replace
 from wispsh.policy import engine
 from wispsh.policy.cmd import NO_IMAGES
+from wispsh.policy.engine import READ_BY_NAME
 from wispsh.policy.line import printed_text
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.sources import IMAGE_STORE_VARIABLES
@@ -62,7 +63,7 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
             before = named.get(part.pipeline)
             if before is not None and before[0] == part.stage - 1:
                 fed_names = before[1]      # `ls ~/.ssh/id_* | xargs cat`: the names are what xargs appends
-        uses_vars = bool(line_vars) and _uses_variables(part)
+        uses_vars = bool(line_vars) and (_uses_variables(part) or not line_vars.keys().isdisjoint(READ_BY_NAME))
         moved = cwd != ctx.cwd or uses_vars or found_file is not None or bool(fed_names)
         if known is None:
             alone = engine.judge(part, key, ctx)
