@@ -19,7 +19,7 @@ class Facts:
     __slots__ = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp",
                  "runtime_code", "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp",
                  "deletes", "lists_big", "found_under", "secret_copy", "links", "builds", "sends", "reads", "names",
-                 "images", "runs_images")
+                 "images", "runs_images", "encrypts")
 
     def __init__(self) -> None:
         self.secret_source = ""         # why this part emits secrets ("" when it does not)
@@ -50,6 +50,7 @@ class Facts:
         # name "*" for every name. A name is "NAME:TAG STORE" (programs/containers.py local_image)
         self.images: list[tuple[str, str]] = []
         self.runs_images: list[str] = []    # local image names it runs by tag (a build before it may have made them)
+        self.encrypts = False           # encrypts the files it reads (with a key or passphrase of its caller's)
 
     def summary(self) -> "FactsSummary":
         values = _FACT_VALUES(self)

@@ -161,7 +161,7 @@ def _merged(cmds) -> Cmd:
             merged = cmd
         else:
             merged.found.extend(cmd.found)
-            _merge_facts(merged.facts, cmd.facts)
+            merge_facts(merged.facts, cmd.facts)
     return merged
 
 
@@ -194,8 +194,10 @@ def _fed_through_xargs(part, key, ctx, cwd, subst, command, written, names, imag
     return _merged(reading(name) for name in names[:MAX_LOOP_VARIANTS])
 
 
-def _merge_facts(into: Facts, other: Facts) -> None:
-    for name in ("net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "runtime_code", "interp"):
+def merge_facts(into: Facts, other) -> None:
+    """What `other` (Facts or their summary) found, added to `into`."""
+    for name in ("net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "runtime_code", "interp", "deletes",
+                 "encrypts"):
         setattr(into, name, getattr(into, name) or getattr(other, name))
     into.secret_source = into.secret_source or other.secret_source
     into.writes.extend(other.writes)
@@ -227,12 +229,22 @@ def _analyse_once(part, key, ctx, cwd, subst, command, written, xargs_word=UNKNO
     args = _resolve(command, written, subst)
     first = args[0]
     if part.runtime_program or command[0] is None and (UNKNOWN in first or not first):
-        cmd.does("run-code", "program.runtime", "the program is chosen at run time")
-        cmd.facts.runtime_code = True
-        if "/" in first and UNKNOWN not in first:
-            # `T=/tmp/i.sh; …; "$T"`: the line's own variable names the file that runs
-            cmd.facts.runs.append(places.place(first, ctx, cwd).path)
-        return cmd
+        named = _named_program(first, written[0] if written else "")
+        if named is None:
+            cmd.does("run-code", "program.runtime", "the program is chosen at run time")
+            cmd.facts.runtime_code = True
+            if "/" in first and UNKNOWN not in first:
+                # `T=/tmp/i.sh; …; "$T"`: the line's own variable names the file that runs
+                cmd.facts.runs.append(places.place(first, ctx, cwd).path)
+            if any("://" in a for a in args[1:]):
+                # `$X https://…`: a program chosen at run time, given a URL, may fetch it (then `| sh` runs it)
+                cmd.facts.net_fetch = True
+                cmd.facts.fetch_writes.extend(_redirect_writes(cmd, part))
+            return cmd
+        # `c=cu; c=${c}rl; $c URL`: the line's own variables name the program, judged as that program
+        cmd.does("nothing", "program.named-by-variables", f"the line's own variables name the program: {named[0]}")
+        args = named + args[1:]
+        first = args[0]
     if key is not None and key.runs_nothing:
         if key.program in ("env", "printenv"):
             from wispsh.programs.interpreters import env_dump
@@ -246,8 +258,22 @@ def _analyse_once(part, key, ctx, cwd, subst, command, written, xargs_word=UNKNO
         cmd.cwd = places.place(chdir, ctx, cwd).path
     _judge_program_path(cmd, first)
     _dispatch(cmd)
+    if part.opaque and "code.line-variables" in cmd.fired:
+        # `x=ls; eval $x`: the code the splitter could not see is the line's own variables', now judged
+        cmd.found = [f for f in cmd.found if f.rule != "parse.opaque"]
     _after(cmd, part, key)
     return cmd
+
+
+def _named_program(value: str, written: str) -> list[str] | None:
+    """The words a program word the line's own variables made stands for (split as bash splits an unquoted
+    expansion), or None when it is known only at run time (or is a glob)."""
+    if not value or UNKNOWN in value or any(c in value for c in "*?["):
+        return None
+    if written[:1] in ("'", '"'):
+        return [value]
+    words = value.split()
+    return words or None
 
 
 READ_FILE_SUBST = lazy_re(r"\$\(\s*<\s*([^()\s;&|]+)\s*\)")
@@ -398,6 +424,7 @@ WRAPPER_FILE_OPTIONS = {
     ("ltrace", "--output"): "write", ("time", "-o"): "write", ("time", "--output"): "write",
     ("xargs", "-a"): "read", ("xargs", "--arg-file"): "read", ("strace", "-E"): "env", ("strace", "--env"): "env",
     ("ltrace", "-F"): "read", ("ltrace", "--config"): "read", ("env", "-u"): "unset", ("env", "--unset"): "unset",
+    ("sshpass", "-f"): "password",
 }
 WRAPPER_NAMES = frozenset(name for name, _ in WRAPPER_FILE_OPTIONS)
 
@@ -456,6 +483,8 @@ def _judge_wrapper_options(cmd: Cmd, part: Part, key: Key | None) -> None:
             where = cmd.read(value)
             if where.cls in places.SECRET_CLASSES and (cmd.facts.net_send or cmd.facts.net_fetch):
                 cmd.does("leak", "flow.secret-to-network", f"feeds {where.path} ({where.cls}) to a command that reaches the network")
+        elif what == "password":     # the password a wrapper types for the command: used, not sent anywhere else
+            cmd.read(value, "reads the password it types from")
         elif what == "unset":
             if value.startswith("WISP_"):
                 cmd.does("gate", "env.wisp", f"removes {value}, which changes the gate itself")

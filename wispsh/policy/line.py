@@ -37,6 +37,7 @@ def judge_whole_line(split: Split, judged: tuple[Judged, ...], ctx) -> Verdict:
     _copies_then_sends(judged, facts, found)
     _write_then_run(judged, facts, found, ctx)
     _lifecycle_edits(judged, facts, found, ctx)
+    _encrypt_then_delete(judged, facts, found, ctx)
     _padding(split, judged, facts, found)
     found.extend(arith.line_findings(judged, ctx, split.line))
     return worst(found)
@@ -393,6 +394,44 @@ def _copies_then_sends(judged, facts, found) -> None:
         copied = copied or f.secret_copy or into_repository
 
 
+# The places whose files are yours to lose (not the project's, which git keeps, nor the system's).
+YOURS = frozenset({places.HOME, places.ANCESTOR, places.HOME_OTHER, places.DOTFILE, places.SECRET,
+                   places.UNKNOWN_PLACE})
+YOUR_IDS = frozenset(places.CLASS_IDS[c] for c in YOURS)
+
+
+def _encrypt_then_delete(judged, facts, found, ctx) -> None:
+    r"""Ransomware's shape: files of your home encrypted (gpg -c, openssl enc, zip -e, 7z -p, age, ccrypt) on a
+    line that also deletes files of your home (rm, shred, find -delete, zip -m, 7z -sdel): the originals
+    gone, the copies under a key of the caller's. Dangerous whatever order the parts run in (`find ~ -exec gpg
+    -c {} \; -delete` encrypts in a part judged after the find that deletes)."""
+    encrypted = None
+    for i, f in enumerate(facts):
+        if not f.encrypts:
+            continue
+        part = judged[i].part
+        reads = list(f.reads)
+        if part.pipeline is not None:   # `tar cz ~/Documents | openssl enc …`: what the stages before it read
+            reads += [p for j in range(max(0, i - 16), i) if judged[j].part.pipeline == part.pipeline
+                      for p in facts[j].reads]
+        if any(places.classify(path, ctx) in YOURS for path in reads):
+            encrypted = i
+            break
+    if encrypted is None:
+        return
+    for index, item in enumerate(judged):
+        if not facts[index].deletes:
+            continue
+        hit = next((f for f in item.verdict.findings if f.rule.startswith(("path.delete.", "path.delete-tree."))
+                    and f.rule.rsplit(".", 1)[-1] in YOUR_IDS or f.rule in ("find.deletes-broad", "shred.destroys")),
+                   None)
+        if hit is not None:
+            found.append(Finding(D, "flow.encrypt-then-delete", f"'{judged[encrypted].part.text[:40]}' encrypts files "
+                                                                f"of your home and '{item.part.text[:40]}' deletes "
+                                                                "them (ransomware's shape)", "destroy"))
+            return
+
+
 # What a build, install or test run of a directory runs of it, besides the code it builds.
 BUILD_FILES = ("setup.py", "pyproject.toml", "setup.cfg", "Makefile", "makefile", "GNUmakefile", "package.json",
                "build.rs", "Cargo.toml", "CMakeLists.txt", "configure", "meson.build", "build.gradle",
@@ -419,6 +458,9 @@ def _write_then_run(judged, facts, found, ctx) -> None:
             else:
                 level, why = _written_code_level(judged[writer], ctx, path)
                 found.append(Finding(max(H, level), "flow.write-then-run", f"writes {path} and then runs it" + why))
+                if _output_sent(judged, facts, index) and _reads_secrets(judged[writer], ctx, path):
+                    found.append(Finding(D, "flow.secret-to-network", f"writes {path}, a script that reads secrets, "
+                                                                      "then runs it into the network"))
         if f.writes:
             fed = part.pipeline is not None and fetching_stage.get(part.pipeline) == part.stage - 1
             unpacks = fed or bool(written) and any(_origin(written, path, kind="fetch") for path in f.reads)
@@ -581,6 +623,31 @@ def printed_text(part, key) -> str | None:
     if part.stdin_code and program in ("cat", None):
         return part.stdin_code
     return None
+
+
+def _output_sent(judged, facts, index: int) -> bool:
+    """Whether what the part prints goes off the machine: a later stage of its pipeline sends its input."""
+    part = judged[index].part
+    if part.pipeline is None:
+        return False
+    return any(facts[j].net_send and judged[j].part.pipeline == part.pipeline and judged[j].part.stage > part.stage
+               for j in range(index + 1, min(len(judged), index + 64)))
+
+
+def _reads_secrets(writer, ctx, path: str = "") -> bool:
+    """Whether the code a part wrote (echo/printf/a heredoc) reads or prints a secret when run."""
+    text = printed_text(writer.part, writer.key) or writer.part.stdin_code
+    if not text or len(text) > MAX_WRITTEN_CODE:
+        return False
+    try:
+        verdict = ctx.judge_code(text, ctx, None)
+    except Exception:       # fail closed: what cannot be read may read anything
+        return True
+    return any(f.kind in ("secret", "leak") or f.kind == "path:read" and f.level >= H or f.rule in ENV_DUMPS
+               for f in verdict.findings)
+
+
+ENV_DUMPS = frozenset({"env.dump", "printenv.all", "builtin.prints-environment"})
 
 
 def _written_code_level(writer, ctx, path: str = "") -> tuple[Level, str]:

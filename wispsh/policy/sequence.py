@@ -97,12 +97,13 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
             verdict = again if sure or again.level > alone.verdict.level else alone.verdict
             item = Judged(part, key, verdict, cmd.facts.summary())
         if functions and key is not None and functions.get(key.program, len(line)) < part.span[0]:
+            body = [judged[k].facts for k in _function_body(parts, functions[key.program], index)]
             if moved:
-                item = _function_call(item, seen, key, ctx, cwd, line_vars)
+                item = _function_call(item, seen, key, ctx, cwd, line_vars, body)
             else:       # the same call again: judged the same
                 called = same.get((signature, "call"))
                 if called is None:
-                    called = same[(signature, "call")] = _function_call(item, seen, key, ctx, cwd, line_vars)
+                    called = same[(signature, "call")] = _function_call(item, seen, key, ctx, cwd, line_vars, body)
                 item = Judged(part, key, called.verdict, called.facts)
         judged.append(item)
         if part.pipeline is not None:
@@ -187,12 +188,36 @@ def _function_head(before: str) -> str:
     return name if parens and (not keyword or keyword[-1] in NOT_IN_A_NAME) else ""
 
 
-def _function_call(item: Judged, seen, key, ctx, cwd, line_vars) -> Judged:
+MAX_BODY_PARTS = 256
+
+
+def _function_body(parts, start: int, before: int) -> list[int]:
+    """The parts of a function's body that starts at `start` (their indices, before the call at `before`): the
+    run of function parts there, with what they hold."""
+    first = next((k for k in range(before) if parts[k].span[0] >= start and parts[k].parent is None), None)
+    if first is None:
+        return []
+    body: list[int] = []
+    inside: set = set()
+    for k in range(first, before):
+        part = parts[k]
+        if part.parent is None and part.origin not in ("function", "subshell") or len(body) >= MAX_BODY_PARTS:
+            break
+        if part.parent is None or part.parent in inside:
+            body.append(k)
+            inside.add(k)
+    return body
+
+
+def _function_call(item: Judged, seen, key, ctx, cwd, line_vars, body=()) -> Judged:
     """A call of a function the line defined before it (`f() { echo "hello $1"; }; f world`): its body is
-    judged as the parts it is, so the call is no unknown program (its redirects and assignments still count)."""
+    judged as the parts it is, so the call is no unknown program (its redirects and assignments still count);
+    what the body does flows through the call (`f() { curl "$@"; }; f URL | sh` pipes what curl fetched)."""
     if not any(f.rule == "program.unknown" for f in item.verdict.findings):
         return item
     cmd = engine.analyse(seen, key, ctx, cwd=cwd, line_vars=line_vars)
+    for facts in body:
+        engine.merge_facts(cmd.facts, facts)
     cmd.found = [f for f in cmd.found if f.rule != "program.unknown"]
     cmd.does("nothing", "program.line-function", f"calls {key.program}, a function this line defines (its body "
                                                   "is judged as the commands it holds)")

@@ -112,7 +112,7 @@ _NAMES = {
         'aria2c autossh axel azcopy caddy croc curl curlie darkhttpd delv dig drill elinks fetch ffsend ftp '
         'getent gh grpcurl host http http-server https kdig lftp links links2 lynx mail mailx miniserve mosh '
         'msmtp mtr mutt nc ncat neomutt netcat nslookup openssl ping ping6 rclone rsync s-nail s3cmd scp '
-        'sendmail sftp simple-http-server smbclient socat ssh ssh-copy-id sshpass swaks telnet tftp tracepath '
+        'sendmail sftp simple-http-server smbclient socat ssh ssh-copy-id swaks telnet tftp tracepath '
         'traceroute updog w3m websocat wget wget2 whois wormhole xh xhs'
     ),
     'databases': (
@@ -132,17 +132,17 @@ _NAMES = {
         'uv uvx vulture xbps-install yapf yarn yay yum zypper'
     ),
     'system': (
-        'addgroup adduser arpspoof at atq atrm badblocks batch blkdiscard bore bw cfdisk chfn chisel chpasswd '
-        'chsh cloudflared crontab cryptsetup delgroup deluser diskutil doas dscl dseditgroup ettercap fdisk '
-        'firewall-cmd format frpc gdisk gopass gpasswd gpg gpg2 groupadd groupdel groupmod halt hdparm '
-        'hostname hostnamectl hydra init insmod ip6tables ip6tables-restore iptables iptables-restore kexec '
-        'keyctl kill killall killall5 launchctl ldconfig localectl localtunnel loginctl losetup lsmod lt '
-        'lvremove machinectl masscan mdadm mke2fs mkfs mkswap modinfo modprobe mount newfs newgrp nft ngrok '
-        'nmap nsenter nvme parted pass passwd pfctl pkexec pkill poweroff pvremove rc-service reboot rmmod '
-        'run0 runuser sdparm secret-tool security service setcap setuid sfdisk sgdisk shutdown skill slay '
-        'ssh-add ssh-keygen su sudo sudoedit swapoff swapon sysadminctl sysctl systemctl tailscale tcpdump '
-        'telinit timedatectl tshark ufw umount unshare update-alternatives useradd userdel usermod vault '
-        'vgremove vipw visudo wipefs zpool'
+        'addgroup adduser age arpspoof at atq atrm badblocks batch blkdiscard bore bw ccencrypt ccrypt cfdisk '
+        'chfn chisel chpasswd chsh cloudflared crontab cryptsetup delgroup deluser diskutil doas dscl '
+        'dseditgroup ettercap fdisk firewall-cmd format frpc gdisk gopass gpasswd gpg gpg2 groupadd groupdel '
+        'groupmod halt hdparm hostname hostnamectl hydra init insmod ip6tables ip6tables-restore iptables '
+        'iptables-restore kexec keyctl kill killall killall5 launchctl ldconfig localectl localtunnel '
+        'loginctl losetup lsmod lt lvremove machinectl masscan mdadm mke2fs mkfs mkswap modinfo modprobe '
+        'mount newfs newgrp nft ngrok nmap nsenter nvme parted pass passwd pfctl pkexec pkill poweroff '
+        'pvremove rage rc-service reboot rmmod run0 runuser sdparm secret-tool security service setcap setuid '
+        'sfdisk sgdisk shutdown skill slay ssh-add ssh-keygen su sudo sudoedit swapoff swapon sysadminctl '
+        'sysctl systemctl tailscale tcpdump telinit timedatectl tshark ufw umount unshare update-alternatives '
+        'useradd userdel usermod vault vgremove vipw visudo wipefs zpool'
     ),
     'cloud': (
         'aws az doctl eksctl firebase fly flyctl gcloud gsutil heroku netlify pulumi terraform terragrunt '
