@@ -92,7 +92,7 @@ def _split(line: str) -> Split:
                 done += 1
             if len(out.parts) > MAX_PARTS:
                 return _whole_line_opaque(line, f"more than {MAX_PARTS} parts: judged whole")
-    if not out.parts and line.strip() and not _only_comments(line):
+    if not out.parts and line.strip() and not _only_comments(line) and not _only_arithmetic(line):
         # Defensive: text with no part would be dropped; judge it whole instead.
         out.add(RawPart(line, (0, len(line)), [], [], origin="opaque", opaque=True))
         out.distrust("no command found in non-blank text: judged whole")
@@ -336,6 +336,31 @@ def _header_loops(job: Job, found: tuple, made: dict) -> tuple:
             loop = made[header] = LoopRange(header.var, over.replace("\n", " "), tuple(unquote(w) for w in words), span)
         loops.append(loop)
     return tuple(loops)
+
+
+def _only_arithmetic(line: str) -> bool:
+    """`((count++))`, `(( n > 0 )) && ((n--))`: arithmetic commands and nothing else. They run no command; the
+    values they evaluate are judged by the rules (policy/arith.py), so nothing is dropped."""
+    if "((" not in line:
+        return False
+    try:
+        lexed = scan._lex(line)
+    except scan.TooDeep:
+        return False
+    rest, at = [], 0
+    for start in sorted(k for k in lexed.jump if line.startswith("((", k) and k not in lexed.region_at and
+                        (k == 0 or line[k - 1] != "$")):
+        if start < at:
+            continue
+        if not line.endswith("))", 0, lexed.jump[start]):
+            return False        # unclosed: not an arithmetic command
+        rest.append(line[at:start])
+        at = lexed.jump[start]
+    rest.append(line[at:])
+    left = "".join(rest)
+    for token in ("&&", "||", ";", "!", "\n", " ", "\t"):
+        left = left.replace(token, "")
+    return left == "" and not _only_comments(line)
 
 
 def _only_comments(line: str) -> bool:

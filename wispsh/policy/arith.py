@@ -21,6 +21,7 @@ from __future__ import annotations
 from wispsh.model import Finding, Level
 from wispsh.parse.words import ARITH, COMMAND, LITERAL, PARAM, decode, expand_braces
 from wispsh.policy import bindings
+from wispsh.programs.code_carriers import SHELLS as SPLIT_SHELLS
 from wispsh.support.lazyre import lazy_re, re
 
 RULE, NAME_RULE = "line.arith-value", "line.arith-name"
@@ -34,23 +35,32 @@ SHELL_NUMBERS = frozenset({"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", 
 NUMBER_PARAMS = frozenset({"#", "?", "$", "!"})
 # [[ … ]] operators whose operands are arithmetic
 ARITH_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+_FALLBACK_TESTS = ARITH_TESTS | {"-v"}
+# Builtins whose numeric operand zsh evaluates as arithmetic (bash reads a plain number there): the line may
+# run under zsh (a zsh shim, `zsh -c`)
+ZSH_NUMBERS = frozenset({"return", "exit", "break", "continue", "shift"})
 # The builtins whose words hold arithmetic or names (a part of any other program holds them only in ${…}, $((…)))
-WORD_CONTEXTS = frozenset({"[[", "let", "test", "[", "unset"}) | bindings.BINDERS
+WORD_CONTEXTS = frozenset({"[[", "let", "test", "[", "unset"}) | bindings.BINDERS | ZSH_NUMBERS
+_NUMERIC_CONVERSION = lazy_re(r"%[-+ #0-9.*]*([a-zA-Z%])")
 
 _TOKEN = lazy_re(r"([0-9][0-9A-Za-z_#@]*)|([A-Za-z_][A-Za-z0-9_]*)|(.)", re.S)
 _UNSAFE = frozenset("[]$`'\"\\{}")      # in a value: a subscript, an expansion, quotes: not plain arithmetic
 _INT = lazy_re(r"\s*[-+]?(?:0[xX][0-9a-fA-F]+|[0-9]+(?:#[0-9A-Za-z@_]+)?)\s*\Z")
 _NAME = lazy_re(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_ASSIGNS = lazy_re(r"(?<![=!<>])=(?!=)|\+\+|--|[-+*/%&|^]=|<<=|>>=")
 _DIGITS_ONLY = lazy_re(r"[A-Za-z_][A-Za-z0-9_]*//?\[[!^]0-9\]/\Z")     # ${x//[!0-9]/}: only digits are left
 _PARAM_BODY = lazy_re(r"(#)?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^]]*\])?(.*)\Z", re.S)
-_MARKERS = lazy_re(r"\(\(|\$\[|\$\{|[A-Za-z0-9_]\[")
+_MARKERS = lazy_re(r"\(\(|\$\[|\$\{|[A-Za-z0-9_]\[|=\(")
 
 
-def line_findings(judged, ctx, line: str) -> list[Finding]:
-    """The line's arithmetic and name contexts, each judged against every binding the line makes."""
+def line_findings(judged, ctx, line: str, parsed_ok: bool = True) -> list[Finding]:
+    """The line's arithmetic and name contexts, each judged against every binding the line makes. `parsed_ok`
+    False: the fallback scanner read the line, and it does not keep `[[ … ]]` whole: a numeric test there is
+    read as `[[`'s (arithmetic) whatever it stands in."""
     texts = _code_texts(judged, line)
-    worded = [item for item in judged if item.key is not None and item.key.program in WORD_CONTEXTS
-              or item.part.assignments and any("[" in a.name for a in item.part.assignments)]
+    worded = [item for item in judged if item.key is not None and (
+        item.key.program in WORD_CONTEXTS or not parsed_ok and not _FALLBACK_TESTS.isdisjoint(item.part.argv))
+        or item.part.assignments and any("[" in a.name for a in item.part.assignments)]
     regions = [region for text in texts for region in _regions(text)]
     if not regions and not worded:
         return []
@@ -84,8 +94,8 @@ def _short(text: str) -> str:
 
 
 def _regions(text: str) -> list[tuple[str, str]]:
-    if not _MARKERS.search(text):
-        return []
+    if not ("((" in text or "$[" in text or "${" in text or "[" in text and _MARKERS.search(text)):
+        return []       # (plain substring tests first: most lines compile no regex)
     from wispsh.parse import scan
 
     out = []
@@ -112,8 +122,6 @@ def _code_texts(judged, line: str) -> list[str]:
         if program == "eval" and all(w is not None for w in key.command[1:]):
             texts.append(" ".join(key.command[1:]))
             continue
-        from wispsh.programs.interpreters import SPLIT_SHELLS
-
         if program in SPLIT_SHELLS:
             from wispsh.programs.interpreters import read_shell_words
 
@@ -141,7 +149,7 @@ def _word_contexts(item, model) -> list[tuple[str, str, str]]:
         return out
     values, written = bindings.command_words(part, key)
     program = key.program
-    if program == "[[":
+    if program == "[[" or program not in WORD_CONTEXTS:    # (the fallback's pieces of a `[[ … ]]`)
         for k, word in enumerate(written):
             if values[k] in ARITH_TESTS and 0 < k < len(written) - 1:
                 shown = f"[[ {written[k - 1]} {values[k]} {written[k + 1]} ]]"
@@ -155,7 +163,11 @@ def _word_contexts(item, model) -> list[tuple[str, str, str]]:
                 out.extend(_name_word(written[k + 1], model))
     elif program == "let":
         out.extend(("arith", w, f"let {w}") for w in written[1:])
+    elif program in ZSH_NUMBERS:
+        out.extend(("arith", w, f"{program} {w} (zsh evaluates it)") for w in written[1:2] if w[:1] != "-")
     else:
+        if program == "printf" and len(values) > 1:
+            out.extend(_printf_numbers_args(values, written))
         evaluates_names = program in ("declare", "typeset", "local", "read", "printf", "mapfile", "readarray",
                                       "unset")
         for b in bindings.of_part(part, key):
@@ -164,8 +176,28 @@ def _word_contexts(item, model) -> list[tuple[str, str, str]]:
             if b.name == bindings.RUNTIME_NAME:
                 if evaluates_names:
                     out.extend(_name_word(b.subscript or "", model))
+            elif b.how == "nameref" and b.written:
+                out.extend(_name_word(b.written, model))     # `declare -n r=$x`: r reads the variable x names
             elif b.subscript is not None and b.name not in model.assoc:
                 out.append(("arith", b.subscript, f"{program} {b.name}[{b.subscript}]"))
+    return out
+
+
+def _printf_numbers_args(values, written) -> list[tuple[str, str, str]]:
+    """`printf '%d' "$x"`: zsh evaluates the argument of a numeric conversion as arithmetic."""
+    k = 1
+    if values[1:2] == ("-v",):
+        k = 3
+    if k >= len(values) or values[k] is None:
+        return []
+    conversions = [m.group(1) for m in _NUMERIC_CONVERSION.finditer(values[k]) if m.group(1) != "%"]
+    if not conversions:
+        return []
+    out = []
+    args = written[k + 1:]
+    for n, arg in enumerate(args):
+        if conversions[n % len(conversions)] in "diouxXcfeEgGaA":
+            out.append(("arith", arg, f"printf {values[k]} {arg} (zsh evaluates it)"))
     return out
 
 
@@ -270,8 +302,9 @@ class Model:
         return None if why is None else f"${b.name} (the loop over {_short(over)}: {why})"
 
     def _static(self, value: str, depth: int) -> str | None:
-        """A value as bash holds it: evaluated as arithmetic, its names are evaluated in turn."""
-        if any(c in _UNSAFE for c in value):
+        """A value as bash holds it: evaluated as arithmetic, its names are evaluated in turn (and an assignment
+        in it is made: `x='PATH=2'; echo $((x))` sets PATH)."""
+        if any(c in _UNSAFE for c in value) or _ASSIGNS.search(value):
             return f"'{_short(value)}'"
         for m in _TOKEN.finditer(value):
             if m.group(2) is not None:

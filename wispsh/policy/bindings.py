@@ -86,7 +86,7 @@ def of_part(part, key=None) -> list[Binding]:
         values, written = command_words(part, key)
         program = (values[0] or "").rsplit("/", 1)[-1] if values else ""
         if program in BINDERS:
-            found.extend(_builtin(program, values, written))
+            found.extend(_builtin(program, values, written, part))
     return found
 
 
@@ -163,12 +163,22 @@ def _named(value: str | None, written: str, how: str, **more) -> Binding:
     return Binding(base, None, None, how, subscript, **more)
 
 
-def _builtin(program: str, values, written) -> list[Binding]:
+def _builtin(program: str, values, written, part=None) -> list[Binding]:
     if program == "read":
         opts, operands = _options(values, written, READ_VALUES)
         out = [_named(v, w, "read") for v, w in opts.get("a", ())]
         out += [_named(values[i], written[i], "read") for i in operands]
-        return out or [Binding("REPLY", None, None, "read")]
+        out = out or [Binding("REPLY", None, None, "read")]
+        if part is not None and part.stdin_code is not None and part.stdin_quoted and not opts.get("a") and \
+                not opts.get("d") and all(b.name != RUNTIME_NAME for b in out):
+            # `read x <<< 'text'`: what it reads is the line's own static text (its first line, split among the
+            # names, the last taking the rest)
+            line = part.stdin_code.split("\n", 1)[0]
+            pieces = line.split(None, len(out) - 1) if len(out) > 1 else [line.strip()]
+            for k, b in enumerate(out):
+                b.value = pieces[k] if k < len(pieces) else ""
+                b.written = b.value
+        return out
     if program in ("mapfile", "readarray"):
         opts, operands = _options(values, written, MAPFILE_VALUES)
         return [_named(values[i], written[i], program) for i in operands[:1]] or [

@@ -686,6 +686,9 @@ def _judge_bindings(cmd: Cmd, part: Part, key: Key | None) -> None:
         if (b.name, value) in seen:
             continue
         seen.add((b.name, value))
+        if b.how == "nameref":
+            _nameref(cmd, b.name, value)
+            continue
         if b.subscript is None and b.how not in bindings.DECLARERS and b.how != "unset":
             # (a declaration's NAME=value the builtin's own rule judges; unset binds nothing that runs)
             shown = b.written if b.written is not None else "…"
@@ -694,6 +697,24 @@ def _judge_bindings(cmd: Cmd, part: Part, key: Key | None) -> None:
             _stored_code(cmd, b.name, value)
         if b.how != "for" and b.subscript is None:
             cmd.facts.assigns[b.name] = bindings.substituted_value(value)
+
+
+def _nameref(cmd: Cmd, name: str, target: str | None) -> None:
+    """`declare -n r=BASH_ENV`: r is another name for BASH_ENV, and what r is given later (by any form) steers
+    what BASH_ENV steers; a target known only at run time may be any variable."""
+    from wispsh.policy.env import judge_variable, variable_rule
+
+    if target is None or not bindings.NAME.fullmatch(target.split("[", 1)[0]):
+        cmd.does("steer", "env.runtime-name", f"declare -n makes {name} a name for a variable known only at run "
+                                              "time (it may be PATH, BASH_ENV or any variable that steers a program)")
+        return
+    base = target.split("[", 1)[0]
+    found = judge_variable(base, None, f"{base}=$(…)", cmd.place)
+    if found is not None:
+        rule = variable_rule(base)
+        cmd.found.append(Finding(cmd.ctx.overrides.get(rule, max(found[0], H)), rule,
+                                 f"declare -n makes {name} another name for {base}: what {name} is given, {found[1]}",
+                                 "env"))
 
 
 def _stored_code(cmd: Cmd, name: str, value: str) -> None:

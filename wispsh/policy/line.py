@@ -39,7 +39,7 @@ def judge_whole_line(split: Split, judged: tuple[Judged, ...], ctx) -> Verdict:
     _lifecycle_edits(judged, facts, found, ctx)
     _encrypt_then_delete(judged, facts, found, ctx)
     _padding(split, judged, facts, found)
-    found.extend(arith.line_findings(judged, ctx, split.line))
+    found.extend(arith.line_findings(judged, ctx, split.line, split.ok))
     return worst(found)
 
 
