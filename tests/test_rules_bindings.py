@@ -53,8 +53,9 @@ def lines() -> list[tuple[str, str]]:
 @pytest.fixture(scope="module")
 def oracle(tmp_path_factory):
     """The real bash in a scratch home: which lines run the payload or rewrite ~/.bashrc."""
-    if not shutil.which("git") or not shutil.which("less"):
-        pytest.skip("machine lacks git or less")
+    for tool in ("git", "less"):
+        if not shutil.which(tool):
+            pytest.skip(f"machine lacks {tool}")
     root = tmp_path_factory.mktemp("bindings-oracle")
     home, stub, evil = root / "home", root / "stub", root / "evil"
     for d in (home, stub, evil):

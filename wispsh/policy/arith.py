@@ -19,7 +19,7 @@ read from a file, the network or input is not.
 from __future__ import annotations
 
 from wispsh.model import Finding, Level
-from wispsh.parse.words import ARITH, COMMAND, LITERAL, PARAM, decode, expand_braces
+from wispsh.parse.words import COMMAND, LITERAL, PARAM, decode, expand_braces
 from wispsh.policy import bindings
 from wispsh.programs.code_carriers import SHELLS as SPLIT_SHELLS
 from wispsh.support.lazyre import lazy_re, re
@@ -327,16 +327,19 @@ class Model:
                 why = self._static(text, depth)
                 if why is not None:
                     return why
-            elif kind == ARITH:
-                continue
-            elif kind == COMMAND:
-                if not prints_number(segment.value or ""):
-                    return f"the output of {_short(segment.text)}"
-            elif kind == PARAM:
-                why = self._param(segment, depth)
+            else:
+                why = self._expansion(segment, depth)
                 if why is not None:
                     return why
         return None
+
+    def _expansion(self, segment, depth: int) -> str | None:
+        """What a $(…), ${…} or $((…)) puts in the text: a number printer's output, a proven variable, a number."""
+        if segment.kind == COMMAND:
+            return None if prints_number(segment.value or "") else f"the output of {_short(segment.text)}"
+        if segment.kind == PARAM:
+            return self._param(segment, depth)
+        return None             # $((…)): a number (its own expression is a context of its own)
 
     def _param(self, segment, depth: int) -> str | None:
         if segment.value is not None:
@@ -378,11 +381,8 @@ class Model:
                         why = self.number(m.group(2), depth + 1)
                         if why is not None:
                             return why
-            elif kind == COMMAND:
-                if not prints_number(segment.value or ""):
-                    return f"the output of {_short(segment.text)}"
-            elif kind == PARAM:
-                why = self._param(segment, depth)
+            else:
+                why = self._expansion(segment, depth)
                 if why is not None:
                     return why
         return None

@@ -94,7 +94,8 @@ def _resolve(command, written, subst) -> list[str]:
 
 
 _NAMES_USED = lazy_re(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
-READ_BY_NAME = ("PWD", "HISTFILE")      # variables the rules read without a `$NAME` in the part (`$(pwd)`, history)
+# variables the rules read without a `$NAME` in the part (`$(pwd)`, history, how an expansion splits)
+READ_BY_NAME = ("PWD", "HISTFILE", "IFS")
 
 
 def _used_of(line_vars: dict, part: Part) -> dict:
@@ -229,7 +230,7 @@ def _analyse_once(part, key, ctx, cwd, subst, command, written, xargs_word=UNKNO
     args = _resolve(command, written, subst)
     first = args[0]
     if part.runtime_program or command[0] is None and (UNKNOWN in first or not first):
-        named = _named_program(first, written[0] if written else "")
+        named = _named_program(first, written[0] if written else "", subst.get("IFS"))
         if named is None:
             cmd.does("run-code", "program.runtime", "the program is chosen at run time")
             cmd.facts.runtime_code = True
@@ -265,14 +266,19 @@ def _analyse_once(part, key, ctx, cwd, subst, command, written, xargs_word=UNKNO
     return cmd
 
 
-def _named_program(value: str, written: str) -> list[str] | None:
+def _named_program(value: str, written: str, ifs: str | None = None) -> list[str] | None:
     """The words a program word the line's own variables made stands for (split as bash splits an unquoted
-    expansion), or None when it is known only at run time (or is a glob)."""
-    if not value or UNKNOWN in value or any(c in value for c in "*?["):
+    expansion, by the line's own IFS when it sets one), or None when it is known only at run time (or is a
+    glob)."""
+    if not value or UNKNOWN in value or any(c in value for c in "*?[") or ifs is not None and UNKNOWN in ifs:
         return None
     if written[:1] in ("'", '"'):
         return [value]
-    words = value.split()
+    if ifs is not None:
+        for ch in ifs:
+            value = value.replace(ch, " ")
+    # the words of an expansion are not tilde-expanded: `~` there names a directory called ~
+    words = ["./" + w if w.startswith("~") else w for w in value.split()]
     return words or None
 
 

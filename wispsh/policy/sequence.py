@@ -37,7 +37,9 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
     named: dict = {}        # pipeline -> (stage, the path names that stage prints: ls F, find D, echo F)
     same: dict = {}         # a part's words and place in its pipeline -> (key, verdict, facts) judged alone
     built, built_end = NO_IMAGES, 0     # images built for certain if the line goes on by `&&` from built_end
-    functions = _line_functions(parts, line) if "(" in line or "function" in line else None
+    function_starts: dict = {}      # where a function's body starts -> the index of its first part
+    functions = _line_functions(parts, line, function_starts) if "(" in line or "function" in line else None
+    bodies: dict = {}       # function name -> its body parts' facts (for its calls)
     for index, part in enumerate(parts):
         images = NO_IMAGES
         if built and part.parent is None:
@@ -97,7 +99,10 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
             verdict = again if sure or again.level > alone.verdict.level else alone.verdict
             item = Judged(part, key, verdict, cmd.facts.summary())
         if functions and key is not None and functions.get(key.program, len(line)) < part.span[0]:
-            body = [judged[k].facts for k in _function_body(parts, functions[key.program], index)]
+            body = bodies.get(key.program)
+            if body is None:        # once per function: its body is the same for every call
+                body = bodies[key.program] = [judged[k].facts for k in _function_body(
+                    parts, functions[key.program], index, function_starts)]
             if moved:
                 item = _function_call(item, seen, key, ctx, cwd, line_vars, body)
             else:       # the same call again: judged the same
@@ -150,17 +155,18 @@ def _images_after(built: frozenset, changes, builds: bool) -> frozenset:
 NOT_IN_A_NAME = frozenset(" \t\n;&|(){}<>'\"$`\\=")
 
 
-def _line_functions(parts, line: str) -> dict:
+def _line_functions(parts, line: str, starts: dict) -> dict:
     """The functions the line itself defines: name -> where the body of its first definition starts. A body's
     commands are parts of their own (origin "function", or "subshell" for `f() (…)`), judged where they stand;
     the head just before the first of them names it (`f() {`, `function f {`, `function f() (`)."""
     found: dict = {}
-    for part in parts:
+    for index, part in enumerate(parts):
         if part.parent is None and part.origin in ("function", "subshell"):
             start = part.span[0]
             name = _function_head(line[max(0, start - 256):start])
             if name:
                 found.setdefault(name, start)
+                starts.setdefault(start, index)
     return found
 
 
@@ -191,10 +197,13 @@ def _function_head(before: str) -> str:
 MAX_BODY_PARTS = 256
 
 
-def _function_body(parts, start: int, before: int) -> list[int]:
+def _function_body(parts, start: int, before: int, starts: dict) -> list[int]:
     """The parts of a function's body that starts at `start` (their indices, before the call at `before`): the
-    run of function parts there, with what they hold."""
-    first = next((k for k in range(before) if parts[k].span[0] >= start and parts[k].parent is None), None)
+    run of function parts from its first (`starts`: where each body starts -> its first part), with what they
+    hold."""
+    first = starts.get(start)
+    if first is None or first >= before:
+        return []
     if first is None:
         return []
     body: list[int] = []
