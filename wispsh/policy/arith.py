@@ -50,7 +50,8 @@ _NAME = lazy_re(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _ASSIGNS = lazy_re(r"(?<![=!<>])=(?!=)|\+\+|--|[-+*/%&|^]=|<<=|>>=")
 _DIGITS_ONLY = lazy_re(r"[A-Za-z_][A-Za-z0-9_]*//?\[[!^]0-9\]/\Z")     # ${x//[!0-9]/}: only digits are left
 _PARAM_BODY = lazy_re(r"(#)?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^]]*\])?(.*)\Z", re.S)
-_MARKERS = lazy_re(r"\(\(|\$\[|\$\{|[A-Za-z0-9_]\[|=\(")
+_MARKERS = lazy_re(r"[A-Za-z0-9_]\[|=\(")        # a subscript, a compound assignment's `[k]=`
+_OFFSET = lazy_re(r"\$\{#?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(?:\[[^]]*\])?:(?![-=+?])")   # ${x:off:len}
 
 
 def line_findings(judged, ctx, line: str, parsed_ok: bool = True) -> list[Finding]:
@@ -94,8 +95,9 @@ def _short(text: str) -> str:
 
 
 def _regions(text: str) -> list[tuple[str, str]]:
-    if not ("((" in text or "$[" in text or "${" in text or "[" in text and _MARKERS.search(text)):
-        return []       # (plain substring tests first: most lines compile no regex)
+    if not ("((" in text or "$[" in text or "${!" in text or "[" in text and _MARKERS.search(text)
+            or "${" in text and ":" in text and _OFFSET.search(text)):
+        return []       # (plain substring tests first: most lines compile no regex, and lex nothing)
     from wispsh.parse import scan
 
     out = []
@@ -170,7 +172,8 @@ def _word_contexts(item, model) -> list[tuple[str, str, str]]:
             out.extend(_printf_numbers_args(values, written))
         evaluates_names = program in ("declare", "typeset", "local", "read", "printf", "mapfile", "readarray",
                                       "unset")
-        for b in bindings.of_part(part, key):
+        own = model.of_part.get(id(part))
+        for b in own if own is not None else bindings.of_part(part, key):
             if b.how in ("for", "assignment", "prefix"):
                 continue
             if b.name == bindings.RUNTIME_NAME:
@@ -220,6 +223,7 @@ class Model:
         self.by_name: dict[str, list] = {}
         self.integers: set = set()
         self.assoc: set = set()
+        self.of_part: dict = {}             # id(part) -> its bindings (read again by the word contexts)
         seen_loops: set = set()
         for item in judged:
             part = item.part
@@ -228,11 +232,13 @@ class Model:
                 if loop not in seen_loops:
                     seen_loops.add(loop)
                     found.extend(bindings.loop_bindings(loop))
-            if part.argv or part.assignments or "${" in part.text:
-                found.extend(b for b in bindings.of_part(part, item.key) if b.how != "for")
-                integers, assoc = bindings.attributes(part, item.key)
-                self.integers |= integers
-                self.assoc |= assoc
+            if bindings.may_bind(part, item.key):
+                own = self.of_part[id(part)] = bindings.of_part(part, item.key)
+                found.extend(b for b in own if b.how != "for")
+                if item.key is not None and item.key.program in bindings.DECLARERS:
+                    integers, assoc = bindings.attributes(part, item.key)
+                    self.integers |= integers
+                    self.assoc |= assoc
             for b in found:
                 self.by_name.setdefault(b.name, []).append(b)
         self.numbers: dict[str, str | None] = {}

@@ -52,6 +52,19 @@ class Binding:
                f"={self.written!r})"
 
 
+def binds(part, key) -> bool:
+    """Whether the part's command is a builtin that binds a variable (printf only with -v): a cheap test before
+    of_part."""
+    program = key.program if key is not None else None
+    return program in BINDERS and (program != "printf" or "-v" in part.argv or any(
+        w is not None and w.startswith("-v") for w in part.argv))
+
+
+def may_bind(part, key) -> bool:
+    """Whether of_part can find anything in the part (most parts bind nothing)."""
+    return bool(part.loops or part.assignments) or "${" in part.text or binds(part, key)
+
+
 def command_words(part, key) -> tuple[tuple, tuple]:
     """The part's essential command (wrappers such as `command`, `builtin` removed) as static values and as
     written, aligned; ((), ()) when the part runs no command."""

@@ -220,7 +220,7 @@ def _analyse_once(part, key, ctx, cwd, subst, command, written, xargs_word=UNKNO
     if part.redirects:
         _judge_redirects(cmd, part, subst)
     _judge_assignments(cmd, part, key, ctx, cwd)
-    if part.loops or key is not None and key.program in bindings.BINDERS or "${" in part.text:
+    if part.loops or key is not None and bindings.binds(part, key) or "${" in part.text:
         _judge_bindings(cmd, part, key)
     _judge_file_substitutions(cmd, part)
     if not command:
