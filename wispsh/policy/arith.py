@@ -158,11 +158,11 @@ def _word_contexts(item, model) -> list[tuple[str, str, str]]:
                 out.append(("arith", written[k - 1], shown))
                 out.append(("arith", written[k + 1], shown))
             elif values[k] == "-v" and k + 1 < len(written):
-                out.extend(_name_word(written[k + 1], model))
+                out.extend(_name_word(written[k + 1]))
     elif program in ("test", "["):
         for k, value in enumerate(values):
             if value == "-v" and k + 1 < len(written):
-                out.extend(_name_word(written[k + 1], model))
+                out.extend(_name_word(written[k + 1]))
     elif program == "let":
         out.extend(("arith", w, f"let {w}") for w in written[1:])
     elif program in ZSH_NUMBERS:
@@ -178,9 +178,9 @@ def _word_contexts(item, model) -> list[tuple[str, str, str]]:
                 continue
             if b.name == bindings.RUNTIME_NAME:
                 if evaluates_names:
-                    out.extend(_name_word(b.subscript or "", model))
+                    out.extend(_name_word(b.subscript or ""))
             elif b.how == "nameref" and b.written:
-                out.extend(_name_word(b.written, model))     # `declare -n r=$x`: r reads the variable x names
+                out.extend(_name_word(b.written))     # `declare -n r=$x`: r reads the variable x names
             elif b.subscript is not None and b.name not in model.assoc:
                 out.append(("arith", b.subscript, f"{program} {b.name}[{b.subscript}]"))
     return out
@@ -204,7 +204,7 @@ def _printf_numbers_args(values, written) -> list[tuple[str, str, str]]:
     return out
 
 
-def _name_word(written: str, model) -> list[tuple[str, str, str]]:
+def _name_word(written: str) -> list[tuple[str, str, str]]:
     """A word whose value names a variable: its literal `NAME[sub]` gives an arithmetic subscript; what it
     expands must be a plain name."""
     if "$" in written or "`" in written:

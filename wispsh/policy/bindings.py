@@ -15,7 +15,6 @@ the variables bash sets itself (those are listed where they matter: arith.SHELL_
 from __future__ import annotations
 
 from wispsh.parse.words import PARAM, decode, unquote
-from wispsh.programs.grammar import UNKNOWN
 from wispsh.support.lazyre import lazy_re, re
 
 NAME = lazy_re(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -207,15 +206,10 @@ def _builtin(program: str, values, written, part=None) -> list[Binding]:
         b.written = " ".join(written[i] for i in operands)
         b.value = text
         return [b]
-    if program == "getopts":
-        operands = [i for i in range(1, len(values))]
+    if program == "getopts":       # getopts OPTSTRING NAME [ARG…]: NAME an option letter (or `?`), OPTARG its value
         out = [Binding("OPTARG", None, None, "getopts"), Binding("OPTIND", "1", "1", "getopts", number=True)]
-        if len(operands) >= 2:
-            b = _named(values[operands[1]], written[operands[1]], "getopts")
-            spec = values[operands[0]]
-            b.value = None
-            b.written = None if spec is None else "?"     # one of the option letters, or `?`
-            out.append(b)
+        if len(values) >= 3:
+            out.append(_named(values[2], written[2], "getopts"))
         return out
     if program == "unset":
         opts, operands = _options(values, written, frozenset())
@@ -328,7 +322,3 @@ def printf_output(fmt: str, args: list[str]) -> str:
         out.append(_PRINTF_PIECE.sub(piece, fmt))
     return "".join(out)
 
-
-def substituted_value(value: str | None) -> str | None:
-    """A binding's value as the rules' variables hold it (UNKNOWN for text known only at run time)."""
-    return UNKNOWN if value is None else value

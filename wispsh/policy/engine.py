@@ -702,7 +702,7 @@ def _judge_bindings(cmd: Cmd, part: Part, key: Key | None) -> None:
         if value is not None and b.how != "for" and (b.value is None or b.how not in bindings.DECLARERS):
             _stored_code(cmd, b.name, value)
         if b.how != "for" and b.subscript is None:
-            cmd.facts.assigns[b.name] = bindings.substituted_value(value)
+            cmd.facts.assigns[b.name] = UNKNOWN if value is None else value
 
 
 def _nameref(cmd: Cmd, name: str, target: str | None) -> None:

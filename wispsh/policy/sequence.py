@@ -29,7 +29,10 @@ MAX_PIPED_TEXT = 20_000
 
 
 def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
-    judged: list[Judged] = []
+    """Every part judged, in the order bash reaches them: by where they stand in the line (the code a part
+    hands on, `eval 'X=…'`, `sh -c '…'`, stands where its holder does; the splitter lists it after the line's
+    other parts), so that what a part binds or changes reaches the parts after it."""
+    judged: list = [None] * len(parts)
     cwd, line_vars = ctx.cwd, {}
     certain = True          # every cd and assignment so far ran for certain before what follows
     last_mover_end = 0
@@ -40,7 +43,8 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
     function_starts: dict = {}      # where a function's body starts -> the index of its first part
     functions = _line_functions(parts, line, function_starts) if "(" in line or "function" in line else None
     bodies: dict = {}       # function name -> its body parts' facts (for its calls)
-    for index, part in enumerate(parts):
+    for index in sorted(range(len(parts)), key=lambda k: parts[k].span[0]):     # (stable: a holder first)
+        part = parts[index]
         images = NO_IMAGES
         if built and part.parent is None:
             if line[built_end:part.span[0]].strip() == "&&":
@@ -110,7 +114,7 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
                 if called is None:
                     called = same[(signature, "call")] = _function_call(item, seen, key, ctx, cwd, line_vars, body)
                 item = Judged(part, key, called.verdict, called.facts)
-        judged.append(item)
+        judged[index] = item
         if part.pipeline is not None:
             text = printed_text(part, key)
             if text is not None and len(text) <= MAX_PIPED_TEXT:
@@ -203,8 +207,6 @@ def _function_body(parts, start: int, before: int, starts: dict) -> list[int]:
     hold."""
     first = starts.get(start)
     if first is None or first >= before:
-        return []
-    if first is None:
         return []
     body: list[int] = []
     inside: set = set()
