@@ -453,6 +453,10 @@ class Model:
 _DATE_DIGITS = lazy_re(r"\+(?:%[sNYmdHMSjuwyVUWGgCeIklq%]|[0-9:./ -])*\Z")
 _STAT_DIGITS = lazy_re(r"(?:%[sbBfhiotTuUgGxXyYzZwW]|[0-9 :\n\\nt])*\Z")
 _PRINTF_DIGITS = lazy_re(r"(?:%[-+ 0#]*[0-9]*[diuxXo]|[0-9 \\nt:.,-])*\Z")
+_ECHO_ARITH = lazy_re(r"\s*echo\s+(?:\$\(\([^()`]*\)\)\s*)+\Z")
+_JQ_COUNT = lazy_re(r"(?:^|\|)\s*length\s*$")
+_CURL_NUMBERS = lazy_re(r"(?:%\{(?:http_code|response_code|size_download|size_upload|num_redirects|http_connect)\}"
+                        r"|\\n|\s)+\Z")
 _WC_FLAGS = frozenset({"-l", "-c", "-w", "-m", "-L", "--lines", "--bytes", "--words", "--chars",
                        "--max-line-length", "-lc", "-cl", "-lw", "-wl", "-lm", "-ml"})
 
@@ -460,30 +464,38 @@ _WC_FLAGS = frozenset({"-l", "-c", "-w", "-m", "-L", "--lines", "--bytes", "--wo
 def prints_number(code: str) -> bool:
     """Whether the command `$(code)` runs prints only a number (or numbers): the last stage of its pipeline is a
     counter or a clock, so what reaches arithmetic is digits whatever it read."""
-    if any(op in code for op in (";", "&", "`", "||", "\n")) or "$(" in code and not code.lstrip().startswith(
-            "echo"):
+    if _ECHO_ARITH.match(code):
+        return True             # `$(echo $((a + b)))`
+    if "`" in code or "\n" in code or "$(" in code:
         return False
-    return _counter(_words(code.rsplit("|", 1)[-1]))
+    return _counter(_last_stage(code))
 
 
-def _words(stage: str) -> list[str]:
-    """A simple command's words, its redirects (`< f`, `2>/dev/null`) left out."""
+def _last_stage(code: str) -> list[str]:
+    """The words of the last stage of a pipeline (quotes read as sh reads them), its redirects left out; [] for
+    anything but one plain pipeline (`;`, `&&`, `||`, `&`: which command prints is not known)."""
     import shlex
 
+    lexer = shlex.shlex(code, posix=True, punctuation_chars="|&;<>()")
+    lexer.whitespace_split = True
     try:
-        words = shlex.split(stage.replace("<", " < ").replace(">", " > "))
+        tokens = list(lexer)
     except ValueError:
         return []
+    if any(t in (";", "&", "&&", "||", "(", ")", ";;") for t in tokens):
+        return []
+    if "|" in tokens:
+        tokens = tokens[len(tokens) - tokens[::-1].index("|"):]
     out, skip = [], False
-    for w in words:
+    for t in tokens:
         if skip:
             skip = False
-        elif w in ("<", ">"):
+        elif t and set(t) <= set("<>&"):
             skip = True
             if out and out[-1].isdigit():
                 out.pop()       # `2>`: the descriptor
-        elif w != "&":
-            out.append(w)
+        else:
+            out.append(t)
     return out
 
 
@@ -512,7 +524,16 @@ def _counter(words: list[str]) -> bool:
                 return bool(_STAT_DIGITS.match(args[k + 1]))
             if a.startswith(("--format=", "--printf=")):
                 return bool(_STAT_DIGITS.match(a.split("=", 1)[1]))
+            if a.startswith(("-c", "-f")) and len(a) > 2:        # -c%s
+                return bool(_STAT_DIGITS.match(a[2:]))
         return False
+    if program == "jq":         # `jq length f.json`, `jq '.items | length'`: a count
+        filters = [a for a in operands if not a.endswith(".json")]
+        return bool(filters) and bool(_JQ_COUNT.search(filters[0]))
+    if program == "curl":       # `curl -s -o /dev/null -w '%{http_code}' URL`: the status code, not the body
+        discards = any(args[k + 1:k + 2] == ["/dev/null"] for k, a in enumerate(args) if a in ("-o", "--output"))
+        formats = [args[k + 1] for k, a in enumerate(args[:-1]) if a in ("-w", "--write-out")]
+        return discards and len(formats) == 1 and bool(_CURL_NUMBERS.match(formats[0]))
     if program == "seq":
         return not any(o.startswith(("-f", "--format", "-s", "--separator")) for o in options)
     if program == "shuf":
@@ -530,7 +551,7 @@ def _counter(words: list[str]) -> bool:
     if program == "printf":
         return bool(operands) and bool(_PRINTF_DIGITS.match(operands[0]))
     if program == "echo":
-        return bool(operands) and all(_INT.match(a) or a.startswith("$((") and a.endswith("))") for a in operands)
+        return bool(operands) and all(_INT.match(a) for a in operands)
     return False
 
 
