@@ -19,7 +19,7 @@ class Facts:
     __slots__ = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp",
                  "runtime_code", "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp",
                  "deletes", "lists_big", "found_under", "secret_copy", "links", "builds", "sends", "reads", "names",
-                 "images", "runs_images")
+                 "images", "runs_images", "encrypts")
 
     def __init__(self) -> None:
         self.secret_source = ""         # why this part emits secrets ("" when it does not)
@@ -50,6 +50,7 @@ class Facts:
         # name "*" for every name. A name is "NAME:TAG STORE" (programs/containers.py local_image)
         self.images: list[tuple[str, str]] = []
         self.runs_images: list[str] = []    # local image names it runs by tag (a build before it may have made them)
+        self.encrypts = False           # encrypts the files it reads (with a key or passphrase of its caller's)
 
     def summary(self) -> "FactsSummary":
         values = _FACT_VALUES(self)
@@ -157,15 +158,23 @@ class Cmd:
 
     # ------------------------------------------------------------ findings
 
-    def sets_variable(self, name: str, value: str | None, text: str, split: bool = False) -> bool:
+    def sets_variable(self, name: str, value: str | None, text: str, split: bool = False, how: str = "") -> bool:
         """`NAME=value` given to what runs: the policy's table of variables that make programs run code
         (policy/env.py) says how bad. A command line it names (PAGER, EDITOR, GIT_SSH_COMMAND) is judged too:
-        `split` when the splitter made parts of it, else here. True when it found something."""
+        `split` when the splitter made parts of it, else here. True when it found something.
+
+        `how`: the form that binds it when it is not `NAME=value` (`read`, `for`, `printf -v`, …: the variable
+        model, policy/bindings.py); such a form binding text known only at run time to a variable that steers
+        a program is code the gate cannot read (at least high)."""
         from wispsh.policy.env import judge_variable, variable_rule
 
         found = judge_variable(name, value, text, self.place)
         if found is not None:
             level, reason = found
+            if how and value is None:
+                level, reason = max(level, Level.HIGH), f"{how} binds {name} to text known only at run time: {reason}"
+            elif how:
+                reason = f"{reason} ({how} binds it)"
             rule = variable_rule(name.split("[", 1)[0].rstrip("+") or "unknown")
             self.found.append(Finding(self.ctx.overrides.get(rule, level), rule, reason, "env"))
         if not split and value is not None and UNKNOWN not in value:

@@ -12,7 +12,7 @@ from wispsh.programs.grammar import UNKNOWN, Options
 from wispsh.programs.table import DEST, FIRST, HERE, LAST, OPERANDS, REST, SOURCES, Command, On, Row
 
 FACT_FLAGS = frozenset({"net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "interp", "runtime_code",
-                        "deletes", "noop"})
+                        "deletes", "noop", "encrypts"})
 PATH_VERBS = {"read": "reads", "list": "lists", "write": "writes", "create": "creates", "delete": "deletes",
               "mode": "changes the mode of", "run": "runs", "send": "sends", "build": "builds",
               "unpack": "extracts into", "embed": "puts the contents of"}

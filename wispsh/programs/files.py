@@ -775,7 +775,8 @@ TAR = Program(
 
 
 @emits({"zip.test-command": ["zip -T -TT 'sh -c id' a.zip f"], "zip.tests": ["zip -T a.zip"],
-        "zip.creates": ["zip -r out.zip src"]})
+        "zip.creates": ["zip -r out.zip src"], "zip.encrypts": ["zip -e out.zip f", "zip -P pw out.zip f"],
+        "zip.moves": ["zip -m out.zip f"]})
 def zip_archive(cmd, o) -> None:
     if o.value("TT", "unzip-command") is not None or "-TT" in o.args:
         cmd.does("run-code", "zip.test-command", "zip runs a test command (-TT)")
@@ -784,17 +785,24 @@ def zip_archive(cmd, o) -> None:
         cmd.read(o.operands[0])       # `zip -T a.zip` tests the archive
         return
     cmd.does("create", "zip.creates", "creates an archive")
+    if o.has("e", "encrypt") or o.value("P", "password") is not None:
+        cmd.fired.add("zip.encrypts")
+        cmd.facts.encrypts = True
     if o.operands:
         archive = o.operands[0]
         if archive != "-":
             cmd.write(archive)
         for word in o.operands[1:]:
             _archives_secrets(cmd, cmd.embed(word, "archives", o.has("r", "R", "recurse-paths")), archive)
+            if o.has("m", "move"):      # -m: the originals are deleted once archived
+                cmd.fired.add("zip.moves")
+                cmd.delete(word, recursive=o.has("r", "recurse-paths"))
 
 
 ZIP = Program("zip", doc="creates zip archives",
               grammar=Grammar(values="tbnxiPZ", long_values=("unzip-command", "temp-path", "password", "exclude",
-                                                             "include", "suffixes")),
+                                                             "include", "suffixes"),
+                              longs=("encrypt", "move", "recurse-paths")),
               hook=zip_archive)
 
 UNZIP = Program(
@@ -811,7 +819,8 @@ UNZIP = Program(
 
 
 @emits({"7z.reads": ["7z l a.7z"], "7z.extracts": ["7z x a.7z"], "7z.extracts-over": ["7z x a.7z -o/"],
-        "7z.changes": ["7z a out.7z src"]})
+        "7z.changes": ["7z a out.7z src"], "7z.encrypts": ["7z a -psecret out.7z src"],
+        "7z.moves": ["7z a -sdel out.7z src"]})
 def sevenzip_verbs(cmd, o) -> None:
     """7z/7za/7zz: `x`/`e` extract (-oDIR), `a`/`u`/`d` change an archive, `l`/`t` only read."""
     verb = o.args[0] if o.args else ""
@@ -832,10 +841,16 @@ def sevenzip_verbs(cmd, o) -> None:
             cmd.read(word)
         return
     cmd.does("change", "7z.changes", f"{cmd.name} {verb} changes an archive")
+    if any(a.startswith("-p") for a in rest):
+        cmd.fired.add("7z.encrypts")
+        cmd.facts.encrypts = True
     if operands:
         cmd.write(operands[0])
         for word in operands[1:]:
             _archives_secrets(cmd, cmd.embed(word, "archives", True), operands[0])
+            if "-sdel" in rest:         # the originals are deleted once archived
+                cmd.fired.add("7z.moves")
+                cmd.delete(word, recursive=True)
 
 
 SEVENZIP = Program("7z", aliases=("7za", "7zz", "7zr"), doc="7-Zip archives", hook=sevenzip_verbs)

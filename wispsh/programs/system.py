@@ -109,16 +109,16 @@ MAX_JOB_TEXT = 64 * 1024
         "at.job-file": ["at -f job.sh 10:00", "at now < ~/job.sh"]})
 def at_job(cmd, o) -> None:
     """The job at (or batch) schedules is shell code: a here-string, a heredoc, what a visible printer pipes
-    in, or -f FILE / `< FILE`. It runs later, outside this shell and this gate: judged as a line, and at least
-    high (a scheduled job is persistence; a dangerous one is dangerous)."""
-    at_least = cmd.ctx.level_of("run-code", "at.job")
+    in, or -f FILE / `< FILE`. It runs later, on its own, outside this shell and this gate: persistence
+    (levels.md: `at`, `batch` and timers), whatever it holds; its text is judged as a line too."""
+    at_least = cmd.ctx.level_of("persist", "at.job")
     part = cmd.part
     texts = [r.target for r in part.redirects if r.op == "<<<" and r.target is not None] if part else []
     if part is not None and part.stdin_code:
         texts.append(part.stdin_code)
     files = o.all("f") + [r.target for r in (part.redirects if part else ()) if r.op == "<" and r.target]
     for name in files:
-        cmd.does("run-code", "at.job-file", f"{cmd.name} schedules the commands of {name} to run later")
+        cmd.does("persist", "at.job-file", f"{cmd.name} schedules the commands of {name} to run later, on its own")
         where = cmd.run_file(name, f"{cmd.name} schedules")
         if where.cls in (places.PROJECT, places.PROJECT_ROOT) and not where.glob:
             try:
@@ -133,22 +133,25 @@ def at_job(cmd, o) -> None:
     if not texts and not files and part is not None and (part.pipeline is not None and part.stage > 0 or any(
             r.op in ("<<", "<<-", "<&") for r in part.redirects)):
         cmd.facts.stdin_interp = True       # `curl … | at now`: what it is fed runs later
-        cmd.does("run-code", "at.job-unseen", f"{cmd.name} schedules commands read from its input (unseen)")
+        cmd.does("persist", "at.job-unseen", f"{cmd.name} schedules commands read from its input (unseen) to run "
+                                             "later, on its own")
 
 
 AT = Program(
     "at", aliases=("batch",), doc="runs commands (read from its input or -f FILE) later",
     grammar=Grammar(values="fqtm"),
-    rows=(Row("at.lists", "nothing", "lists or shows scheduled jobs", When(flag=("l", "c")), stop=True,
+    rows=(Row("at.lists", "inspect", "lists or shows scheduled jobs", When(flag=("l", "c")), stop=True,
               examples=("at -l", "at -c 1")),
           Row("at.removes", "local-config", "removes scheduled jobs", When(flag=("r", "d")), stop=True,
               examples=("at -r 1",)),
-          Row("at.schedules", "run-code", "{cmd} schedules commands to run later", examples=("at now + 1 minute",))),
+          Row("at.schedules", "persist", "{cmd} schedules commands to run later, on its own (persistence)",
+              examples=("at now + 1 minute",))),
     hook=at_job,
-    examples={"at now + 1 hour <<< 'rm -rf ~'": "dangerous", "at now + 5 minutes <<< 'make test'": "high",
-              "at -l": "safe"},
+    examples={"at now + 1 hour <<< 'rm -rf ~'": "dangerous", "at now + 5 minutes <<< 'make test'": "dangerous",
+              "at -l": "low"},
 )
-ATQ = Program("atq", doc="lists scheduled jobs")
+ATQ = Program("atq", doc="lists scheduled jobs",
+              rows=(Row("atq.lists", "inspect", "lists the scheduled jobs", examples=("atq",)),))
 ATRM = Program("atrm", doc="removes scheduled jobs", rows=(
     Row("atrm.removes", "local-config", "removes scheduled jobs", examples=("atrm 1",)),))
 
@@ -517,7 +520,10 @@ def gpg_output(cmd, o) -> None:
 GPG = Program(
     "gpg", aliases=("gpg2",), doc="GnuPG",
     grammar=Grammar(values="ourRfk", long_values=("output", "recipient", "local-user", "homedir", "keyring",
-                                                  "default-key")),
+                                                  "default-key", "passphrase", "passphrase-fd", "passphrase-file",
+                                                  "pinentry-mode", "cipher-algo", "compress-algo", "digest-algo",
+                                                  "trust-model", "recipient-file", "hidden-recipient", "status-fd",
+                                                  "logger-fd", "command-fd", "set-filename", "comment")),
     rows=(Row("gpg.exports-secret", "secret", "exports private keys",
               When(flag=("export-secret-keys", "export-secret-subkeys", "export-ssh-key")), sets=("secret",),
               examples=("gpg --export-secret-keys",)),
@@ -525,9 +531,39 @@ GPG = Program(
               "import", "recv-keys", "delete-secret-keys", "delete-keys", "gen-key", "full-generate-key", "edit-key",
               "sign-key", "lsign-key")), examples=("gpg --import key.asc",)),
           Row("gpg.decrypts", "inspect", "decrypts data", When(flag=("d", "decrypt")), examples=("gpg -d x.gpg",)),
+          Row("gpg.encrypts", "create", "encrypts files (an encrypted copy beside each, or -o)",
+              When(flag=("c", "e", "symmetric", "encrypt"), unless=("d", "decrypt")), sets=("encrypts",),
+              examples=("gpg -c notes.txt", "gpg -e -r a@x.example f.txt")),
           Row("gpg.homedir", "local-config", "gpg uses another keyring home", When(value=("homedir",)),
               examples=("gpg --homedir /tmp/g --list-keys",))),
+    on=(On("read", OPERANDS, when=When(flag=("c", "e", "symmetric", "encrypt", "s", "sign", "clearsign")),
+           id="gpg.input", says="gpg reads", examples=("gpg -c ~/notes.txt",)),),
     hook=gpg_output,
+)
+AGE = Program(
+    "age", aliases=("rage",), doc="encrypts or decrypts files (age)",
+    grammar=Grammar(values="oriRj", long_values=("output", "recipient", "identity", "recipients-file", "plugin"),
+                    longs=("decrypt", "encrypt", "passphrase", "armor")),
+    rows=(Row("age.decrypts", "inspect", "decrypts data", When(flag=("d", "decrypt")),
+              examples=("age -d -i key.txt x.age",)),
+          Row("age.encrypts", "create", "encrypts a file", When(unless=("d", "decrypt")), sets=("encrypts",),
+              examples=("age -p -o x.age x",))),
+    on=(On("read", OPERANDS, id="age.input", says="age reads", examples=("age -p -o x.age ~/x",)),
+        On("write", ("option", "o", "output"), id="age.output", examples=("age -p -o ~/x.age x",)),
+        On("read", ("option", "i", "identity"), id="age.identity", examples=("age -d -i ~/.ssh/id_ed25519 x.age",))),
+)
+CCRYPT = Program(
+    "ccrypt", aliases=("ccencrypt",), doc="encrypts files in place (each FILE is replaced by FILE.cpt)",
+    grammar=Grammar(values="KkE", long_values=("key", "keyfile", "envvar", "suffix"),
+                    longs=("decrypt", "encrypt", "cat", "recursive", "force")),
+    rows=(Row("ccrypt.decrypts", "inspect", "decrypts files", When(flag=("d", "decrypt", "c", "cat")), stop=True,
+              examples=("ccrypt -d x.cpt", "ccrypt -c x.cpt")),
+          Row("ccrypt.encrypts", "change", "encrypts files in place: each original is replaced", sets=("encrypts",),
+              examples=("ccrypt notes.txt",))),
+    on=(On("read", OPERANDS, when=When(unless=("d", "decrypt", "c", "cat")), id="ccrypt.input",
+           examples=("ccrypt ~/notes.txt",)),
+        On("delete", OPERANDS, when=When(unless=("d", "decrypt", "c", "cat")), recursive=When(flag=("r", "recursive")),
+           id="ccrypt.replaces", examples=("ccrypt -r ~",))),
 )
 KEYRINGS = Program(
     "secret-tool", aliases=("bw", "keyctl"), doc="password stores and secret managers",
@@ -873,7 +909,7 @@ TAILSCALE = Program(
 PROGRAMS = programs(ROOT, SU, MACHINECTL, SYSTEMCTL, LAUNCHCTL, SERVICE, CRONTAB, AT, ATQ, ATRM, KILL, PKILL, KILLALL,
                     KILLALL5, NEWGRP, *MACOS_USERS, DISK, PARTITIONS, ZPOOL, NVME, DISKUTIL, MOUNT, UNMOUNT, USERS, CHSH, CHPASSWD, PASSWD,
                     IPTABLES, IPTABLES_RESTORE, NFT, UFW, FIREWALL_CMD, PFCTL, POWER, SYSCTL, MODULES, KEXEC,
-                    *KERNEL_READS, CAPABILITIES, NSENTER, UNSHARE, LDCONFIG, ALTERNATIVES, SECURITY, GPG,
+                    *KERNEL_READS, CAPABILITIES, NSENTER, UNSHARE, LDCONFIG, ALTERNATIVES, SECURITY, GPG, AGE, CCRYPT,
                     KEYRINGS, PASS, VAULT, SSH_ADD, SSH_KEYGEN, LOGINCTL, CHFN, SETTINGS, SNIFFERS, TUNNELS, TAILSCALE,
                     LPASS, KWALLET_QUERY, KEYRING_CLI, KEEPASSXC_CLI, DUMPERS, GCORE, TRUFFLEHOG, GITLEAKS,
                     DETECT_SECRETS, SCANNERS, GGSHIELD, PUPPET)
