@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 FAMILIES = ("files", "git", "interpreters", "runners", "gate", "network", "databases", "packages", "system",
-            "cloud", "containers", "verbs", "printing")
+            "cloud", "containers", "verbs", "printing", "agent_clis")
 MARK = "\n# ---- " + "generated: do not edit by hand (python -m wispsh.programs.index)\n"
 _loaded: dict = {}
 
@@ -172,6 +172,10 @@ _NAMES = {
         'system_profiler tidy time timeout times tldr top tput true tty type ulimit umask unalias uname '
         'unsetopt uptime users uuidgen vmstat w wait watch whatis whereis which who whoami wl-copy wl-paste '
         'xclip xmllint xsel yamllint yes'
+    ),
+    'agent_clis': (
+        'aider amp claude codex copilot crush cursor-agent droid gemini goose interpreter kiro-cli mini '
+        'opencode q qwen'
     ),
 }
 FAMILY: dict[str, str] = {name: family for family, names in _NAMES.items() for name in names.split()}
