@@ -197,6 +197,8 @@ def perform(outcome, env: dict[str, str]) -> int:
         if outcome.status == invoke.REFUSED:
             os._exit(invoke.REFUSED)            # as realshell.refuse: nothing else runs on the way out
         return outcome.status
+    if outcome.session is not None:
+        _gated_shell(outcome, env)
     _refresh_bundle()
     if "wispsh.parse.split" in sys.modules:     # a crash guard's child nobody collected: not the shell's child
         sys.modules["wispsh.parse.split"].collect_guard()
@@ -210,6 +212,16 @@ def perform(outcome, env: dict[str, str]) -> int:
 
 
 REFUSED_UNREACHABLE = 126  # exec_shell never returns; fail closed if it ever did
+
+
+def _gated_shell(outcome, env: dict[str, str]) -> "NoReturn":  # noqa: F821
+    """A shell without a line: this process stays as the gate (session/), judging in-process, warm."""
+    from wispsh.session import driver, judges, start
+
+    env = {k: v for k, v in env.items() if k not in outcome.env_drop}
+    env.update(outcome.env_add)
+    spec = start.spec_of(outcome.shell, outcome.argv, outcome.session, env)
+    driver.exit_like(start.run(spec, judges.InProcess()))
 
 
 def _refresh_bundle() -> None:

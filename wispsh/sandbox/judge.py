@@ -49,7 +49,7 @@ def parse_request(body: bytes, *, pid: int, uid: int, stdin_fd: int | None) -> R
 
     fields = unpack(body)
     try:
-        if fields[0] != MAGIC or fields[1] not in (b"launcher", b"wispsh"):
+        if fields[0] != MAGIC or fields[1] not in (b"launcher", b"wispsh", b"command"):
             raise BadRequest("not a wisp run request")
         argc = int(fields[2])
         argv = [_text(w) for w in fields[3:3 + argc]]
@@ -184,6 +184,8 @@ class Judge:
                 env[name] = self.own_env[name]
             else:
                 env.pop(name, None)
+        if req.kind == "command":
+            return self._command(req, env)
         with self.lock:
             outcome = invoke.decide(
                 argv_for_parse(req, self.layout), env=env, cwd=req.cwd or "/", stdin_is_tty=req.tty, read_stdin=self._stdin(req),
@@ -194,6 +196,31 @@ class Judge:
             if outcome.shell is not None and outcome.line:
                 self._record(req)
         return outcome
+
+    def _command(self, req: Request, env):
+        """One command of a gated shell (session/), typed or piped into a shell started inside: judged in full
+        with the shell's directory and environment as the session sent them; never beneath an allowed line
+        (a gated shell is not one), and no approval of the shell itself covers it."""
+        from wispsh import flow, invoke
+
+        if len(req.argv) != 1 or not req.cwd:
+            return invoke.refusal("wispsh: not run: malformed command request")
+        from wispsh.decide import session
+
+        with self.lock:
+            session.asking_for(LazyHere(req.pid, env))
+            try:
+                warnings: list[str] = []
+                refused = flow.verdict(req.argv[0], config=self.config(), cwd=req.cwd, env=env,
+                                       answers=self._answers(req), source=SOURCE, warnings=warnings)
+            except Exception as exc:
+                refused = f"wispsh: not run: internal error ({type(exc).__name__}: {exc})"
+                warnings = []
+            finally:
+                session.asking_for(None)
+        if refused is not None:
+            return invoke.refusal(refused, warnings)
+        return invoke.exits(0, stderr=flow.warning_lines(warnings))
 
     def _unlocked(self, work):
         """Run work() with the judge's lock let go (a person answering, a pipe being read)."""

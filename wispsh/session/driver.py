@@ -1,0 +1,219 @@
+"""A gated shell whose commands come from a pipe or a file (`bash -s`, `printf '…' | bash`, `bash < script`,
+Codex's and SWE-ReX-style drivers writing to a shell's stdin): read one complete command, judge it with the
+real shell's state, hand it to one long-lived real shell only when allowed, wait until it is done, go on.
+
+    input ──► Reader (one command, no read-ahead) ──► judge (state: cwd, values, functions) ──► refusal line
+                                                          │ allowed
+    real shell ◄── command socket (its stdin: only text the gate wrote, shellcode.py) ◄───────┘
+        │ fd IN: the gate's own stdin, given to each command (`read` gets its data line)
+        └─► report socket (MARK): nonce, $?, $_, $-, options; the query's values ──► the next judgement
+
+The real shell reads nothing but the command socket, so nothing reaches it unjudged; commands cannot reach
+the sockets (closed inside each command's group), nor forge a report (each carries a nonce written after the
+command). When the real shell ends (`exit`, `set -e`, a signal) the gated shell ends with its status; at the
+end of input it closes the command socket and the real shell ends as `bash -s` would.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sys
+
+from wispsh.session import complete, shellcode, tamper
+from wispsh.session.reader import Reader
+from wispsh.session.state import ALWAYS, ShellState, judged_text, names_in
+
+
+class Spec:
+    """What to start: the real shell (`exe`, an absolute path or /proc/self/fd/N), its family, argv0, the options
+    and operands it was given (without -s), the environment, and whether it is interactive on a terminal."""
+
+    __slots__ = ("exe", "name", "family", "argv0", "options", "args", "env", "interactive", "login")
+
+    def __init__(self, *, exe, name, family, argv0, options=(), args=(), env=None, interactive=False, login=False):
+        self.exe, self.name, self.family, self.argv0 = exe, name, family, argv0
+        self.options, self.args, self.env = tuple(options), tuple(args), dict(env or {})
+        self.interactive, self.login = interactive, login
+
+
+def family_of(exe_name: str) -> str:
+    return shellcode.BASH if exe_name.startswith("bash") else shellcode.POSIX
+
+
+class Ended(Exception):
+    """The real shell is gone (its report socket closed)."""
+
+
+class PipedSession:
+    def __init__(self, spec: Spec, judge, *, stdin: int = 0, stderr: int = 2):
+        self.spec, self.judge, self.stdin, self.stderr = spec, judge, stdin, stderr
+        self.family = shellcode.BASH if spec.family == shellcode.BASH else shellcode.POSIX
+        self.fd_in, self.fd_mark = shellcode.fds(self.family)
+        self.pid = None
+        self.buffer = b""
+        self.state = ShellState(os.getcwd())
+        self.oracle = complete.spawn_oracle(spec.exe, spec.name)
+
+    # ------------------------------------------------------------ the real shell
+
+    def start(self) -> None:
+        self.cmd, shell_cmd = socket.socketpair()
+        self.mark, shell_mark = socket.socketpair()
+        shell_cmd.shutdown(socket.SHUT_WR)          # the shell's end only reads commands
+        shell_mark.shutdown(socket.SHUT_RD)         # and only writes reports
+        actions = [(os.POSIX_SPAWN_DUP2, self.stdin, self.fd_in), (os.POSIX_SPAWN_DUP2, shell_cmd.fileno(), 0),
+                   (os.POSIX_SPAWN_DUP2, shell_mark.fileno(), self.fd_mark)]
+        argv = [self.spec.argv0, *self.spec.options, "-s", *self.spec.args]
+        try:
+            self.pid = os.posix_spawn(self.spec.exe, argv, self.spec.env, file_actions=actions,
+                                      setsigdef=(signal.SIGPIPE, signal.SIGINT, signal.SIGQUIT))
+        finally:
+            shell_cmd.close()
+            shell_mark.close()
+
+    def _send(self, text: str) -> None:
+        try:
+            self.cmd.sendall(text.encode("utf-8", "surrogateescape"))
+        except OSError:
+            raise Ended() from None
+
+    def _fields(self, nonce: str, complete_when) -> list[str]:
+        """The record after `nonce` on the report socket, once complete_when(fields) says it is whole."""
+        want = nonce.encode() + b"\0"
+        while True:
+            at = self.buffer.find(want)
+            if at >= 0:
+                fields = self.buffer[at + len(want):].split(b"\0")
+                # the last element is what follows the last NUL (incomplete): not a field yet
+                done = complete_when([f.decode("utf-8", "surrogateescape") for f in fields[:-1]])
+                if done is not None:
+                    used = sum(len(f) + 1 for f in fields[:done])
+                    self.buffer = self.buffer[at + len(want) + used:]
+                    return [f.decode("utf-8", "surrogateescape") for f in fields[:done]]
+            chunk = self.mark.recv(65536)
+            if not chunk:
+                raise Ended()
+            self.buffer += chunk
+
+    def _report(self, nonce: str) -> None:
+        def whole(fields):
+            if len(fields) >= 3 and fields[2].isdigit() and len(fields) >= 3 + int(fields[2]):
+                return 3 + int(fields[2])
+            return None
+        self.state.take_report(self._fields(nonce, whole))
+
+    def _query(self, text: str) -> None:
+        variables, words = names_in(text)
+        variables = list(dict.fromkeys([*variables, *ALWAYS]))
+        nonce = _nonce()
+        self._send(shellcode.query(self.family, nonce, variables, words))
+        fields = self._fields(nonce, _dot_at)
+        self.state.take_query(fields[:-1])
+
+    def _cwd(self) -> str:
+        try:
+            return os.readlink(f"/proc/{self.pid}/cwd")
+        except OSError:
+            return self.state.cwd
+
+    # ------------------------------------------------------------ one command
+
+    def step(self, text: str, found: str) -> None:
+        state = self.state
+        if found == complete.BROKEN:
+            # a syntax error: the shell refuses it itself and runs nothing of it (and, not interactive, ends)
+            nonce = _nonce()
+            self._send(shellcode.restore(self.family, state.status, state.last) + text
+                       + ("" if text.endswith("\n") else "\n") + shellcode.report(self.family, nonce))
+            self._report(nonce)
+            return
+        refused = tamper.check(text, fds=(self.fd_in, self.fd_mark), interactive=False)
+        if refused is None:
+            self._query(text)
+            state.cwd = self._cwd()
+            env = dict(self.spec.env)
+            for name in ALWAYS:
+                if name in state.variables:
+                    env[name] = state.variables[name]
+            env["PWD"] = state.cwd
+            refused = self.judge.verdict(judged_text(text, state, family=self.family), cwd=state.cwd, env=env)
+        nonce = _nonce()
+        if refused is not None:
+            os.write(self.stderr, (refused.rstrip("\n") + "\n").encode("utf-8", "surrogateescape"))
+            self._send(shellcode.restore(self.family, 126, state.last, refused=True)
+                       + shellcode.report(self.family, nonce))
+        else:
+            self._send(shellcode.restore(self.family, state.status, state.last) + shellcode.wrapped(self.family, text)
+                       + shellcode.report(self.family, nonce))
+        self._report(nonce)
+
+    def run(self) -> int:
+        self.start()
+        old = {sig: signal.signal(sig, self._pass_on) for sig in (signal.SIGTERM, signal.SIGHUP)}
+        try:
+            self.judge.warm(self.state.cwd, self.spec.env)
+            reader = Reader(self.stdin, family=self.family if self.spec.family != "zsh" else "zsh",
+                            oracle=self.oracle)
+            try:
+                while True:
+                    got = reader.next_command(self.state.parse_options())
+                    if got is None:
+                        break
+                    self.step(*got)
+            except Ended:
+                pass
+            try:
+                self.cmd.shutdown(socket.SHUT_WR)       # end of input: the shell ends as bash -s does
+            except OSError:
+                pass
+            return _wait(self.pid)
+        finally:
+            for sig, handler in old.items():
+                signal.signal(sig, handler)
+
+    def _pass_on(self, signum, _frame) -> None:
+        if self.pid:
+            try:
+                os.kill(self.pid, signum)
+            except OSError:
+                pass
+
+
+def _dot_at(fields: list[str]) -> int | None:
+    i = 0
+    while i < len(fields):
+        if fields[i] == ".":
+            return i + 1
+        if fields[i] not in ("v", "f", "a"):
+            return None
+        i += 3
+    return None
+
+
+def _nonce() -> str:
+    return "wisp" + os.urandom(8).hex()
+
+
+def _wait(pid: int) -> int:
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+            break
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            return 0
+    if os.WIFSIGNALED(status):
+        return -os.WTERMSIG(status)
+    return os.WEXITSTATUS(status)
+
+
+def exit_like(status: int) -> None:
+    """Leave as the real shell did: its exit status, or death by the signal that ended it."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if status < 0:
+        signal.signal(-status, signal.SIG_DFL)
+        os.kill(os.getpid(), -status)
+    os._exit(status & 0xFF)
