@@ -216,8 +216,13 @@ REFUSED_UNREACHABLE = 126  # exec_shell never returns; fail closed if it ever di
 
 def _gated_shell(outcome, env: dict[str, str]) -> "NoReturn":  # noqa: F821
     """A shell without a line: this process stays as the gate (session/), judging in-process, warm."""
+    from wispsh.parse import split
     from wispsh.session import driver, judges, start
 
+    # a warm host, as the supervisor: no fork per parse (a native crash would end the gate, and with it the
+    # real shell, whose only input is the gate: nothing runs unjudged)
+    split.collect_guard()
+    split.guard_native_crashes(False)
     env = {k: v for k, v in env.items() if k not in outcome.env_drop}
     env.update(outcome.env_add)
     spec = start.spec_of(outcome.shell, outcome.argv, outcome.session, env)

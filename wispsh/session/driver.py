@@ -154,7 +154,7 @@ class PipedSession:
         try:
             self.judge.warm(self.state.cwd, self.spec.env)
             reader = Reader(self.stdin, family=self.family if self.spec.family != "zsh" else "zsh",
-                            oracle=self.oracle)
+                            oracle=self.oracle, ahead=self.spec.name == "dash")
             try:
                 while True:
                     got = reader.next_command(self.state.parse_options())

@@ -17,8 +17,11 @@ BLOCK = 65536
 
 
 class Reader:
-    def __init__(self, fd: int, *, family: str, oracle):
-        self.fd, self.family, self.oracle = fd, family, oracle
+    def __init__(self, fd: int, *, family: str, oracle, ahead: bool = False):
+        """ahead: read a block at a time, as dash does from a pipe (its commands' `read` then finds what dash
+        had not taken)."""
+        self.fd, self.family, self.oracle, self.ahead = fd, family, oracle, ahead
+        self.pending = b""
         try:
             mode = os.fstat(fd).st_mode
         except OSError:
@@ -29,6 +32,17 @@ class Reader:
 
     def _line(self) -> bytes:
         """One line with its newline; at the end of input what is left (perhaps b"")."""
+        if self.ahead and not self.seekable:
+            while b"\n" not in self.pending:
+                block = os.read(self.fd, 8192)
+                if not block:
+                    line, self.pending = self.pending, b""
+                    self.ended = True
+                    return line
+                self.pending += block
+            cut = self.pending.index(b"\n") + 1
+            line, self.pending = self.pending[:cut], self.pending[cut:]
+            return line
         if self.seekable:
             start = os.lseek(self.fd, 0, os.SEEK_CUR)
             got = []

@@ -76,13 +76,21 @@ def judged_text(text: str, state: ShellState, *, family: str) -> str:
     body = expand_aliases(text, state.aliases) if state.aliases and state.option("expand_aliases") else text
     prelude = []
     for name, value in state.variables.items():
-        if name not in NOT_IN_PRELUDE:
+        if name not in NOT_IN_PRELUDE and not _special(name, value):
             prelude.append(f"{name}={_quoted(value)}")
     for name, definition in state.functions.items():
         prelude.append(definition.rstrip("\n"))
     if not prelude:
         return body
     return "\n".join(prelude) + "\n" + body
+
+
+def _special(name: str, value: str) -> bool:
+    """A variable whose assignment is itself a finding (it steers a program, the gate, a loader): its value is
+    the shell's own, not something the command sets, so it stays out of the prelude."""
+    from wispsh.policy.env import FAMILY_PREFIXES, judge_variable
+
+    return name.startswith(FAMILY_PREFIXES) or judge_variable(name, value, f"{name}={value}") is not None
 
 
 def _quoted(value: str) -> str:
