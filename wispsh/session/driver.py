@@ -52,6 +52,7 @@ class PipedSession:
         self.fd_in, self.fd_mark = shellcode.fds(self.family)
         self.pid = None
         self.buffer = b""
+        self.ran = self.waiting = False         # a command ran; the shell waits on MARK after its report
         self.state = ShellState(os.getcwd())
         self.oracle = complete.spawn_oracle(spec.exe, spec.name)
 
@@ -61,7 +62,6 @@ class PipedSession:
         self.cmd, shell_cmd = socket.socketpair()
         self.mark, shell_mark = socket.socketpair()
         shell_cmd.shutdown(socket.SHUT_WR)          # the shell's end only reads commands
-        shell_mark.shutdown(socket.SHUT_RD)         # and only writes reports
         actions = [(os.POSIX_SPAWN_DUP2, self.stdin, self.fd_in), (os.POSIX_SPAWN_DUP2, shell_cmd.fileno(), 0),
                    (os.POSIX_SPAWN_DUP2, shell_mark.fileno(), self.fd_mark)]
         argv = [self.spec.argv0, *self.spec.options, "-s", *self.spec.args]
@@ -104,12 +104,29 @@ class PipedSession:
         self.state.take_report(self._fields(nonce, whole))
 
     def _query(self, text: str) -> None:
+        """The values and functions `text` names, as the shell holds them now (it waits on MARK for this)."""
         variables, words = names_in(text)
         variables = list(dict.fromkeys([*variables, *ALWAYS]))
+        if not self.waiting:            # the first command: nothing ran yet, the environment is the state
+            self.state.take_query([f for name in variables if name in self.spec.env
+                                   for f in ("v", name, self.spec.env[name])])
+            return
         nonce = _nonce()
-        self._send(shellcode.query(self.family, nonce, variables, words))
+        self._ask(shellcode.query(self.family, nonce, variables, words))
         fields = self._fields(nonce, _dot_at)
         self.state.take_query(fields[:-1])
+
+    def _ask(self, line: str) -> None:
+        try:
+            self.mark.sendall(line.encode("utf-8", "surrogateescape"))
+        except OSError:
+            raise Ended() from None
+
+    def _go_on(self) -> None:
+        """End the shell's wait after the last report: it reads its next line from the command socket."""
+        if self.waiting:
+            self._ask("\n")
+            self.waiting = False
 
     def _cwd(self) -> str:
         try:
@@ -119,14 +136,20 @@ class PipedSession:
 
     # ------------------------------------------------------------ one command
 
+    def _restore(self, *, refused: bool = False, status: int | None = None) -> str:
+        if not self.ran and not refused:
+            return ""
+        return shellcode.restore(self.family, self.state.status if status is None else status, self.state.last,
+                                 refused=refused)
+
     def step(self, text: str, found: str) -> None:
         state = self.state
+        nonce = _nonce()
         if found == complete.BROKEN:
             # a syntax error: the shell refuses it itself and runs nothing of it (and, not interactive, ends)
-            nonce = _nonce()
-            self._send(shellcode.restore(self.family, state.status, state.last) + text
-                       + ("" if text.endswith("\n") else "\n") + shellcode.report(self.family, nonce))
-            self._report(nonce)
+            self._go_on()
+            self._send(text + ("" if text.endswith("\n") else "\n") + self._restore() + shellcode.report(self.family, nonce))
+            self._after(nonce)
             return
         refused = tamper.check(text, fds=(self.fd_in, self.fd_mark), interactive=False)
         if refused is None:
@@ -138,15 +161,19 @@ class PipedSession:
                     env[name] = state.variables[name]
             env["PWD"] = state.cwd
             refused = self.judge.verdict(judged_text(text, state, family=self.family), cwd=state.cwd, env=env)
-        nonce = _nonce()
+        self._go_on()
         if refused is not None:
             os.write(self.stderr, (refused.rstrip("\n") + "\n").encode("utf-8", "surrogateescape"))
-            self._send(shellcode.restore(self.family, 126, state.last, refused=True)
+            lines = text.count("\n") + (0 if text.endswith("\n") else 1)
+            self._send("\n" * max(0, lines - 1) + self._restore(refused=True, status=126)
                        + shellcode.report(self.family, nonce))
         else:
-            self._send(shellcode.restore(self.family, state.status, state.last) + shellcode.wrapped(self.family, text)
-                       + shellcode.report(self.family, nonce))
+            self._send(self._restore() + shellcode.wrapped(self.family, text) + shellcode.report(self.family, nonce))
+        self._after(nonce)
+
+    def _after(self, nonce: str) -> None:
         self._report(nonce)
+        self.ran = self.waiting = True
 
     def run(self) -> int:
         self.start()
@@ -164,8 +191,11 @@ class PipedSession:
             except Ended:
                 pass
             try:
-                self.cmd.shutdown(socket.SHUT_WR)       # end of input: the shell ends as bash -s does
-            except OSError:
+                if self.waiting:                        # end of input: the last status back, then EOF
+                    self._go_on()
+                    self._send(self._restore()[:-2] + "\n")
+                self.cmd.shutdown(socket.SHUT_WR)       # and the shell ends as bash -s does
+            except (OSError, Ended):
                 pass
             return _wait(self.pid)
         finally:
