@@ -230,9 +230,11 @@ def test_ctrl_c_and_job_control_on_a_pty_are_bashs(env, shims, tmp_path):
         child.sendcontrol("z")
         assert "Stopped" in _next_prompt(child)
         assert "Stopped" in _typed(child, "jobs")
-        _typed(child, "kill -9 %1")
         child.sendline("exit")
-        child.expect(pexpect.EOF)
+        if child.expect(["There are stopped jobs", pexpect.EOF]) == 0:     # bash's warning; the second exit goes
+            _next_prompt(child)
+            child.sendline("exit")
+            child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
