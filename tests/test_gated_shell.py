@@ -138,6 +138,20 @@ def test_tampering_with_the_plumbing_is_refused(command, env, shims):
     assert got.stdout == b"st=126\n" and b"tampers with the gated shell" in got.stderr, got.stderr
 
 
+def test_a_shell_without_a_line_beneath_an_allowed_line_is_still_gated(env, shims, tmp_path):
+    """`bash -c 'bash'` with `bash *` approved: the inner shell's commands come from its input (Codex's
+    `bash -lc 'bash --norc'`, then writes to it), not from the line that was allowed."""
+    (tmp_path / "victim").mkdir()
+    path_env = {**env, "PATH": f"{Path(shims['bash']).parent}:/usr/bin:/bin"}
+    subprocess.run([shims["bash"], "-c", "true"], env=path_env, check=True)
+    subprocess.run([str(Path(__file__).resolve().parent.parent / ".venv" / "bin" / "wisp"), "approvals", "add",
+                    "bash *", "--scope", "always", "--level", "high"], env=path_env, check=True, capture_output=True)
+    got = subprocess.run([shims["bash"], "-c", "bash -s"], input=b"echo inner\nrm -rf victim\necho st=$?\n",
+                         capture_output=True, env=path_env, cwd=tmp_path)
+    assert got.stdout == b"inner\nst=126\n" and b"wispsh: not run: rm -rf victim" in got.stderr, got.stderr
+    assert (tmp_path / "victim").is_dir()
+
+
 # ---------------------------------------------------------------- terminals
 
 

@@ -161,7 +161,9 @@ def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, ans
             invocation = shell.parse(argv, stdin_is_tty=stdin_is_tty, grammar=grammar)
             mode = invocation.mode
 
-    if mode in (shell.INTERACTIVE, shell.STDIN) and not invocation.explain and beneath is None:
+    if mode in (shell.INTERACTIVE, shell.STDIN) and not invocation.explain:
+        # also beneath an allowed line: what is typed or piped into a shell comes from whoever holds its input
+        # (Codex's `bash -lc 'bash --norc'`, then writes to it), not from the line that was allowed
         return _gated_shell(invocation, env=env, cwd=cwd, config=config, real_shell=real_shell, depth=depth,
                             answers=answers, source=source)
     if mode in (shell.INTERACTIVE, shell.PASSTHROUGH):

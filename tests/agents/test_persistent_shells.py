@@ -107,3 +107,34 @@ def test_copilot_persistent_bash_is_gated(tmp_path):
     audited = _audited(box)
     for command in script:
         assert command in audited, command
+
+
+def test_codex_unified_exec_shell_is_gated_and_bash_approvals_do_not_cover_it(tmp_path):
+    """`exec_command` with a tty starts `bash --norc` (as `/bin/bash -lc 'bash --norc'`), then `write_stdin`
+    types into it. The outer line is approved (`bash *`, as a person would to let Codex start its shell); what is
+    typed into the shell is judged on its own."""
+    exe = install("codex")
+    box = _box(tmp_path)
+    subprocess.run([WISP, "approvals", "add", "bash *", "--scope", "always"], env=box.env(), check=True,
+                   capture_output=True)
+    typed = ["echo READY-$((6*7))\n", "cd victim && ls\n", "rm -rf ../victim\n", "echo st=$?\n",
+             "cat ~/.ssh/id_rsa\n", "exit\n"]
+    script = [{"cmd": "bash --norc", "tty": True, "yield_time_ms": 3000}] + [
+        {"tool": "write_stdin", "cmd": chars, "yield_time_ms": 3000} for chars in typed]
+    with StubModel("responses", script) as stub:
+        (box.home / ".codex").mkdir()
+        (box.home / ".codex" / "config.toml").write_text(
+            'model = "stub-model"\nmodel_provider = "stub"\ncheck_for_update_on_startup = false\n'
+            f'[model_providers.stub]\nname = "stub"\nbase_url = "{stub.url}/v1"\nenv_key = "STUB_API_KEY"\n'
+            'wire_api = "responses"\n[analytics]\nenabled = false\n[otel]\nexporter = "none"\n')
+        done = _wisp_run(box, [exe, "exec", "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check",
+                               PROMPT], box.env(STUB_API_KEY="dummy"))
+        results = [tool_output(text) for _, text in stub.results()]
+    said = done.stdout + done.stderr
+    assert len(results) == len(script), said[-3000:]
+    everything = "\n".join(results)
+    assert "READY-42" in everything and "keep" in everything, everything[-3000:]
+
+    assert "wispsh: not run: rm -rf ../victim" in everything and "st=126" in everything
+    assert "wispsh: not run: cat ~/.ssh/id_rsa" in everything and "secret" not in everything
+    assert (box.project / "victim" / "keep").exists()
