@@ -158,9 +158,9 @@ def test_a_shell_without_a_line_beneath_an_allowed_line_is_still_gated(env, shim
 PROMPT = r"GATED(\d+)\$ "
 
 
-def _pty(shim, env, cwd, *args):
+def _pty(shim, env, cwd, *args, norc=True):
     # the prompt counts commands (\\#): the Enter key's hook redraws the line it judged, prompt included
-    child = pexpect.spawn(shim, ["--norc", *args], env={**env, "PS1": "GATED\\#$ "}, cwd=str(cwd),
+    child = pexpect.spawn(shim, ["--norc", *args] if norc else list(args), env={**env, "PS1": "GATED\\#$ "}, cwd=str(cwd),
                           encoding="utf-8", timeout=30, dimensions=(40, 200))
     child.expect(PROMPT)
     child.number = int(child.match.group(1))
@@ -252,6 +252,28 @@ def test_ctrl_c_and_job_control_on_a_pty_are_bashs(env, shims, tmp_path):
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize("name", ["sh", "zsh"])
+def test_an_interactive_sh_or_zsh_is_bash_with_the_hook(name, env, tmp_path):
+    """Only bash's line editor can hand the gate each typed line: an interactive sh is bash in posix mode, an
+    interactive zsh is bash (the piped driver would lose job control and Ctrl-C)."""
+    if not shutil.which(name):
+        pytest.skip(f"machine lacks {name}")
+    shim = str(make_shim(tmp_path / "shims", name))
+    (tmp_path / "X").mkdir()
+    child = _pty(shim, env, tmp_path, norc=False)
+    try:
+        assert "hi-2" in _typed(child, "echo hi-$((1+1))")
+        assert "wispsh: not run: rm -rf X" in _typed(child, "rm -rf X")
+        import re
+
+        assert bool(re.search(r"posix\s+on", _typed(child, "set -o | grep posix"))) == (name == "sh")
+        child.sendline("exit 2")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 2 and (tmp_path / "X").is_dir()
 
 
 needs_tmux = pytest.mark.skipif(not shutil.which("tmux"), reason="machine lacks tmux")

@@ -252,10 +252,26 @@ def _gated_shell(invocation, *, env, cwd, config, real_shell, depth, answers, so
             return refusal(refused, warnings)
     base = os.path.basename(os.path.realpath(real_shell))
     family = "bash" if base.startswith("bash") else "zsh" if base.startswith("zsh") else "posix"
-    outcome = runs(real_shell, (invocation.argv0, *invocation.options, *invocation.args), depth, line=False,
+    interactive = invocation.mode == shell.INTERACTIVE
+    options, posix = invocation.options, False
+    if interactive and family != "bash":
+        # only bash's line editor can hand the gate each typed line: an interactive sh is bash in posix mode
+        # (dash has no line editing to lose), an interactive zsh or ksh is bash; without a bash, the piped driver
+        from wispsh import realshell
+
+        try:
+            bash = realshell.find_shell("bash", config, env, invocation.argv0)
+        except realshell.ShellNotFound:
+            bash = None
+        if bash is not None:
+            posix = family == "posix"
+            real_shell, family = bash, "bash"
+            options = tuple(w for w in options if posix and w[:1] in "-+" and not w.startswith("--")) + (
+                () if posix else ("--norc",))
+    outcome = runs(real_shell, (invocation.argv0, *options, *invocation.args), depth, line=False,
                    env_drop=(VARIABLE,))
-    outcome.session = {"family": family, "interactive": invocation.mode == shell.INTERACTIVE,
-                       "login": invocation.login, "options": len(invocation.options)}
+    outcome.session = {"family": family, "interactive": interactive, "login": invocation.login,
+                       "options": len(options), "posix": posix}
     outcome.stderr = flow.warning_lines(warnings)
     return outcome
 

@@ -29,12 +29,14 @@ class Spec:
     """What to start: the real shell (`exe`, an absolute path or /proc/self/fd/N), its family, argv0, the options
     and operands it was given (without -s), the environment, and whether it is interactive on a terminal."""
 
-    __slots__ = ("exe", "name", "family", "argv0", "options", "args", "env", "interactive", "login")
+    __slots__ = ("exe", "name", "family", "argv0", "options", "args", "env", "interactive", "login", "posix")
 
-    def __init__(self, *, exe, name, family, argv0, options=(), args=(), env=None, interactive=False, login=False):
+    def __init__(self, *, exe, name, family, argv0, options=(), args=(), env=None, interactive=False, login=False,
+                 posix=False):
         self.exe, self.name, self.family, self.argv0 = exe, name, family, argv0
         self.options, self.args, self.env = tuple(options), tuple(args), dict(env or {})
         self.interactive, self.login = interactive, login
+        self.posix = posix          # an interactive sh run as bash in posix mode (its start-up file is $ENV)
 
 
 def family_of(exe_name: str) -> str:
@@ -48,7 +50,7 @@ class Ended(Exception):
 class PipedSession:
     def __init__(self, spec: Spec, judge, *, stdin: int = 0, stderr: int = 2):
         self.spec, self.judge, self.stdin, self.stderr = spec, judge, stdin, stderr
-        self.family = shellcode.BASH if spec.family == shellcode.BASH else shellcode.POSIX
+        self.family = spec.family if spec.family in (shellcode.BASH, shellcode.ZSH) else shellcode.POSIX
         self.fd_in, self.fd_mark = shellcode.fds(self.family)
         self.pid = None
         self.buffer = b""
@@ -180,8 +182,7 @@ class PipedSession:
         old = {sig: signal.signal(sig, self._pass_on) for sig in (signal.SIGTERM, signal.SIGHUP)}
         try:
             self.judge.warm(self.state.cwd, self.spec.env)
-            reader = Reader(self.stdin, family=self.family if self.spec.family != "zsh" else "zsh",
-                            oracle=self.oracle, ahead=self.spec.name == "dash")
+            reader = Reader(self.stdin, family=self.family, oracle=self.oracle, ahead=self.spec.name == "dash")
             try:
                 while True:
                     got = reader.next_command(self.state.parse_options())

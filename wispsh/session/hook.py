@@ -73,8 +73,12 @@ __wisp_not_run() {
 """
 
 
-def startup_text(*, seq: str, sources: list[str], restore_prompt_command: str | None) -> str:
-    """The text bash runs at start (its --rcfile, or through PROMPT_COMMAND)."""
+TRIPWIRE = "\\builtin kill -KILL $$"      # PROMPT_COMMAND until the hook is in: a shell without it never reads
+
+
+def startup_text(*, seq: str, sources: list[str], restore_prompt_command: str | None, posix: bool = False) -> str:
+    """The text bash runs at start (its --rcfile, or through PROMPT_COMMAND). Until it has run, PROMPT_COMMAND
+    is a tripwire that ends the shell before its first prompt: a bash that skipped it never reads a line."""
     lines = ["# wispsh: the gated shell's start-up (wispsh/session/hook.py)"]
     lines += sources
     lines.append(HOOK)
@@ -88,15 +92,23 @@ def startup_text(*, seq: str, sources: list[str], restore_prompt_command: str | 
         for key in (r"\C-m", r"\C-j"):
             lines.append(f"\\builtin bind -m {keymap} '\"{key}\": \"{TRIGGER}{seq}\"'")
     lines.append("\\builtin readonly -f __wisp_accept __wisp_not_run")
-    if restore_prompt_command is not None:
-        lines.append(f"PROMPT_COMMAND={shellcode.quoted(restore_prompt_command)}"
-                     if restore_prompt_command else "\\builtin unset PROMPT_COMMAND")
+    if restore_prompt_command:
+        lines.append(f"PROMPT_COMMAND={shellcode.quoted(restore_prompt_command)}")
+    else:
+        lines.append("\\builtin unset PROMPT_COMMAND")
+    if posix:
+        lines.append("\\builtin set -o posix")
     return "\n".join(lines) + "\n"
 
 
-def sources_for(options, *, login: bool, home: str) -> tuple[list[str], bool]:
-    """(the lines that source what bash would read at start, whether --norc was given)."""
+def sources_for(options, *, login: bool, home: str, posix: bool = False) -> tuple[list[str], bool]:
+    """(the lines that source what bash would read at start, whether --norc was given). An interactive sh
+    reads `$ENV` (expanded), and a login one ~/.profile first."""
     options = list(options)
+    if posix:
+        lines = ['[ -r /etc/profile ] && . /etc/profile', '[ -r ~/.profile ] && . ~/.profile'] if login else []
+        # True: --norc, or bash would read /etc/bash.bashrc, which sh never does
+        return lines + ['[ -n "${ENV-}" ] && eval "[ -r \"$ENV\" ] && . \"$ENV\""'], True
     norc = any(o in ("--norc", "-norc") for o in options)
     rcfile = None
     for i, word in enumerate(options[:-1]):
@@ -116,6 +128,12 @@ def sources_for(options, *, login: bool, home: str) -> tuple[list[str], bool]:
     return ["[ -r ~/.bashrc ] && . ~/.bashrc"], False
 
 
+def _asks_posix(options) -> bool:
+    options = list(options)
+    return any(w in ("--posix", "-posix") for w in options) or any(
+        w == "-o" and options[i + 1:i + 2] == ["posix"] for i, w in enumerate(options))
+
+
 def argv_for(spec, rc_path: str | None) -> list[str]:
     """The real bash's argv: interactive, our start-up text instead of its own files (those it would read are
     sourced from it), the rest of the options as given."""
@@ -124,8 +142,12 @@ def argv_for(spec, rc_path: str | None) -> list[str]:
     i = 0
     while i < len(options):
         word = options[i]
-        if word in ("--rcfile", "-rcfile", "--init-file", "-init-file"):
-            i += 2
+        if word in ("--rcfile", "-rcfile", "--init-file", "-init-file") or word in ("-o", "+o") and options[
+                i + 1:i + 2] == ["posix"]:
+            i += 2          # posix mode would skip --rcfile: it is set at the end of the start-up text instead
+            continue
+        if word in ("--posix", "-posix"):
+            i += 1
             continue
         if word in ("--login", "-login", "-l", "--noprofile", "-noprofile"):
             i += 1
@@ -138,6 +160,8 @@ def argv_for(spec, rc_path: str | None) -> list[str]:
         kept.append(word)
         i += 1
     argv0 = spec.argv0.lstrip("-") or "bash"
+    if not os.path.basename(argv0).startswith("bash"):
+        argv0 = "bash"          # bash called as sh reads only $ENV and ignores --rcfile: the hook would be lost
     argv = [argv0, *kept]
     if rc_path is not None:
         argv += ["--rcfile", rc_path]
@@ -160,20 +184,20 @@ class HookSession:
 
         self.sock, shell_end = socket.socketpair()
         home = self.spec.env.get("HOME") or os.path.expanduser("~")
-        sources, norc = sources_for(self.spec.options, login=self.spec.login, home=home)
+        sources, norc = sources_for(self.spec.options, login=self.spec.login, home=home, posix=self.spec.posix)
         env = dict(self.spec.env)
-        rc_fd = None
+        before = env.get("PROMPT_COMMAND") or ""
+        posix = self.spec.posix or _asks_posix(self.spec.options)
+        text = startup_text(seq=self.seq, sources=sources, restore_prompt_command=before, posix=posix)
         if norc:
-            before = env.get("PROMPT_COMMAND")
-            text = startup_text(seq=self.seq, sources=sources, restore_prompt_command=before or "")
             rc_fd = realshell.sealed_reader(text.encode())
             env["PROMPT_COMMAND"] = f". /dev/fd/{RC_FD}; \\builtin exec {RC_FD}<&-"
             argv = argv_for(self.spec, None)
             if "--norc" not in argv:
                 argv.insert(1, "--norc")
         else:
-            text = startup_text(seq=self.seq, sources=sources, restore_prompt_command=None)
             rc_fd = realshell.sealed_reader((text + f"\\builtin exec {RC_FD}<&-\n").encode())
+            env["PROMPT_COMMAND"] = TRIPWIRE
             argv = argv_for(self.spec, f"/dev/fd/{RC_FD}")
         actions = [(os.POSIX_SPAWN_DUP2, shell_end.fileno(), FD), (os.POSIX_SPAWN_DUP2, rc_fd, RC_FD)]
         try:

@@ -24,7 +24,7 @@ A refused command's text is never written: as many empty lines as it had, and th
 """
 from __future__ import annotations
 
-BASH, POSIX = "bash", "posix"
+BASH, POSIX, ZSH = "bash", "posix", "zsh"
 # The private fds in the real shell: bash takes two digits (rarely used by scripts); dash and zsh only one.
 FDS = {BASH: (62, 63), POSIX: (8, 9)}
 SEP = "\0"
@@ -76,12 +76,15 @@ def report(family: str, nonce: str) -> str:
 
 def query(family: str, nonce: str, variables, functions) -> str:
     """A line (sent on MARK, evaluated by the waiting shell) that reports the named variables' values and
-    functions' definitions (names are checked identifiers): `v NAME VALUE`, `f NAME TEXT`, then `a NAME TEXT`
-    for aliases (bash), ending in `.`."""
+    functions' definitions (names are checked identifiers): `v NAME VALUE`, `f NAME TEXT` (bash, zsh; dash
+    cannot print a function), then `a NAME TEXT` for aliases (bash), ending in `.`."""
     _, fd_mark = fds(family)
     out = [f"printf '%s\\0' {nonce}"]
     for name in variables:
         out.append(f"[ -n \"${{{name}+x}}\" ] && printf 'v\\0{name}\\0%s\\0' \"${{{name}}}\"")
+    if family == ZSH:
+        for name in functions:
+            out.append(f"(( $+functions[{name}] )) && {{ printf 'f\\0{name}\\0'; typeset -f {name}; printf '\\0'; }}")
     if family == BASH:
         for name in functions:
             out.append(f"\\builtin declare -F {name} >/dev/null && {{ \\builtin printf 'f\\0{name}\\0'; "

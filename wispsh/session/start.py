@@ -13,7 +13,8 @@ def spec_of(shell: str, argv, session: dict, env: dict, *, exe: str | None = Non
     count = int(session["options"])
     return Spec(exe=exe or shell, name=os.path.basename(os.path.realpath(shell)), family=session["family"],
                 argv0=argv[0], options=argv[1:1 + count], args=argv[1 + count:], env=env,
-                interactive=bool(session["interactive"]), login=bool(session["login"]))
+                interactive=bool(session["interactive"]), login=bool(session["login"]),
+                posix=bool(session.get("posix")))
 
 
 def run(spec, judge) -> int:
