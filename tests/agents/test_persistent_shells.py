@@ -8,7 +8,6 @@ Part of the real-agent stage (`pytest tests/agents`): the pinned clients of pins
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 
 from clients import tool_output
@@ -16,6 +15,7 @@ from install import install
 from run_support import WISP, needs_bwrap, needs_userns
 from sandbox import Sandbox
 from stub import StubModel
+from test_wisp_run_clients import _box as _run_box, _wisp_run
 
 pytestmark = [needs_bwrap, needs_userns]
 PROMPT = "Run the scripted commands."
@@ -43,19 +43,10 @@ asyncio.run(main())
 
 
 def _box(tmp_path) -> Sandbox:
-    box = Sandbox(tmp_path)
-    box.write_config({"approval": {"waitSeconds": 5}})
-    (box.home / ".bashrc").write_text("# mine\n")
+    box = _run_box(tmp_path)
     (box.home / ".ssh").mkdir(exist_ok=True)
     (box.home / ".ssh" / "id_rsa").write_text("-----BEGIN OPENSSH PRIVATE KEY-----\nsecret\n")
-    (box.project / "victim").mkdir()
-    (box.project / "victim" / "keep").write_text("x")
     return box
-
-
-def _wisp_run(box: Sandbox, argv: list[str], env: dict, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([WISP, "run", "--", *argv], cwd=box.project, env=env, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=timeout)
 
 
 def _audited(box: Sandbox) -> str:

@@ -47,7 +47,56 @@ class Ended(Exception):
     """The real shell is gone (its report socket closed)."""
 
 
-class PipedSession:
+class Gate:
+    """What both sessions share: judging a command with the shell's state, and running until the shell ends.
+    A session gives start(), serve() (one request or command; raises Ended when there is no more) and
+    finish()."""
+
+    IGNORED: tuple = ()         # signals the gate ignores (on a terminal: they are the shell's)
+
+    def _verdict(self, text: str, family: str) -> str | None:
+        state = self.state
+        try:
+            state.cwd = os.readlink(f"/proc/{self.pid}/cwd")      # the shell's, as the kernel knows it
+        except OSError:
+            pass
+        env = dict(self.spec.env)
+        for name in ALWAYS:
+            if name in state.variables:
+                env[name] = state.variables[name]
+        env["PWD"] = state.cwd
+        return self.judge.verdict(judged_text(text, state, family=family), cwd=state.cwd, env=env)
+
+    def finish(self) -> None:
+        pass
+
+    def run(self) -> int:
+        """Run the session to its end: the real shell's exit status (negative: the signal that ended it)."""
+        self.start()
+        old = {sig: signal.signal(sig, signal.SIG_IGN) for sig in self.IGNORED}
+        old.update({sig: signal.signal(sig, self._pass_on) for sig in (signal.SIGTERM, signal.SIGHUP)})
+        try:
+            self.judge.warm(self.state.cwd, self.spec.env)
+            try:
+                while True:
+                    self.serve()
+            except Ended:
+                pass
+            self.finish()
+            return _wait(self.pid)
+        finally:
+            for sig, handler in old.items():
+                signal.signal(sig, handler)
+
+    def _pass_on(self, signum, _frame) -> None:
+        if self.pid:
+            try:
+                os.kill(self.pid, signum)
+            except OSError:
+                pass
+
+
+class PipedSession(Gate):
     def __init__(self, spec: Spec, judge, *, stdin: int = 0, stderr: int = 2):
         self.spec, self.judge, self.stdin, self.stderr = spec, judge, stdin, stderr
         self.family = spec.family if spec.family in (shellcode.BASH, shellcode.ZSH) else shellcode.POSIX
@@ -73,6 +122,7 @@ class PipedSession:
         finally:
             shell_cmd.close()
             shell_mark.close()
+        self.reader = Reader(self.stdin, family=self.family, oracle=self.oracle, ahead=self.spec.name == "dash")
 
     def _send(self, text: str) -> None:
         try:
@@ -130,12 +180,6 @@ class PipedSession:
             self._ask("\n")
             self.waiting = False
 
-    def _cwd(self) -> str:
-        try:
-            return os.readlink(f"/proc/{self.pid}/cwd")
-        except OSError:
-            return self.state.cwd
-
     # ------------------------------------------------------------ one command
 
     def _restore(self, *, refused: bool = False, status: int | None = None) -> str:
@@ -156,13 +200,7 @@ class PipedSession:
         refused = tamper.check(text, fds=(self.fd_in, self.fd_mark), interactive=False)
         if refused is None:
             self._query(text)
-            state.cwd = self._cwd()
-            env = dict(self.spec.env)
-            for name in ALWAYS:
-                if name in state.variables:
-                    env[name] = state.variables[name]
-            env["PWD"] = state.cwd
-            refused = self.judge.verdict(judged_text(text, state, family=self.family), cwd=state.cwd, env=env)
+            refused = self._verdict(text, self.family)
         self._go_on()
         if refused is not None:
             os.write(self.stderr, (refused.rstrip("\n") + "\n").encode("utf-8", "surrogateescape"))
@@ -177,38 +215,20 @@ class PipedSession:
         self._report(nonce)
         self.ran = self.waiting = True
 
-    def run(self) -> int:
-        self.start()
-        old = {sig: signal.signal(sig, self._pass_on) for sig in (signal.SIGTERM, signal.SIGHUP)}
-        try:
-            self.judge.warm(self.state.cwd, self.spec.env)
-            reader = Reader(self.stdin, family=self.family, oracle=self.oracle, ahead=self.spec.name == "dash")
-            try:
-                while True:
-                    got = reader.next_command(self.state.parse_options())
-                    if got is None:
-                        break
-                    self.step(*got)
-            except Ended:
-                pass
-            try:
-                if self.waiting:                        # end of input: the last status back, then EOF
-                    self._go_on()
-                    self._send(self._restore()[:-2] + "\n")
-                self.cmd.shutdown(socket.SHUT_WR)       # and the shell ends as bash -s does
-            except (OSError, Ended):
-                pass
-            return _wait(self.pid)
-        finally:
-            for sig, handler in old.items():
-                signal.signal(sig, handler)
+    def serve(self) -> None:
+        got = self.reader.next_command(self.state.parse_options())
+        if got is None:
+            raise Ended()
+        self.step(*got)
 
-    def _pass_on(self, signum, _frame) -> None:
-        if self.pid:
-            try:
-                os.kill(self.pid, signum)
-            except OSError:
-                pass
+    def finish(self) -> None:
+        try:
+            if self.waiting:                        # end of input: the last status back, then EOF
+                self._go_on()
+                self._send(self._restore()[:-2] + "\n")
+            self.cmd.shutdown(socket.SHUT_WR)       # and the shell ends as bash -s does
+        except (OSError, Ended):
+            pass
 
 
 def _dot_at(fields: list[str]) -> int | None:

@@ -31,8 +31,8 @@ import signal
 import socket
 
 from wispsh.session import complete, shellcode, tamper
-from wispsh.session.driver import ALWAYS, Ended, _nonce, _wait
-from wispsh.session.state import ShellState, judged_text, names_in
+from wispsh.session.driver import ALWAYS, Ended, Gate, _nonce
+from wispsh.session.state import ShellState, names_in
 
 FD = 63
 RC_FD = 61                         # the start-up text, closed once read
@@ -170,7 +170,9 @@ def argv_for(spec, rc_path: str | None) -> list[str]:
     return argv + list(spec.args)
 
 
-class HookSession:
+class HookSession(Gate):
+    IGNORED = (signal.SIGINT, signal.SIGQUIT, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU)
+
     def __init__(self, spec, judge):
         self.spec, self.judge = spec, judge
         self.state = ShellState(os.getcwd())
@@ -241,7 +243,7 @@ class HookSession:
             fields += [kind, *self._records(2)]
         self.state.take_query(fields)
 
-    def serve_one(self) -> None:
+    def serve(self) -> None:
         kind, ident, text = self._records(3)
         if kind != "t":
             return
@@ -255,43 +257,9 @@ class HookSession:
         refused = tamper.check(text, fds=(FD, RC_FD), interactive=True)
         if refused is None:
             self._query(ident, text)
-            try:
-                self.state.cwd = os.readlink(f"/proc/{self.pid}/cwd")
-            except OSError:
-                pass
             self.state.bashopts = self.state.variables.get("BASHOPTS", self.state.bashopts)
-            env = dict(self.spec.env)
-            for name in ALWAYS:
-                if name in self.state.variables:
-                    env[name] = self.state.variables[name]
-            env["PWD"] = self.state.cwd
-            refused = self.judge.verdict(judged_text(text, self.state, family=shellcode.BASH), cwd=self.state.cwd,
-                                         env=env)
+            refused = self._verdict(text, shellcode.BASH)
         if refused is None:
             self._reply(ident, "r")
         else:
             self._reply(ident, "n", refused.rstrip("\n"))
-
-    def run(self) -> int:
-        self.start()
-        old = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTSTP,
-                                                                   signal.SIGTTIN, signal.SIGTTOU)}
-        old.update({sig: signal.signal(sig, self._pass_on) for sig in (signal.SIGTERM, signal.SIGHUP)})
-        try:
-            self.judge.warm(self.state.cwd, self.spec.env)
-            try:
-                while True:
-                    self.serve_one()
-            except Ended:
-                pass
-            return _wait(self.pid)
-        finally:
-            for sig, handler in old.items():
-                signal.signal(sig, handler)
-
-    def _pass_on(self, signum, _frame) -> None:
-        if self.pid:
-            try:
-                os.kill(self.pid, signum)
-            except OSError:
-                pass
