@@ -33,7 +33,7 @@ def env(tmp_path):
 
 @pytest.fixture
 def shims(tmp_path):
-    return {name: str(make_shim(tmp_path / "shims", name)) for name in ("bash", "sh")}
+    return {name: str(make_shim(tmp_path / "shims", name)) for name in ("bash", "sh", "zsh")}
 
 
 def sessions():
@@ -61,7 +61,8 @@ def test_a_session_through_the_gate_is_what_bash_gives(name, text, env, shims, t
     config.chmod(0o600)
     work = tmp_path / "work"
     work.mkdir()
-    for shell in ("bash", "sh") if name.endswith("[sh]") else ("bash",):
+    others = ("sh", "zsh") if REAL.get("zsh") else ("sh",)      # zsh where the machine has it
+    for shell in ("bash", *others) if name.endswith("[sh]") else ("bash",):
         got = subprocess.run([shims[shell], "-s"], input=text.encode(), capture_output=True, env=env, cwd=work,
                              timeout=60)
         want = subprocess.run([shims[shell], "-s"], executable=REAL[shell], input=text.encode(),
