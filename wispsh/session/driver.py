@@ -21,7 +21,7 @@ import socket
 import sys
 
 from wispsh.session import complete, shellcode, tamper
-from wispsh.session.reader import Reader
+from wispsh.session.reader import Reader, TooBig
 from wispsh.session.state import ALWAYS, ShellState, judged_text, names_in
 
 
@@ -53,6 +53,7 @@ class Gate:
     finish()."""
 
     IGNORED: tuple = ()         # signals the gate ignores (on a terminal: they are the shell's)
+    refused_end: int | None = None      # the gate ended the session itself: this is its status
 
     def _verdict(self, text: str, family: str) -> str | None:
         state = self.state
@@ -83,7 +84,8 @@ class Gate:
             except Ended:
                 pass
             self.finish()
-            return _wait(self.pid)
+            status = _wait(self.pid)
+            return status if self.refused_end is None else self.refused_end
         finally:
             for sig, handler in old.items():
                 signal.signal(sig, handler)
@@ -216,7 +218,13 @@ class PipedSession(Gate):
         self.ran = self.waiting = True
 
     def serve(self) -> None:
-        got = self.reader.next_command(self.state.parse_options())
+        try:
+            got = self.reader.next_command(self.state.parse_options())
+        except TooBig:
+            os.write(self.stderr, b"wispsh: not run: a command over 4,194,304 bytes, the most wispsh checks; "
+                                  b"nothing of it ran, and the shell ends here\n")
+            self.refused_end = 126
+            raise Ended() from None
         if got is None:
             raise Ended()
         self.step(*got)

@@ -14,6 +14,12 @@ import stat
 from wispsh.session import complete
 
 BLOCK = 65536
+LIMIT = 4 * 1024 * 1024         # flow.MAX_TEXT: the most the gate judges
+
+
+class TooBig(Exception):
+    """A command longer than the gate judges: it is refused, and the session ends (the rest of its text
+    would otherwise be read as commands of their own)."""
 
 
 class Reader:
@@ -58,6 +64,8 @@ class Reader:
                     os.lseek(self.fd, start + len(line), os.SEEK_SET)
                     return line
                 got.append(block)
+                if sum(map(len, got)) > LIMIT:
+                    return b"".join(got)
         if self.tty:
             line = os.read(self.fd, BLOCK)
             if not line:
@@ -66,7 +74,7 @@ class Reader:
         got = bytearray()
         read = os.read
         fd = self.fd
-        while True:
+        while len(got) <= LIMIT:
             byte = read(fd, 1)
             if not byte:
                 self.ended = True
@@ -74,6 +82,7 @@ class Reader:
             got += byte
             if byte == b"\n":
                 return bytes(got)
+        return bytes(got)
 
     def next_command(self, options=()) -> tuple[str, str] | None:
         """(the text of the next complete command, its status: complete.COMPLETE or BROKEN), or None at the end
@@ -85,6 +94,8 @@ class Reader:
             if not line:
                 break
             text += line.decode("utf-8", "surrogateescape")
+            if len(text) > LIMIT:
+                raise TooBig()
             if not text.endswith("\n") and not self.ended:
                 continue
             found = complete.status(text, family=self.family, oracle=self.oracle)
