@@ -16,7 +16,8 @@ import os
 
 COMPLETE = "complete"       # one or more whole commands: judge and run
 MORE = "more"               # a command is open: read another line
-BROKEN = "broken"           # the real shell will refuse it (a syntax error): it runs nothing of it
+BROKEN = "broken"           # a syntax error for `-n`: judged all the same (the real shell, with aliases or
+                            # options `-n` did not see, may read it otherwise), and if allowed bash says why
 
 # A line with none of these cannot be left open, by any word in it: quotes, escapes, expansions that nest,
 # groups, subshells, heredocs, comments (which may hide a quote), history's `!`.
@@ -108,7 +109,8 @@ def _heredoc_open(text: str) -> bool:
 
 def spawn_oracle(shell: str, name: str, options=()):
     """An oracle for `status`: the real shell at `shell` (a path, or /proc/self/fd/N under `wisp run`), called
-    `name`, with -n, reading the text on stdin; its stderr read back."""
+    `name`, with -n and the options that change how it parses (`-O extglob`), reading the text on stdin; its
+    stderr read back."""
     def oracle(text: str) -> tuple[int, str]:
         argv = [name, *options, "-n"]
         r_in, w_in = os.pipe()

@@ -107,7 +107,7 @@ class PipedSession(Gate):
         self.buffer = b""
         self.ran = self.waiting = False         # a command ran; the shell waits on MARK after its report
         self.state = ShellState(os.getcwd())
-        self.oracle = complete.spawn_oracle(spec.exe, spec.name)
+        self.oracle = lambda options=(): complete.spawn_oracle(spec.exe, spec.name, options)
 
     # ------------------------------------------------------------ the real shell
 
@@ -193,12 +193,6 @@ class PipedSession(Gate):
     def step(self, text: str, found: str) -> None:
         state = self.state
         nonce = _nonce()
-        if found == complete.BROKEN:
-            # a syntax error: the shell refuses it itself and runs nothing of it (and, not interactive, ends)
-            self._go_on()
-            self._send(text + ("" if text.endswith("\n") else "\n") + self._restore() + shellcode.report(self.family, nonce))
-            self._after(nonce)
-            return
         refused = tamper.check(text, fds=(self.fd_in, self.fd_mark), interactive=False)
         if refused is None:
             self._query(text)
@@ -209,6 +203,9 @@ class PipedSession(Gate):
             lines = text.count("\n") + (0 if text.endswith("\n") else 1)
             self._send("\n" * max(0, lines - 1) + self._restore(refused=True, status=126)
                        + shellcode.report(self.family, nonce))
+        elif found == complete.BROKEN:
+            # a syntax error for -n: written as it is (no group to break), the shell says its own error
+            self._send(text + ("" if text.endswith("\n") else "\n") + self._restore() + shellcode.report(self.family, nonce))
         else:
             self._send(self._restore() + shellcode.wrapped(self.family, text) + shellcode.report(self.family, nonce))
         self._after(nonce)

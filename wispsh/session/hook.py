@@ -176,7 +176,7 @@ class HookSession(Gate):
     def __init__(self, spec, judge):
         self.spec, self.judge = spec, judge
         self.state = ShellState(os.getcwd())
-        self.oracle = complete.spawn_oracle(spec.exe, spec.name)
+        self.oracle = lambda options=(): complete.spawn_oracle(spec.exe, spec.name, options)
         self.seq = r"\C-x\C-_" + os.urandom(9).hex()
         self.buffer = b""
         self.pid = None
@@ -230,7 +230,7 @@ class HookSession(Gate):
     def _query(self, ident: str, text: str) -> None:
         variables, words = names_in(text)
         nonce = _nonce()
-        code = shellcode.query(shellcode.BASH, nonce, list(dict.fromkeys([*variables, *ALWAYS])), words)
+        code = shellcode.query(shellcode.BASH, nonce, list(dict.fromkeys([*variables, *ALWAYS, "BASHOPTS"])), words)
         self._reply(ident, "e", code)
         head = self._records(1)
         while head[0] != nonce:
@@ -247,12 +247,12 @@ class HookSession(Gate):
         kind, ident, text = self._records(3)
         if kind != "t":
             return
-        found = complete.status(text + "\n", family=shellcode.BASH, oracle=self.oracle)
+        found = complete.status(text + "\n", family=shellcode.BASH, oracle=self.oracle(self.state.parse_options()))
         if found == complete.MORE:
             self._reply(ident, "m")
             return
-        if found == complete.BROKEN or not text.strip():
-            self._reply(ident, "r")       # bash says its own syntax error; nothing of it runs
+        if not text.strip():
+            self._reply(ident, "r")       # an empty line: nothing runs
             return
         refused = tamper.check(text, fds=(FD, RC_FD), interactive=True)
         if refused is None:

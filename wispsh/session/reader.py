@@ -24,8 +24,8 @@ class TooBig(Exception):
 
 class Reader:
     def __init__(self, fd: int, *, family: str, oracle, ahead: bool = False):
-        """ahead: read a block at a time, as dash does from a pipe (its commands' `read` then finds what dash
-        had not taken)."""
+        """oracle(options) -> an oracle for complete.status. ahead: read a block at a time, as dash does from a
+        pipe (its commands' `read` then finds what dash had not taken)."""
         self.fd, self.family, self.oracle, self.ahead = fd, family, oracle, ahead
         self.pending = b""
         try:
@@ -85,6 +85,11 @@ class Reader:
         return bytes(got)
 
     def next_command(self, options=()) -> tuple[str, str] | None:
+        """`options`: the shell's options that change how it parses, for the oracle (complete.spawn_oracle)."""
+        oracle = self.oracle(options)
+        return self._next(oracle)
+
+    def _next(self, oracle) -> tuple[str, str] | None:
         """(the text of the next complete command, its status: complete.COMPLETE or BROKEN), or None at the end
         of input. The text is every line it took; at the end of input whatever was left, as the shell would run
         it (an open heredoc ends there)."""
@@ -98,7 +103,7 @@ class Reader:
                 raise TooBig()
             if not text.endswith("\n") and not self.ended:
                 continue
-            found = complete.status(text, family=self.family, oracle=self.oracle)
+            found = complete.status(text, family=self.family, oracle=oracle)
             if found != complete.MORE:
                 return text, found
         if not text:
