@@ -87,7 +87,8 @@ def test_a_typed_command_on_a_pty_inside_is_gated(tmp_path):
     seen = [0]
 
     def typed(command):
-        child.sendline(command)
+        if command is not None:
+            child.sendline(command)
         said = ""
         while True:
             child.expect(r"IN(\d+)> ")
@@ -106,6 +107,11 @@ def test_a_typed_command_on_a_pty_inside_is_gated(tmp_path):
         start = time.monotonic()
         typed("echo READY")
         assert time.monotonic() - start < 5
+        child.sendline("sleep 100")
+        time.sleep(0.5)
+        child.sendcontrol("c")                          # the terminal's Ctrl-C reaches bash's job inside
+        typed(None)
+        assert "st=130" in typed("echo st=$?")
         child.sendline("exit 6")
         child.expect(pexpect.EOF)
     finally:
