@@ -52,8 +52,8 @@ PASSTHROUGH = "passthrough"  # the shell will only print or refuse (bash --versi
 HELP_TEXT = """\
 usage: wispsh [--yes] [sh options] -c LINE [NAME [ARG...]]
        wispsh [--yes] [sh options] SCRIPT [ARG...]
-       wispsh [sh options] [-s] [ARG...]             (a gated shell: each command
-              read from stdin or typed is judged before the real shell runs it)
+       wispsh [sh options] [-s] [ARG...]    (a gated shell: each command read
+              from stdin or typed is judged before the real shell runs it)
        wispsh --explain [--json] -c LINE | SCRIPT     (or a script on stdin)
 
 wispsh stands in for sh: it splits the line (or script) into every command it
