@@ -277,6 +277,20 @@ def test_an_interactive_sh_or_zsh_is_bash_with_the_hook(name, env, tmp_path):
     assert child.exitstatus == 2 and (tmp_path / "X").is_dir()
 
 
+def test_a_bash_that_skipped_the_hook_never_reads_a_line(env, tmp_path):
+    """The tripwire: until the start-up text has run, PROMPT_COMMAND ends the shell before its first prompt
+    (a bash in posix mode, or called as sh, skips --rcfile: the hook would be missing)."""
+    from wispsh.session.hook import TRIPWIRE
+
+    (tmp_path / "X").mkdir()
+    child = pexpect.spawn("/bin/bash", ["--posix", "--norc", "-i"], env={**env, "PROMPT_COMMAND": TRIPWIRE},
+                          cwd=str(tmp_path), encoding="utf-8", timeout=20)
+    child.sendline("rm -rf X")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.signalstatus == 9 and (tmp_path / "X").is_dir()
+
+
 needs_tmux = pytest.mark.skipif(not shutil.which("tmux"), reason="machine lacks tmux")
 
 

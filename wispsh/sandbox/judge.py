@@ -202,6 +202,7 @@ class Judge:
         with the shell's directory and environment as the session sent them; never beneath an allowed line
         (a gated shell is not one), and no approval of the shell itself covers it."""
         from wispsh import flow, invoke
+        from wispsh.config import ConfigError
 
         if len(req.argv) != 1 or not req.cwd:
             return invoke.refusal("wispsh: not run: malformed command request")
@@ -213,9 +214,10 @@ class Judge:
                 warnings: list[str] = []
                 refused = flow.verdict(req.argv[0], config=self.config(), cwd=req.cwd, env=env,
                                        answers=self._answers(req), source=SOURCE, warnings=warnings)
+            except ConfigError as exc:
+                refused, warnings = f"wispsh: not run: config error: {exc}", []
             except Exception as exc:
-                refused = f"wispsh: not run: internal error ({type(exc).__name__}: {exc})"
-                warnings = []
+                refused, warnings = f"wispsh: not run: internal error ({type(exc).__name__}: {exc})", []
             finally:
                 session.asking_for(None)
         if refused is not None:

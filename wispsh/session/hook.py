@@ -80,6 +80,11 @@ def startup_text(*, seq: str, sources: list[str], restore_prompt_command: str | 
     """The text bash runs at start (its --rcfile, or through PROMPT_COMMAND). Until it has run, PROMPT_COMMAND
     is a tripwire that ends the shell before its first prompt: a bash that skipped it never reads a line."""
     lines = ["# wispsh: the gated shell's start-up (wispsh/session/hook.py)"]
+    # the tripwire's work is done once this runs: PROMPT_COMMAND as it was, before the user's files change it
+    if restore_prompt_command:
+        lines.append(f"PROMPT_COMMAND={shellcode.quoted(restore_prompt_command)}")
+    else:
+        lines.append("\\builtin unset PROMPT_COMMAND")
     lines += sources
     lines.append(HOOK)
     lines.append("__wisp_n=0")
@@ -92,10 +97,6 @@ def startup_text(*, seq: str, sources: list[str], restore_prompt_command: str | 
         for key in (r"\C-m", r"\C-j"):
             lines.append(f"\\builtin bind -m {keymap} '\"{key}\": \"{TRIGGER}{seq}\"'")
     lines.append("\\builtin readonly -f __wisp_accept __wisp_not_run")
-    if restore_prompt_command:
-        lines.append(f"PROMPT_COMMAND={shellcode.quoted(restore_prompt_command)}")
-    else:
-        lines.append("\\builtin unset PROMPT_COMMAND")
     if posix:
         lines.append("\\builtin set -o posix")
     return "\n".join(lines) + "\n"
