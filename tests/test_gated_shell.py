@@ -71,6 +71,19 @@ def test_a_session_through_the_gate_is_what_bash_gives(name, text, env, shims, t
             (want.stdout.decode(), want.stderr.decode(), want.returncode), shell
 
 
+def test_a_syntax_check_on_stdin_runs_nothing_and_says_what_bash_says(env, shims, tmp_path):
+    """SWE-ReX's pre-check, `bash -n << 'EOF' … EOF`: no gated shell (it would wait for reports a shell that runs
+    nothing never writes); the real shell checks the syntax itself."""
+    (tmp_path / "victim").mkdir()
+    for text in (b"rm -rf victim\n", b"echo )\n", b"for x in 1\n"):
+        got = subprocess.run([shims["bash"], "-n"], input=text, capture_output=True, env=env, cwd=tmp_path,
+                             timeout=30)
+        want = subprocess.run([shims["bash"], "-n"], executable=REAL["bash"], input=text, capture_output=True,
+                              env=env, cwd=tmp_path)
+        assert (got.returncode, got.stdout, got.stderr) == (want.returncode, want.stdout, want.stderr)
+    assert (tmp_path / "victim").is_dir()
+
+
 def test_read_gets_its_data_line(env, shims):
     got = subprocess.run([shims["bash"]], input=b"read x; echo got=$x\nhello\n", capture_output=True, env=env)
     assert (got.stdout, got.stderr, got.returncode) == (b"got=hello\n", b"", 0)

@@ -161,6 +161,9 @@ def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, ans
             invocation = shell.parse(argv, stdin_is_tty=stdin_is_tty, grammar=grammar)
             mode = invocation.mode
 
+    if mode == shell.STDIN and not invocation.explain and _parse_only(invocation.options):
+        # `bash -n < x` (SWE-ReX's pre-check): the shell reads its input, checks the syntax and runs none of it
+        return runs(real_shell, invocation.passthrough_argv(), depth, line=False)
     if mode in (shell.INTERACTIVE, shell.STDIN) and not invocation.explain:
         # also beneath an allowed line: what is typed or piped into a shell comes from whoever holds its input
         # (Codex's `bash -lc 'bash --norc'`, then writes to it), not from the line that was allowed
@@ -233,6 +236,19 @@ def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, ans
         outcome = runs(real_shell, invocation.source_argv(HELD_WORD[2:]), depth, line=True, held=data, config=config)
     outcome.stderr = flow.warning_lines(warnings)          # said before the shell runs
     return outcome
+
+
+def _parse_only(options) -> bool:
+    """Whether these options leave noexec on (`-n`, `-o noexec`; the last of -n/+n wins): a shell that is not
+    interactive then reads its commands and runs none of them."""
+    options = list(options)
+    on = False
+    for i, word in enumerate(options):
+        if word in ("-o", "+o") and options[i + 1:i + 2] == ["noexec"]:
+            on = word == "-o"
+        elif word[:1] in "-+" and not word.startswith("--") and "n" in word[1:] and word not in ("-o", "+o", "-O", "+O"):
+            on = word[0] == "-"
+    return on
 
 
 def _gated_shell(invocation, *, env, cwd, config, real_shell, depth, answers, source) -> Outcome:
