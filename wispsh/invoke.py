@@ -238,6 +238,13 @@ def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, ans
     return outcome
 
 
+def _restricted(invocation, real_shell: str) -> bool:
+    names = (os.path.basename(invocation.argv0).lstrip("-"), os.path.basename(os.path.realpath(real_shell)))
+    return any(n.startswith("rbash") for n in names) or any(
+        w in ("--restricted", "-restricted") or w[:1] == "-" and not w.startswith("--") and "r" in w[1:]
+        and w not in ("-o", "-O") for w in invocation.options)
+
+
 def _parse_only(options) -> bool:
     """Whether these options leave noexec on (`-n`, `-o noexec`; the last of -n/+n wins): a shell that is not
     interactive then reads its commands and runs none of them."""
@@ -260,6 +267,9 @@ def _gated_shell(invocation, *, env, cwd, config, real_shell, depth, answers, so
     from wispsh.cli import shell
     from wispsh.decide.nested import VARIABLE
 
+    if _restricted(invocation, real_shell):
+        return refusal("wispsh: not run: a restricted shell (-r, rbash) cannot be a gated shell: the gate's plumbing "
+                       "needs the redirections it forbids; give it its commands with -c; nothing ran")
     warnings: list[str] = []
     for checked in shell.implicit_code(invocation, env, real_shell, ("",)):
         refused = flow.verdict(checked, config=config, cwd=cwd, env=env, answers=answers, source=source,
