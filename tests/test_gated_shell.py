@@ -84,6 +84,11 @@ def test_a_syntax_check_on_stdin_runs_nothing_and_says_what_bash_says(env, shims
     assert (tmp_path / "victim").is_dir()
 
 
+def test_a_restricted_shell_without_a_line_is_refused(env, shims):
+    got = subprocess.run([shims["bash"], "-r"], input=b"echo ran\n", capture_output=True, env=env, timeout=30)
+    assert got.returncode == 126 and got.stdout == b"" and b"a restricted shell" in got.stderr
+
+
 def test_read_gets_its_data_line(env, shims):
     got = subprocess.run([shims["bash"]], input=b"read x; echo got=$x\nhello\n", capture_output=True, env=env)
     assert (got.stdout, got.stderr, got.returncode) == (b"got=hello\n", b"", 0)
