@@ -118,3 +118,51 @@ def test_a_typed_command_on_a_pty_inside_is_gated(tmp_path):
         child.close(force=True)
     assert child.exitstatus == 6
     assert (tmp_path / "victim" / "keep").exists()
+
+
+# OpenHands-style: a tmux server inside the run, a pane running /bin/bash, commands typed with send-keys and the
+# screen read back with capture-pane (tmux inside gets a private socket directory).
+TMUX_AGENT = r"""
+import json, os, subprocess, sys, time
+sock = os.path.join(os.getcwd(), "agent-tmux.sock")
+tmux = ["tmux", "-S", sock]
+subprocess.run([*tmux, "new-session", "-d", "-x", "160", "-y", "40", "-s", "a", "-e", "PS1=PANE$ ", "/bin/bash --norc"],
+               check=True)
+def screen():
+    return subprocess.run([*tmux, "capture-pane", "-p", "-J", "-S", "-200", "-t", "a"], capture_output=True,
+                          text=True).stdout
+seen = {}
+for command, wait_for in json.loads(os.environ["STEPS"]):
+    subprocess.run([*tmux, "send-keys", "-t", "a", command, "Enter"], check=True)
+    deadline = time.monotonic() + 20
+    while wait_for not in screen() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    seen[command] = wait_for in screen()
+subprocess.run([*tmux, "kill-server"], capture_output=True)
+print(json.dumps(seen))
+"""
+
+
+def test_an_openhands_style_tmux_pane_inside_is_gated(tmp_path):
+    import json
+    import shutil
+
+    if not shutil.which("tmux"):
+        import pytest
+
+        pytest.skip("machine lacks tmux")
+    env = person(tmp_path)
+    _victims(tmp_path, env)
+    # tmux starts the pane's command through `sh -c '/bin/bash --norc'`: that line asks (an interactive bash);
+    # approved here as a person would, it covers the start only
+    subprocess.run([WISP, "approvals", "add", "bash *", "--scope", "always"], env=env, check=True,
+                   capture_output=True)
+    steps = [["echo started-$((6*7))", "started-42"], ["rm -rf victim", "wispsh: not run: rm -rf victim"],
+             ["echo after-$?", "after-126"], ["cat ~/.ssh/id_rsa", "wispsh: not run: cat ~/.ssh/id_rsa"],
+             ["cd victim && ls", "keep"]]
+    done = subprocess.run([WISP, "run", "--", PY, "-c", TMUX_AGENT], cwd=tmp_path, capture_output=True, text=True,
+                          env={**env, "STEPS": json.dumps(steps)}, stdin=subprocess.DEVNULL, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert all(seen.values()), seen
+    assert (tmp_path / "victim" / "keep").exists()
