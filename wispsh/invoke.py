@@ -85,7 +85,7 @@ def beneath_gated_line(env, pid: int) -> bool:
 
 def decide(argv, *, env, cwd: str, stdin_is_tty: bool, read_stdin, find_shell, config=None, answers=None,
            here=None, allow_yes=True, pid: int | None = None, source: str = "wispsh",
-           beneath: dict | None = None) -> Outcome:
+           beneath: dict | None = None, plans: list | None = None) -> Outcome:
     """The Outcome for `argv` run with `env` in `cwd`. Never raises: an error anywhere refuses (126).
 
     read_stdin() -> bytes: the script on stdin (only called for that mode).
@@ -95,6 +95,7 @@ def decide(argv, *, env, cwd: str, stdin_is_tty: bool, read_stdin, find_shell, c
     allow_yes: whether --yes may answer (never for a request that came over the `wisp run` socket).
     pid: the asking process, for the --yes ancestry check (None: this process).
     beneath: set when the shell was started beneath a line the gate allowed: deny patterns only, no question.
+    plans: when a list, every plan judged is added to it (flow.verdict's `seen`).
     """
     if here is not None:                  # who asks, for the store and the grants (decide.session.here)
         from wispsh.decide import session
@@ -103,7 +104,7 @@ def decide(argv, *, env, cwd: str, stdin_is_tty: bool, read_stdin, find_shell, c
     try:
         return _decide(argv, env=env, cwd=cwd, stdin_is_tty=stdin_is_tty, read_stdin=read_stdin,
                        find_shell=find_shell, config=config, answers=answers, allow_yes=allow_yes,
-                       pid=pid, source=source, beneath=beneath)
+                       pid=pid, source=source, beneath=beneath, plans=plans)
     except Exception as exc:
         return refusal(f"wispsh: not run: internal error ({type(exc).__name__}: {exc})")
     finally:
@@ -120,7 +121,7 @@ def _config(config):
 
 
 def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, answers, allow_yes, pid,
-            source, beneath) -> Outcome:
+            source, beneath, plans=None) -> Outcome:
     from wispsh import realshell
     from wispsh.cli import shell
     from wispsh.config import ConfigError
@@ -221,7 +222,8 @@ def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, ans
         _start_guard(judged)                # (a script's text: known only now)
         # --yes said by a line beneath a checked one is an agent approving itself: it answers nothing
         yes = allow_yes and invocation.yes and not beneath_gated_line(env, _pid(pid))
-        common = dict(yes=yes, config=config, cwd=cwd, env=env, answers=answers, source=source, warnings=warnings)
+        common = dict(yes=yes, config=config, cwd=cwd, env=env, answers=answers, source=source, warnings=warnings,
+                      seen=plans)
         refused = flow.verdict(judged, args=operands, **common)
         for checked in implicit:
             if refused is not None:

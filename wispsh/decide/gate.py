@@ -240,7 +240,8 @@ def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, e
             outcome.append(Decision("denied-unasked"))
             continue
         if a.choice == "n":
-            outcome.append(Decision("denied-timeout" if a.note.startswith("timed out") else "denied-user"))
+            outcome.append(Decision("denied-timeout" if a.note.startswith("timed out") else
+                                    "denied-withdrawn" if a.note.startswith("withdrawn") else "denied-user"))
             continue
         scope = SCOPE_OF_CHOICE[a.choice]
         kind = f"asked-{scope}"

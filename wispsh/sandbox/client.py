@@ -12,7 +12,8 @@ Wire (one request, one answer per connection). A message is `<length>\\n<body>`;
 fields (argv words, paths and environment entries cannot hold a NUL):
   request  "wisp-run/1", KIND ("launcher": this file bound over a shell, called by the path in argv[0];
            "wispsh": a wispsh entry point inside), ARGC, ARGV..., CWD, ENVC, "K=V"..., TTY ("1"/"0": stdin
-           is a terminal). Ancillary: SCM_RIGHTS with fd 0 when it is open (the script, for sh -s).
+           is a terminal). Ancillary: SCM_RIGHTS with fds 0, 1, 2 when all are open (a steering line runs on
+           them, view.py), else fd 0 alone when it is open (the script, for sh -s).
   answer   "exec", SHELL (its path outside, for messages), ARGC, ARGV..., ENVC, "K=V" (set) or "K" (removed)
            ..., HELD ("-" or the index of the argv word to become ". /dev/fd/N"), STDERR (warnings written
            before the exec, e.g. an audit that could not be written). Ancillary: an fd on
@@ -174,11 +175,16 @@ def _main(socket_path: bytes, argv, launcher: bool):
     if int.from_bytes(creds[4:8], sys.byteorder) != posix.getuid():
         _refuse("the wisp run socket is held by another user")
     ancillary = []
-    try:
-        posix.fstat(0)
-        ancillary = [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, (0).to_bytes(4, sys.byteorder))]
-    except OSError:
-        pass
+    open_fds = []
+    for fd in (0, 1, 2):
+        try:
+            posix.fstat(fd)
+            open_fds.append(fd)
+        except OSError:
+            pass
+    if open_fds == [0, 1, 2] or open_fds[:1] == [0]:      # all three (a steering line runs on them), or stdin
+        sent = open_fds if open_fds == [0, 1, 2] else [0]
+        ancillary = [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, b"".join(fd.to_bytes(4, sys.byteorder) for fd in sent))]
     try:
         sock.sendmsg([message], ancillary)
         body, fds = receive(sock)
