@@ -50,12 +50,13 @@ def _plan(text: str, args: Sequence[str], config: Config | None, cwd: str, env, 
 
 def verdict(text: str, *, yes: bool = False, args: Sequence[str] = (), config: Config | None = None,
             cwd: str | None = None, env=None, answers=None, source: str = "wispsh",
-            warnings: list | None = None, shell_reports=None) -> str | None:
+            warnings: list | None = None, seen: list | None = None, shell_reports=None) -> str | None:
     """None when `text` may run; else the one refusal line. Fails closed on any error.
 
     `answers(plan, config=, env=, yes=, cwd=)` gives the answers (default: ask.collect.answers). Who is asking
     is decide.session.here(): this process, or the one the `wisp run` supervisor set (session.asking_for).
-    What went wrong remembering or auditing is added to `warnings` (the caller says it on stderr).
+    What went wrong remembering or auditing is added to `warnings` (the caller says it on stderr); the plan
+    judged is added to `seen` (the `wisp run` judge reads what an allowed line writes from it).
     `shell_reports(text)`: True when the real shell would stop at a syntax error in `text` before running any
     of it (realshell.reports_syntax_error_first); asked only of a text the splitter could not read cleanly
     and that would be asked about, which then runs unasked: the shell says its error, nothing else happens."""
@@ -67,6 +68,8 @@ def verdict(text: str, *, yes: bool = False, args: Sequence[str] = (), config: C
         if big:
             return f"wispsh: not run: {big}"
         config, plan = _plan(text, args, config, cwd, env)
+        if seen is not None:
+            seen.append(plan)
         if plan.verdict == "ask" and not plan.split.ok and shell_reports is not None and shell_reports(text):
             _audit_syntax_error(config, text, cwd, source, warnings)
             return None

@@ -92,6 +92,25 @@ def give_back(env: dict) -> None:
     env.pop(RECORD.encode(), None)
 
 
+def spawn_signals() -> dict:
+    """posix_spawn's keywords that give a spawned real shell (the gated shell's, session/) what give_back gives
+    an exec'd one: every signal the caller did not ignore back to SIG_DFL (setsigdef; what this process
+    ignores or handles meanwhile, the caller's ignored ones stay ignored), and the caller's mask (setsigmask)."""
+    kept = keep()
+    valid = _signal.valid_signals()
+    return {"setsigdef": tuple(sorted(s for s in valid if s not in kept.ignored and s not in _UNCHANGEABLE)),
+            "setsigmask": tuple(sorted(kept.blocked & valid))}
+
+
+def record_value() -> bytes:
+    """A WISP_CALLER record of the caller's state for this pid (exec keeps it), for when this process execs
+    another Python entry point (the `wisp run` client becoming the gated shell's driver, session/inside.py):
+    what the new interpreter changes at its start-up is then not taken for the caller's."""
+    kept = keep()
+    argv0 = (kept.argv0 or "").encode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
+    return b"%d:%x:%x:%s" % (posix.getpid(), _mask_of(kept.ignored), _mask_of(kept.blocked), argv0)
+
+
 def was_closed(fd: int) -> bool:
     """Whether the caller left `fd` (0, 1 or 2) closed (it now holds a placeholder)."""
     return fd in keep().closed
@@ -174,6 +193,10 @@ def _blocked_now() -> frozenset:
         return frozenset(_signal.pthread_sigmask(_signal.SIG_BLOCK, ()))
     except (OSError, ValueError):
         return frozenset()
+
+
+def _mask_of(signals) -> int:
+    return sum(1 << (number - 1) for number in signals)
 
 
 def _signals_of(mask: int) -> frozenset:
