@@ -293,6 +293,41 @@ def test_wisp_runs_client_gives_back_what_the_caller_left(tmp_path):
     assert "/bin/bash: line 1: echo: write error: Bad file descriptor" in done.stderr
 
 
+# ---------------------------------------------------------------- a gated shell (no -c: session/)
+
+SESSION_LINE = 'grep -E "^Sig(Ign|Blk)" /proc/self/status; echo "$0|$BASH|$#"; ls /proc/self/fd | wc -l\n'
+
+
+@pytest.mark.parametrize("ignored, blocked", [((), ()), (("HUP", "USR2"), ()), (("INT", "QUIT"), ("USR1",))])
+def test_a_gated_shells_real_shell_gets_what_the_caller_left(world, ignored, blocked):
+    """Piped commands: the gate spawns one real shell and feeds it (session/driver.py). Its signals, mask and
+    $0 are those of `bash -s` started by the same caller; glibc's posix_spawn would leave 32 and 33 ignored."""
+    (world["wisp"] / "config.json").write_text('{"approval": {"threshold": "dangerous"}}')
+    kw = dict(ignored=ignored, blocked=blocked, stdin=SESSION_LINE.encode())
+    gate = run([world["wispsh"]], world["env"], **kw)
+    real = run(["bash"], world["env"], executable=BASH, **kw)
+    assert gate[0] == real[0] == 0 and gate[1].splitlines()[:3] == real[1].splitlines()[:3], (gate, real)
+    shim = run(["sh"], world["shimmed"], executable=str(world["shims"] / "sh"), **kw)
+    assert shim[0] == 0 and shim[1].splitlines()[:2] == run(["sh"], world["env"], executable=SH, **kw)[1] \
+        .splitlines()[:2]
+
+
+def test_wisp_runs_gated_shell_gets_what_the_caller_left(tmp_path):
+    """Under `wisp run` the client becomes the gated shell's driver (a new Python: it hands over its record,
+    support/inherited.record_value) and that spawns the real shell."""
+    from run_support import LACKS, person, wisp_run
+
+    if LACKS:
+        pytest.skip(LACKS)
+    env = person(tmp_path)
+    (Path(env["WISP_HOME"]) / "config.json").write_text('{"approval": {"threshold": "dangerous"}}')
+    inner = "grep -E '^SigIgn' /proc/self/status; echo \\$0"
+    line = f"trap '' HUP; echo \"{inner}\" | bash; echo \"{inner}\" | bash --norc -s"
+    done = wisp_run(env, "", tmp_path, program=["/bin/bash", "-c", line])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "SigIgn:\t0000000000000001\nbash\n" * 2, done.stdout
+
+
 # ---------------------------------------------------------------- depth
 
 def test_a_line_nested_past_the_documented_depth_is_refused_at_once(world):

@@ -92,14 +92,44 @@ def give_back(env: dict) -> None:
     env.pop(RECORD.encode(), None)
 
 
-def spawn_signals() -> dict:
-    """posix_spawn's keywords that give a spawned real shell (the gated shell's, session/) what give_back gives
-    an exec'd one: every signal the caller did not ignore back to SIG_DFL (setsigdef; what this process
-    ignores or handles meanwhile, the caller's ignored ones stay ignored), and the caller's mask (setsigmask)."""
-    kept = keep()
-    valid = _signal.valid_signals()
-    return {"setsigdef": tuple(sorted(s for s in valid if s not in kept.ignored and s not in _UNCHANGEABLE)),
-            "setsigmask": tuple(sorted(kept.blocked & valid))}
+def spawn(path, argv, env: dict, moves=()) -> int:
+    """Start `path` in a child as posix_spawn would (`moves`: (from, to) fd pairs dup2'd in order, `to` left
+    open across the exec), with give_back's signals and mask: the real shell of a gated shell (session/).
+    Not posix_spawn itself: glibc's leaves its internal signals 32 and 33 ignored in the child, and the exec
+    keeps them ignored (SigIgn 0000000180000000 where the caller had 0). Raises OSError as posix_spawn does
+    when the exec fails (the child reports its errno on a close-on-exec pipe)."""
+    env = dict(env)
+    env.pop(RECORD, None)
+    env.pop(RECORD.encode(), None)
+    read_end, write_end = posix.pipe2(posix.O_CLOEXEC)
+    pid = posix.fork()
+    if pid == 0:
+        try:
+            posix.close(read_end)
+            for source, target in moves:
+                if source == target:
+                    posix.set_inheritable(target, True)
+                else:
+                    posix.dup2(source, target, True)
+            give_back(env)
+            posix.execve(path, argv, env)
+        except OSError as exc:
+            try:
+                posix.write(write_end, b"%d" % (exc.errno or 1))
+            finally:
+                posix._exit(127)
+        except BaseException:
+            posix._exit(127)
+    posix.close(write_end)
+    try:
+        said = posix.read(read_end, 16)
+    finally:
+        posix.close(read_end)
+    if said:
+        posix.waitpid(pid, 0)
+        number = int(said)
+        raise OSError(number, posix.strerror(number), path)
+    return pid
 
 
 def record_value() -> bytes:
