@@ -6,6 +6,12 @@ settle(): the single place where answers become grants and audit events.
 
 A standing approval only decides whether to ask; it covers a part only when its level at grant is at least
 the part's level, and never a dangerous part.
+
+Contained work (`wisp run` with its walls, levels.md): config.contained is the supervisor's word on which
+parts the walls keep inside the project (sandbox/contained.py); a part at or above the threshold but below
+config.contained.threshold (run.threshold, default high) whose effects it contains is decided "contained":
+it runs without asking, the project having a restore point. The levels do not change; nothing of this holds
+in plain mode (config.contained is None there).
 """
 from __future__ import annotations
 
@@ -23,7 +29,7 @@ PERSISTED = ("project", "always")
 # When several standing approvals match, report the narrowest.
 SCOPE_ORDER = ("once", "session", "project", "always")
 # Decisions that need no session: a line made only of these never walks the process tree (hot path).
-SESSIONLESS = ("below-threshold", "denied")
+SESSIONLESS = ("below-threshold", "denied", "contained")
 
 
 # ---------------------------------------------------------------- plan
@@ -84,8 +90,13 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
     threshold = config.threshold
     line = split.line
     levels = [j.verdict.level for j in judged]
+    contained = getattr(config, "contained", None)
+    held = [contained is not None and threshold <= lv < contained.threshold and contained.holds(j, cwd)
+            for j, lv in zip(judged, levels)]
 
     def made(decisions, questions=(), verdict="run", covered=False, notes=()) -> Plan:
+        if "contained" in (d.kind for d in decisions):
+            notes = tuple(notes) + (contained.note(),)
         return Plan(line=line, split=split, judged=judged, line_verdict=line_verdict, decisions=tuple(decisions),
                     questions=tuple(questions), threshold=threshold, verdict=verdict, covered_line=covered,
                     denied_by=denied_by, notes=tuple(notes))
@@ -93,11 +104,14 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
     if denied_by is not None:
         return made([Decision("denied")] * len(judged), verdict="deny")
 
-    covered = line_verdict.level >= threshold and all(line_verdict.level > lv for lv in levels)
+    line_held = (contained is not None and threshold <= line_verdict.level < contained.threshold
+                 and all(held[i] or lv < threshold for i, lv in enumerate(levels))
+                 and contained.holds_findings(line_verdict.findings, cwd))
+    covered = line_verdict.level >= threshold and not line_held and all(line_verdict.level > lv for lv in levels)
     if covered:
         needs_store = line_verdict.level < Level.DANGEROUS
     else:
-        needs_store = any(threshold <= lv < Level.DANGEROUS for lv in levels)
+        needs_store = any(threshold <= lv < Level.DANGEROUS and not held[i] for i, lv in enumerate(levels))
     # The hot path: a line below the threshold never reaches the store (nor psutil/platformdirs).
     standing = _standing(config, cwd, env) if needs_store else None
     notes = standing.notes if standing else ()
@@ -108,7 +122,8 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
             usable = _once_grants(standing) if any(map(_runs_what_only_run_time_says, judged)) else standing
             hit = _covering(usable, line, (line,), None, line_verdict.level)
         above = Decision(hit.kind, hit.approval_id) if hit else Decision("covered-line")
-        decisions = [Decision("below-threshold") if lv < threshold else above for lv in levels]
+        decisions = [Decision("below-threshold") if lv < threshold else Decision("contained") if held[i] else above
+                     for i, lv in enumerate(levels)]
         if hit:
             return made(decisions, covered=True, notes=notes)
         question = Question(pattern=line, exact=True, level=line_verdict.level, findings=line_verdict.findings,
@@ -116,9 +131,12 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
         return made(decisions, [question], verdict="ask", covered=True, notes=notes)
 
     decisions: list[Decision] = []
-    for j, lv in zip(judged, levels):
+    for j, lv, inside in zip(judged, levels, held):
         if lv < threshold:
             decisions.append(Decision("below-threshold"))
+            continue
+        if inside:
+            decisions.append(Decision("contained"))
             continue
         hit = None
         if lv < Level.DANGEROUS and standing is not None:

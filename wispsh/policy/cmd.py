@@ -19,7 +19,7 @@ class Facts:
     __slots__ = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp",
                  "runtime_code", "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp",
                  "deletes", "lists_big", "found_under", "secret_copy", "links", "builds", "sends", "reads", "names",
-                 "images", "runs_images")
+                 "images", "runs_images", "removes")
 
     def __init__(self) -> None:
         self.secret_source = ""         # why this part emits secrets ("" when it does not)
@@ -50,6 +50,7 @@ class Facts:
         # name "*" for every name. A name is "NAME:TAG STORE" (programs/containers.py local_image)
         self.images: list[tuple[str, str]] = []
         self.runs_images: list[str] = []    # local image names it runs by tag (a build before it may have made them)
+        self.removes: list[str] = []    # paths it deletes (or moves away): what has no restore point if ignored
 
     def summary(self) -> "FactsSummary":
         values = _FACT_VALUES(self)
@@ -291,8 +292,11 @@ class Cmd:
     def delete(self, word: str, recursive: bool) -> places.Place:
         self.facts.deletes = True
         if recursive:
-            return self._apply("delete-tree", word, "recursive delete of", tree_unknown_dangerous=True)
-        return self._apply("delete", word, "deletes")
+            where = self._apply("delete-tree", word, "recursive delete of", tree_unknown_dangerous=True)
+        else:
+            where = self._apply("delete", word, "deletes")
+        self.facts.removes.append(where.path if not where.unknown else UNKNOWN)
+        return where
 
     def mode(self, word: str, recursive: bool, verb: str) -> places.Place:
         where = self._apply("mode", word, verb)
