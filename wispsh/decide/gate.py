@@ -91,10 +91,15 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
     line = split.line
     levels = [j.verdict.level for j in judged]
     contained = getattr(config, "contained", None)
-    held = [contained is not None and threshold <= lv < contained.threshold and contained.holds(j, cwd)
-            for j, lv in zip(judged, levels)]
+    # why each part the walls might contain is not contained (None: it is); "" where it does not apply
+    outside = [contained.why_not(j, cwd) if contained is not None and threshold <= lv < contained.threshold else ""
+               for j, lv in zip(judged, levels)]
+    held = [why is None for why in outside]
 
     def made(decisions, questions=(), verdict="run", covered=False, notes=()) -> Plan:
+        if contained is not None:
+            notes = tuple(notes) + tuple(f"not contained: {judged[i].part.text[:60]!r} {why}"
+                                         for i, why in enumerate(outside) if why)
         if "contained" in (d.kind for d in decisions):
             notes = tuple(notes) + (contained.note(),)
         return Plan(line=line, split=split, judged=judged, line_verdict=line_verdict, decisions=tuple(decisions),
@@ -106,7 +111,7 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
 
     line_held = (contained is not None and threshold <= line_verdict.level < contained.threshold
                  and all(held[i] or lv < threshold for i, lv in enumerate(levels))
-                 and contained.holds_findings(line_verdict.findings, cwd))
+                 and contained.findings_outside(line_verdict.findings) is None)
     covered = line_verdict.level >= threshold and not line_held and all(line_verdict.level > lv for lv in levels)
     if covered:
         needs_store = line_verdict.level < Level.DANGEROUS

@@ -295,7 +295,12 @@ class Cmd:
             where = self._apply("delete-tree", word, "recursive delete of", tree_unknown_dangerous=True)
         else:
             where = self._apply("delete", word, "deletes")
-        self.facts.removes.append(where.path if not where.unknown else UNKNOWN)
+        if where.unknown:
+            self.facts.removes.append(UNKNOWN)
+        elif where.glob or any(c in word for c in "*?["):      # the pattern, as the shell will expand it
+            self.facts.removes.append(posixpath.join(self.cwd, places.expand_tilde(word, self.ctx, self.cwd)))
+        else:
+            self.facts.removes.append(where.path)
         return where
 
     def mode(self, word: str, recursive: bool, verb: str) -> places.Place:

@@ -307,13 +307,14 @@ class Tree:
     # ------------------------------------------------------------ the model
 
     def _dir(self, folder: bytes) -> None:
-        while folder not in self.kids:
-            self.kids[folder] = set()
+        """A directory in the model, linked into its parent's names (and so up to the root)."""
+        if folder in self.kids:
+            return
+        self.kids[folder] = set()
+        if folder:
             parent = _parent(folder)
-            self.kids.setdefault(parent, set()).add(_name(folder))
-            folder = parent
-            if not folder:
-                break
+            self._dir(parent)
+            self.kids[parent].add(_name(folder))
 
     def _invalidate(self, path: bytes) -> None:
         folder = _parent(path)
@@ -410,21 +411,29 @@ class Tree:
         return path not in self.files and path not in self.kids
 
     def ignored_under(self, folder: bytes) -> bool:
-        """Whether anything under a directory (relative; b"" the project) is not in the restore points."""
-        if folder and self.ignored_present(folder):
-            return True
+        """Whether anything under a directory (relative; b"" the project) is in no restore point: an ignored
+        file or directory, or what a nested repository holds. Call after sync."""
+        if folder and (self._out_of_scope(folder) or self.files.get(folder, (0,))[0] == GIT_COMMIT):
+            return not any(_is_git(p) for p in folder.split(b"/"))
         stack = [folder]
         while stack:
             here = stack.pop()
-            covered = self.kids.get(here, set())
             for name in self._names(here):
                 if _is_git(name):
                     continue
                 path = _join(here, name)
-                if name not in covered:
+                known = self.files.get(path)
+                if known is not None:
+                    if known[0] == GIT_COMMIT:
+                        return True
+                    continue
+                if path in self.ignored_dirs:
                     return True
-                if path in self.kids:
-                    stack.append(path)
+                full = os.path.join(self.root, path)
+                if os.path.isdir(full) and not os.path.islink(full):
+                    stack.append(path)          # covered, or empty, or new: looked into
+                else:
+                    return True                 # a file no point holds
         return False
 
     def _names(self, folder: bytes) -> list[bytes]:

@@ -139,15 +139,19 @@ class Contained:
         return (f"run: contained{after} (under wisp run its effects stay in the project, which gets a restore point "
                 "before it runs: `wisp undo` goes back)")
 
-    def holds(self, judged, cwd: str | None = None) -> bool:
-        if not self.contain or not self._inside(cwd) or not self.holds_findings(judged.verdict.findings):
-            return False
-        facts = judged.facts
-        if facts is None:
-            return True
-        return self._nothing_unrestorable(facts, cwd)
+    def why_not(self, judged, cwd: str | None = None) -> str | None:
+        """None when the walls contain the part; else why not, in a few words (shown by --explain)."""
+        if not self.contain:
+            return "(the walls are off)"
+        if not self._inside(cwd):
+            return "(the line runs outside the project: no restore point covers it)"
+        why = self.findings_outside(judged.verdict.findings)
+        if why is not None or judged.facts is None:
+            return why
+        return self._unrestorable(judged.facts, cwd or self.project)
 
-    def holds_findings(self, findings, cwd: str | None = None) -> bool:
+    def findings_outside(self, findings) -> str | None:
+        """Why one of the findings that rate a part is an effect the walls do not keep in (None: none is)."""
         for f in findings:
             if f.level < self.base:
                 continue
@@ -156,13 +160,13 @@ class Contained:
                 action = kind[5:]
                 prefix = f"path.{action}."
                 if action not in PATH_ACTIONS or not f.rule.startswith(prefix) or f.rule[len(prefix):] not in INSIDE:
-                    return False
+                    return f"({f.reason}: outside what the walls contain)"
             elif kind in NETWORK_KINDS:
                 if self.net not in CONTAINED_NETS:
-                    return False
+                    return f"({f.reason}: the network is not behind the asking proxy)"
             elif kind not in CONTAINED_KINDS:
-                return False
-        return True
+                return f"({f.reason})"
+        return None
 
     def _inside(self, cwd: str | None) -> bool:
         if cwd is None:
@@ -170,41 +174,48 @@ class Contained:
         real = os.path.realpath(cwd)
         return _under(real, self.project) or any(_under(real, tmp) for tmp in PRIVATE_TMP)
 
-    def _nothing_unrestorable(self, facts, cwd) -> bool:
+    def _unrestorable(self, facts, cwd: str) -> str | None:
+        """Why something the part deletes or overwrites has no restore point (None: all of it has one)."""
         from wispsh.programs.grammar import UNKNOWN
 
-        removes = getattr(facts, "removes", ())
+        removes = tuple(getattr(facts, "removes", ()))
         writes = getattr(facts, "writes", ())
+        if getattr(facts, "deletes", False) and not removes:
+            # deletes what it finds (find -delete): anything under where it looks
+            removes = tuple(os.path.join(cwd, os.path.dirname(f)) for f in getattr(facts, "found_under", ()))
+            if not removes:
+                return "(what it deletes is not known before it runs)"
         if not removes and not writes:
-            return True
+            return None
         for path in (*removes, *writes):
             if UNKNOWN in path:
-                return False
+                return "(what it deletes or writes is known only at run time)"
             if os.path.realpath(path) in self.steering:
-                return False
+                return f"(it writes {path}, a file that steers tools)"
         if not self._wait():
-            return False
+            return "(restore points are off for this run)"
         with self.tree.lock:
             self.tree.sync()
             for path in removes:
-                for found in _expanded(path):
+                for found in _expanded(os.path.normpath(path)):
                     rel = self._relative(found)
                     if rel is None:
-                        if not _under(found, PRIVATE_TMP[0]) and not _under(found, PRIVATE_TMP[1]):
-                            return False
+                        if not any(_under(found, tmp) for tmp in PRIVATE_TMP):
+                            return f"(it deletes {found}, outside the project)"
                         continue
                     if os.path.isdir(found) and not os.path.islink(found):
                         if self.tree.ignored_under(rel):
-                            return False
+                            return f"(it deletes under {found}, which holds ignored files: no restore point has them)"
                     elif self.tree.ignored_present(rel):
-                        return False
+                        return f"(it deletes {found}, an ignored file: no restore point has it)"
             for path in writes:
                 rel = self._relative(path)
                 if rel is not None and os.path.isfile(path) and self.tree.ignored_present(rel):
-                    return False
-        return True
+                    return f"(it writes over {path}, an ignored file: no restore point has it)"
+        return None
 
     def _relative(self, path: str) -> bytes | None:
+        path = os.path.normpath(path)
         real = os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))
         if real == self.project:
             return b""
