@@ -62,7 +62,7 @@ def files():
         rel = os.path.relpath(d, root)
         ds[:] = [x for x in ds if x not in (".git", "build")]
         out += [os.path.normpath(os.path.join(rel, f)) for f in fs if not f.endswith(".log")]
-    return [f for f in out if not os.path.islink(f)]
+    return [f for f in out if not os.path.islink(f) and f not in (".gitignore", "run_tests.sh")]   # the rules stay
 def dirs():
     return [os.path.normpath(os.path.relpath(d, root)) for d, ds, fs in os.walk(root)
             if ".git" not in d.split(os.sep) and "build" not in d.split(os.sep)]
@@ -79,9 +79,9 @@ def line(n):
         return f"printf '%s\\n' w{n} > {rng.choice([f, os.path.join(d, f'w{n}.txt')])}"
     if kind == "append":
         return f"echo a{n} >> {f}"
-    if kind == "delete" and f not in ("run_tests.sh", ".gitignore"):
+    if kind == "delete":
         return f"rm {f}"
-    if kind == "rename" and f not in ("run_tests.sh", ".gitignore"):
+    if kind == "rename":
         return f"mv {f} {os.path.join(d, f'r{n}.txt')}"
     if kind == "chmod":
         return f"chmod {rng.choice(['600', '+x', '644', '640', '755'])} {f}"

@@ -11,6 +11,10 @@ it run code or change how it reads files.
   (drivers come only from config, and ours has none). No textconv or external diff for the same reason.
 - git itself is found in the system's directories, not on a PATH the project could put first.
 
+No fsync (core.fsync none; the objects written here do not either): a restore point is a record of work in
+progress, and 10,000 fsyncs made the first scan of a 10,000-file project take 18 s here instead of 1 s. A
+machine that loses power can lose the last points.
+
 The objects the supervisor writes on the hot path (blobs, trees) are written here in Python (`Objects`), as
 loose objects in git's own format: no process per restore point.
 """

@@ -23,6 +23,12 @@ from wispsh.restore.ignore import Ignore
 from wispsh.restore.watch import Changes
 
 
+# `git add` of a whole project writes its blobs into one pack (bulk check-in: every file is over the
+# threshold), not one loose file each: the first scan of 10,000 files wrote 10,000 files before. Only for add:
+# the threshold also makes `git diff` call such files binary.
+PACKED = ("-c", "core.bigFileThreshold=1")
+
+
 def canonical_perm(mode: int) -> int:
     return 0o755 if mode == GIT_EXEC else 0o644
 
@@ -109,10 +115,10 @@ class Tree:
             self.ignore.restart()
             self._walk_dirs()
             shadow = self.shadow
-            shadow.run("add", "-A", "--ignore-errors", check=False)
+            shadow.run(*PACKED, "add", "-A", "--ignore-errors", check=False)
             forced = self._tracked_but_ignored()
             if forced:
-                shadow.run("--literal-pathspecs", "add", "-f", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul",
+                shadow.run(*PACKED, "--literal-pathspecs", "add", "-f", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul",
                            input=b"".join(p + b"\0" for p in forced), check=False)
             root = shadow.run("write-tree").strip()
             listing = shadow.run("ls-tree", "-r", "-t", "-z", "--full-tree", root.decode())
