@@ -194,7 +194,7 @@ class Contained:
                 return f"(it writes {path}, a file that steers tools)"
         if not self._wait():
             return "(restore points are off for this run)"
-        with self.tree.lock:
+        with self.journal.lock(), self.tree.lock:          # (a sync may be a full scan: not beside an undo)
             self.tree.sync()
             for path in removes:
                 for found in _expanded(os.path.normpath(path)):
