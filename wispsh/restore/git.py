@@ -10,6 +10,8 @@ it run code or change how it reads files.
   `.gitattributes`, so what is stored is the files' bytes, and a filter named there has no driver anyway
   (drivers come only from config, and ours has none). No textconv or external diff for the same reason.
 - git itself is found in the system's directories, not on a PATH the project could put first.
+- safe.directory: with the git directory named (GIT_DIR), git does no repository discovery, and so no
+  ownership check: the shadow is the person's own, and the project's ownership never decides anything.
 
 No fsync (core.fsync none; the objects written here do not either): a restore point is a record of work in
 progress, and 10,000 fsyncs made the first scan of a 10,000-file project take 18 s here instead of 1 s. A
@@ -25,6 +27,9 @@ import os
 import shutil
 import subprocess
 import zlib
+
+from wispsh.support.bounded import read_at_most
+from wispsh.support.gitconfig import core_setting
 
 CONFIG = """\
 [core]
@@ -72,26 +77,10 @@ def global_excludes(env) -> str:
     home = env.get("HOME") or os.path.expanduser("~")
     for config in (os.path.join(home, ".gitconfig"),
                    os.path.join(env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config"), "git", "config")):
-        found = _excludes_file(config)
+        found = core_setting(config, "excludesFile")
         if found:
             return os.path.join(home, found[2:]) if found.startswith("~/") else found
     return os.path.join(env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config"), "git", "ignore")
-
-
-def _excludes_file(config: str) -> str | None:
-    try:
-        with open(config, encoding="utf-8", errors="replace") as fh:
-            text = fh.read(1 << 20)
-    except OSError:
-        return None
-    section = None
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line.startswith("["):
-            section = line.strip("[]").split()[0].lower() if line.strip("[]").split() else None
-        elif section == "core" and "=" in line and line.split("=", 1)[0].strip().lower() == "excludesfile":
-            return line.split("=", 1)[1].strip().strip('"')
-    return None
 
 
 class Shadow:
@@ -221,7 +210,7 @@ class Objects:
             try:
                 if size > INLINE_LIMIT:
                     return self._blob_streamed(fd, path)
-                data = _read_all(fd, size + 1)
+                data = read_at_most(fd, size)
             except OSError:
                 return None
             finally:
@@ -253,7 +242,7 @@ class Objects:
         if seen != size:                      # changed while read: once more, in memory
             os.unlink(tmp)
             os.lseek(fd, 0, os.SEEK_SET)
-            return self.write(b"blob", _read_all(fd, 1 << 62))
+            return self.write(b"blob", read_at_most(fd, 1 << 62))
         sha = digest.digest()
         final = self._path(sha)
         os.makedirs(os.path.dirname(final), mode=0o700, exist_ok=True)
@@ -265,17 +254,6 @@ class Objects:
         """entries: (name bytes, git mode, sha) in any order; sorted as git sorts them."""
         ordered = sorted(entries, key=lambda e: e[0] + b"/" if e[1] == GIT_TREE else e[0])
         return self.write(b"tree", b"".join(b"%o %s\0%s" % (mode, name, sha) for name, mode, sha in ordered))
-
-
-def _read_all(fd: int, limit: int) -> bytes:
-    chunks, size = [], 0
-    while size < limit:
-        chunk = os.read(fd, min(1 << 20, limit - size))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
 
 
 def _write_all(fd: int, data: bytes) -> None:

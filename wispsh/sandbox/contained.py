@@ -108,8 +108,12 @@ class Contained:
         return self.tree is not None
 
     def close(self) -> list[str]:
+        """At the end. A start scan still running (a program that ended at once: `wisp run -- true`) is not
+        waited for: it ends with this process, and no point was needed."""
         said = [self.failed] if self.failed else []
-        self.ready.wait(READY_SECONDS)
+        if not self.ready.is_set():
+            self.journal.clear_live()
+            return said
         self.journal.clear_live()
         if self.tree is not None:
             self.tree.close()
