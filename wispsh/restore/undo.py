@@ -84,8 +84,10 @@ class History:
     def lines(self, session: str | None) -> list[dict]:
         return [r for r in self.records if r.get("type") == "line" and (session is None or r.get("session") == session)]
 
-    def target(self, steps: int = 1) -> dict:
-        """The point `steps` changing lines back from where the project is."""
+    def target(self, steps: int = 1, now: tuple | None = None) -> dict:
+        """The point `steps` changing lines back from where the project is (`now`: its (tree, modes)). A line
+        that changed nothing is not counted: its point holds what the project holds now, or what the point
+        after it holds."""
         points = self.points
         if not points:
             raise UndoError("no restore point yet")
@@ -93,11 +95,16 @@ class History:
         ceiling = newest["id"] + 1
         if newest.get("kind") == "undo" and newest.get("restored"):
             ceiling = newest["restored"]
-        found = [p for p in points if p.get("kind") == "line" and p["id"] < ceiling]
+        found, last = [], now
+        for p in reversed([p for p in points if p.get("kind") == "line" and p["id"] < ceiling]):
+            state = (p["tree"], p.get("modes"))
+            if state != last:
+                found.append(p)
+                last = state
         if len(found) < steps:
             raise UndoError(f"only {len(found)} line{'s' if len(found) != 1 else ''} to undo here"
                             + (f"; `wisp undo --to {points[0]['id']}` goes back to the start" if points else ""))
-        return found[-steps]
+        return found[steps - 1]
 
     def running(self) -> list[dict]:
         """The lines of the `wisp run` using the project now that are still running."""
@@ -185,7 +192,7 @@ def restore(home: str, project: str, *, steps: int = 1, to: int | None = None, d
             env=None, patch: bool = False) -> Result:
     env = os.environ if env is None else env
     history = History(home, project)
-    target = history.point(to) if to is not None else history.target(steps)
+    target = history.point(to) if to is not None else None
     running = history.running()
     if running and not dry_run:
         first = running[0]
@@ -196,6 +203,8 @@ def restore(home: str, project: str, *, steps: int = 1, to: int | None = None, d
         tree = open_tree(journal, env)
         try:
             now = tree.point()
+            if target is None:
+                target = history.target(steps, (now.tree, now.modes))
             shadow = tree.shadow
             found = changes_between(shadow, (now.tree, now.modes), (target["tree"], target.get("modes")))
             text = ""
