@@ -19,7 +19,7 @@ from run_support import REPO, needs_bwrap, needs_userns, person, wisp_run
 
 pytestmark = [needs_bwrap, needs_userns]
 
-SAMPLE = None if os.environ.get("WISP_CORPUS_ALL") else 80
+SAMPLE = None if os.environ.get("WISP_CORPUS_ALL") else 30
 ORDER = ("safe", "low", "moderate", "high", "dangerous")
 
 

@@ -57,8 +57,9 @@ CONFIG = """\
 [advice]
 \tdetachedHead = false
 """
-# Outranks every .gitattributes of the project: the bytes as they are, nothing run, nothing converted.
-ATTRIBUTES = "* -text -eol -crlf -ident -filter -diff -merge -working-tree-encoding -export-subst\n"
+# Outranks every .gitattributes of the project: the bytes as they are, nothing run, nothing converted; diff
+# and merge unspecified (no driver of the project's: ours has none; unset would make every file binary).
+ATTRIBUTES = "* -text -eol -crlf -ident -filter !diff !merge -working-tree-encoding -export-subst\n"
 SYSTEM_PATH = "/usr/bin:/bin:/usr/local/bin"
 INLINE_LIMIT = 64 << 20         # a file bigger than this is written to its object a chunk at a time
 

@@ -150,8 +150,12 @@ class Contained:
         if not self._inside(cwd):
             return "(the line runs outside the project: no restore point covers it)"
         why = self.findings_outside(judged.verdict.findings)
-        if why is not None or judged.facts is None:
+        if why is not None:
             return why
+        if not self._wait():                        # nothing is contained without restore points
+            return f"(no restore points in this run: {self.failed or 'the first scan did not finish'})"
+        if judged.facts is None:
+            return None
         return self._unrestorable(judged.facts, cwd or self.project)
 
     def findings_outside(self, findings) -> str | None:
@@ -196,8 +200,6 @@ class Contained:
                 return "(what it deletes or writes is known only at run time)"
             if os.path.realpath(path) in self.steering:
                 return f"(it writes {path}, a file that steers tools)"
-        if not self._wait():
-            return "(restore points are off for this run)"
         with self.journal.lock(), self.tree.lock:          # (a sync may be a full scan: not beside an undo)
             self.tree.sync()
             for path in removes:
