@@ -235,8 +235,9 @@ def test_undo_is_refused_while_a_line_of_the_run_still_runs(tmp_path):
 
 
 EXPLAIN = """
-    import json, subprocess
-    out = {}
+    import json, os, subprocess
+    out = {"(restore dir inside)": os.listdir(os.path.join(os.environ["WISP_HOME"], "restore"))
+           if os.path.isdir(os.path.join(os.environ["WISP_HOME"], "restore")) else None}
     for line in LINES:
         r = subprocess.run(["bash", "-c", line], capture_output=True, text=True)
         x = subprocess.run(["wispsh", "--explain", "-c", line], capture_output=True, text=True)
@@ -258,6 +259,7 @@ def test_contained_moderate_lines_run_unasked_and_the_rest_is_asked_as_before(tm
              "rm build/keep.o", "rm -rf src", "echo x > .envrc", "curl -s -o page.html http://127.0.0.1:9/",
              "cat src/m1.py"]
     got, said = explain_run(env, work, lines)
+    assert got.pop("(restore dir inside)") == []                # old contents are hidden inside: an empty tmpfs
     ran = {line: r["status"] != 126 for line, r in got.items()}
     assert ran == {"echo a > notes.txt": True, "rm docs/a.md": True, "sh ./run_tests.sh": True,
                    "git add -A && git commit -qm x": True, "rm build/keep.o": False, "rm -rf src": False,
@@ -285,6 +287,7 @@ def test_without_walls_or_points_or_with_the_threshold_at_moderate_nothing_is_co
     if how.startswith("run."):
         write_config(env, {"run": {"threshold": "moderate"}})
     got, said = explain_run(env, work, ["echo a > notes.txt", "touch low.txt"], options=options)
+    got.pop("(restore dir inside)")
     assert got["echo a > notes.txt"]["status"] == 126
     assert got["touch low.txt"]["status"] == 0
     assert not (work / "notes.txt").exists()

@@ -47,7 +47,7 @@ def walls_contain(settings) -> tuple[bool, str]:
     off = [name for name, on in (("write", settings.writes), ("secret", settings.secrets),
                                  ("socket", settings.sockets)) if not on]
     if off:
-        return False, f"the {', '.join(off)} wall{'s are' if len(off) > 1 else ' is'} off: nothing is contained"
+        return False, f"the {', '.join(off)} wall{'s are' if len(off) > 1 else ' is'} off"
     return True, ""
 
 

@@ -240,7 +240,7 @@ class Supervisor:
             return
         contain, why = walls_contain(settings)
         if not contain:
-            self.say(f"{why}: every line at or above the threshold is asked")
+            self.say(f"{why}: nothing is contained, every line from the threshold up is asked")
         import time
 
         session = f"run-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
