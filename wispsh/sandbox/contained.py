@@ -18,9 +18,10 @@ effect that rated it is one the walls keep in the project and a restore point ca
 - and the line's directory is inside the project (a line run elsewhere has no restore point).
 
 **A restore point** is made before a line that may change the project: any part with an effect other than
-reading (or writing only to /dev/null and the like). A read-only line makes none. An interactive shell gets
-one as it starts (what is typed into it is not judged line by line). A line run beneath an allowed one is
-part of it. The point is recorded in the project's journal (restore/journal.py) with the line after it, and
+reading (or writing only to /dev/null and the like). A read-only line makes none. A gated shell (session/)
+gets one as it starts, and each command typed or piped into it is a line of its own: judged with this
+threshold, and a point before it when it may change the project. A line run beneath an allowed one is part
+of it. The point is recorded in the project's journal (restore/journal.py) with the line after it, and
 in the audit as a `restore.point` event.
 """
 from __future__ import annotations
@@ -231,15 +232,12 @@ class Contained:
 
     # ------------------------------------------------------------ the point before a line (judge.py)
 
-    def before_line(self, req, outcome, plans, config) -> int | None:
-        """Called once a request is decided (not beneath an allowed line): the point, if the line runs and may
-        change the project; the line in the journal either way (not an explain, a usage error)."""
-        if outcome.shell is None and not plans:
-            return None
+    def before_line(self, req, plans, config, *, runs: bool, starts_shell: bool = False) -> int | None:
+        """Called once a line (or a gated shell's command) is decided, not beneath an allowed line: the point,
+        if it runs and may change the project (a shell it starts: always); the line in the journal either way."""
         line = _line_of(req, plans)
-        runs = outcome.shell is not None
         number = None
-        if runs and (not outcome.line or may_change(plans, self.project)) and self._wait():
+        if runs and (starts_shell or may_change(plans, self.project)) and self._wait():
             number = self._point(line)
             if number is not None:
                 _audit_point(config, number, line, req.cwd, self.session)

@@ -52,7 +52,7 @@ def parse_request(body: bytes, *, pid: int, uid: int, stdin_fd: int | None) -> R
 
     fields = unpack(body)
     try:
-        if fields[0] != MAGIC or fields[1] not in (b"launcher", b"wispsh"):
+        if fields[0] != MAGIC or fields[1] not in (b"launcher", b"wispsh", b"command"):
             raise BadRequest("not a wisp run request")
         argc = int(fields[2])
         argv = [_text(w) for w in fields[3:3 + argc]]
@@ -211,6 +211,8 @@ class Judge:
                 env[name] = self.own_env[name]
             else:
                 env.pop(name, None)
+        if req.kind == "command":
+            return self._command(req, env)
         plans: list = []
         with self.lock:
             beneath = self.beneath(req)
@@ -220,8 +222,8 @@ class Judge:
                 here=LazyHere(req.pid, env), allow_yes=False, pid=req.pid, source=SOURCE,
                 beneath=beneath, plans=plans) if req.cwd else \
                 invoke.refusal("wispsh: not run: the working directory cannot be read")
-            if self.contained is not None and beneath is None and req.cwd:
-                self._restore_point(req, outcome, plans)
+            if self.contained is not None and beneath is None and req.cwd and (outcome.shell is not None or plans):
+                self._restore_point(req, plans, runs=outcome.shell is not None, starts_shell=not outcome.line)
             if outcome.shell is not None and outcome.line:
                 self._record(req)
                 if beneath is None and self.views is not None and self.views.any():
@@ -233,14 +235,45 @@ class Judge:
         config = self.config()
         return config if self.contained is None else self.contained.config_for(config)
 
-    def _restore_point(self, req: Request, outcome, plans) -> None:
-        """Before an allowed line that may change the project: its restore point (contained.py)."""
+    def _restore_point(self, req: Request, plans, *, runs: bool, starts_shell: bool = False) -> None:
+        """Before an allowed line (or a gated shell's command) that may change the project: its restore point
+        (contained.py)."""
         try:
             config = self.config()
         except Exception:
             config = None
         if config is not None:
-            self.contained.before_line(req, outcome, plans, config)
+            self.contained.before_line(req, plans, config, runs=runs, starts_shell=starts_shell)
+
+    def _command(self, req: Request, env):
+        """One command of a gated shell (session/), typed or piped into a shell started inside: judged in full
+        with the shell's directory and environment as the session sent them; never beneath an allowed line
+        (a gated shell is not one), and no approval of the shell itself covers it."""
+        from wispsh import flow, invoke
+        from wispsh.config import ConfigError
+
+        if len(req.argv) != 1 or not req.cwd:
+            return invoke.refusal("wispsh: not run: malformed command request")
+        from wispsh.decide import session
+
+        plans: list = []
+        with self.lock:
+            session.asking_for(LazyHere(req.pid, env))
+            try:
+                warnings: list[str] = []
+                refused = flow.verdict(req.argv[0], config=self._config(), cwd=req.cwd, env=env,
+                                       answers=self._answers(req), source=SOURCE, warnings=warnings, seen=plans)
+            except ConfigError as exc:
+                refused, warnings = f"wispsh: not run: config error: {exc}", []
+            except Exception as exc:
+                refused, warnings = f"wispsh: not run: internal error ({type(exc).__name__}: {exc})", []
+            finally:
+                session.asking_for(None)
+            if self.contained is not None and plans:        # a typed command is a line: its restore point
+                self._restore_point(req, plans, runs=refused is None)
+        if refused is not None:
+            return invoke.refusal(refused, warnings)
+        return invoke.exits(0, stderr=flow.warning_lines(warnings))
 
     def _unlocked(self, work):
         """Run work() with the judge's lock let go (a person answering, a pipe being read)."""
