@@ -293,3 +293,78 @@ def test_without_walls_or_points_or_with_the_threshold_at_moderate_nothing_is_co
     assert not (work / "notes.txt").exists()
     if how == "--no-write-wall":
         assert "the write wall is off" in said
+
+
+# A gated shell (session/): the agent keeps one bash and writes its commands into it; each command is a line of
+# its own to the supervisor, so it gets the contained threshold and a restore point as a `bash -c` line does.
+PIPED_SHELL = """
+    import json, os, subprocess
+    p = subprocess.Popen(["bash", "--norc"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = []
+    for n, cmd in enumerate(LINES):
+        p.stdin.write((cmd + f"\\necho __END{n}__$?\\n").encode()); p.stdin.flush()
+        got = b""
+        while f"__END{n}__".encode() not in got or not got.endswith(b"\\n"):
+            chunk = os.read(p.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            got += chunk
+        out.append(got.decode())
+    p.stdin.close(); p.wait()
+    print(json.dumps(out))
+"""
+
+
+def test_commands_piped_into_a_gated_shell_are_contained_with_points_and_undone(tmp_path):
+    env = person(tmp_path)
+    work = project(tmp_path)
+    before = covered_state(str(work))
+    lines = ["echo a > notes.txt", "rm docs/a.md", "rm -rf src", "cat src/m1.py", "mv src/m2.py src/n2.py"]
+    done = wisp_run(env, PIPED_SHELL.replace("LINES", repr(lines)), work)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    status = {line: int(o.rstrip().rsplit("__", 1)[-1]) for line, o in zip(lines, out)}
+    assert status == {"echo a > notes.txt": 0, "rm docs/a.md": 0, "rm -rf src": 126, "cat src/m1.py": 0,
+                      "mv src/m2.py src/n2.py": 0}, out
+    assert (work / "notes.txt").exists() and (work / "src" / "n2.py").exists()
+    rows = {r["line"]: r for r in journal_lines(env, work)}
+    for line in ("echo a > notes.txt", "rm docs/a.md", "mv src/m2.py src/n2.py"):
+        assert rows[line]["decision"] == "contained" and rows[line]["point"] is not None, rows[line]
+    assert rows["rm -rf src"]["decision"] == "refused" and rows["rm -rf src"]["point"] is None
+    assert rows["cat src/m1.py"]["point"] is None                  # read-only: no point
+    decided = {e["command"]: e["decision"] for e in audit(env) if e["event"] == "approval.decided"}
+    assert decided["echo a > notes.txt"] == "contained" and decided["rm -rf src"] == "denied-unasked"
+    for _ in range(3):                                             # each command that changed something
+        assert undo_cli(env, work).returncode == 0
+    assert covered_state(str(work)) == before
+
+
+def test_a_command_typed_into_a_gated_shell_on_a_pty_is_contained_and_undone(tmp_path):
+    import pexpect
+
+    env = person(tmp_path)
+    work = project(tmp_path)
+    before = covered_state(str(work))
+    child = pexpect.spawn(WISP, ["run", "--", "bash", "--norc", "--noprofile", "-i"], cwd=str(work),
+                          env={**env, "PS1": "IN> "}, encoding="utf-8", timeout=60, dimensions=(30, 160))
+    try:
+        child.expect("IN> ")
+        child.sendline("echo typed > notes.txt; echo st=$?")
+        child.expect(r"st=(\d+)")
+        assert child.match.group(1) == "0"
+        child.expect("IN> ")
+        child.sendline("rm -rf src")                           # refused whole: asked, nobody to ask
+        child.expect("IN> ")
+        child.sendline("echo st=$?")
+        child.expect(r"st=(\d+)")
+        assert child.match.group(1) == "126"
+        child.expect("IN> ")
+        child.sendline("exit 0")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert (work / "notes.txt").read_text() == "typed\n" and (work / "src").is_dir()
+    row = next(r for r in journal_lines(env, work) if r["line"].startswith("echo typed"))
+    assert row["decision"] == "contained" and row["point"] is not None
+    assert undo_cli(env, work).returncode == 0
+    assert covered_state(str(work)) == before
