@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from restore_support import covered_state, digest, git_dir_state
-from run_support import PY, REPO, WISP, audit, needs_bwrap, needs_userns, person, wisp_run, write_config
+from run_support import PIPED_DRIVER, PY, REPO, WISP, audit, needs_bwrap, needs_userns, person, wisp_run, write_config
 
 pytestmark = [needs_bwrap, needs_userns]
 
@@ -297,32 +297,14 @@ def test_without_walls_or_points_or_with_the_threshold_at_moderate_nothing_is_co
 
 # A gated shell (session/): the agent keeps one bash and writes its commands into it; each command is a line of
 # its own to the supervisor, so it gets the contained threshold and a restore point as a `bash -c` line does.
-PIPED_SHELL = """
-    import json, os, subprocess
-    p = subprocess.Popen(["bash", "--norc"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    out = []
-    for n, cmd in enumerate(LINES):
-        p.stdin.write((cmd + f"\\necho __END{n}__$?\\n").encode()); p.stdin.flush()
-        got = b""
-        while f"__END{n}__".encode() not in got or not got.endswith(b"\\n"):
-            chunk = os.read(p.stdout.fileno(), 65536)
-            if not chunk:
-                break
-            got += chunk
-        out.append(got.decode())
-    p.stdin.close(); p.wait()
-    print(json.dumps(out))
-"""
-
-
 def test_commands_piped_into_a_gated_shell_are_contained_with_points_and_undone(tmp_path):
     env = person(tmp_path)
     work = project(tmp_path)
     before = covered_state(str(work))
     lines = ["echo a > notes.txt", "rm docs/a.md", "rm -rf src", "cat src/m1.py", "mv src/m2.py src/n2.py"]
-    done = wisp_run(env, PIPED_SHELL.replace("LINES", repr(lines)), work)
+    done = wisp_run({**env, "CMDS": json.dumps(lines)}, PIPED_DRIVER, work, "bash", "--norc")
     assert done.returncode == 0, done.stderr[-3000:]
-    out = json.loads(done.stdout.strip().splitlines()[-1])
+    out = json.loads(done.stdout.strip().splitlines()[-1])["out"]
     status = {line: int(o.rstrip().rsplit("__", 1)[-1]) for line, o in zip(lines, out)}
     assert status == {"echo a > notes.txt": 0, "rm docs/a.md": 0, "rm -rf src": 126, "cat src/m1.py": 0,
                       "mv src/m2.py src/n2.py": 0}, out
