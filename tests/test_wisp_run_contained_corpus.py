@@ -65,9 +65,12 @@ if sys.argv[2] == "run":
     env = dict(os.environ, PATH=stubs + ":" + os.environ["PATH"])
     for line, plan in out.items():
         if plan.get("verdict") == "run":
-            r = subprocess.run(["/bin/bash", "-c", line], env=env, capture_output=True, text=True, timeout=60,
-                               stdin=subprocess.DEVNULL)
-            plan["ran_status"] = r.returncode
+            try:                    # (a wrapper the stubs leave real may run on: `watch -n 5 'git status'`)
+                r = subprocess.run(["/bin/bash", "-c", line], env=env, capture_output=True, text=True, timeout=20,
+                                   stdin=subprocess.DEVNULL)
+                plan["ran_status"] = r.returncode
+            except subprocess.TimeoutExpired:
+                plan["ran_status"] = "timeout"
 print(json.dumps(out))
 """
 
