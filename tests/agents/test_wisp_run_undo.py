@@ -85,7 +85,7 @@ def test_claude_code_is_asked_only_about_the_high_line_and_undo_restores(tmp_pat
 
     assert "notes.txt" in undo()                        # before `rm notes.txt`
     assert (box.project / "notes.txt").read_text() == "keep me\n"
-    undo("3")                                           # before the sed
+    undo("2")                       # before the sed (the pip line changed only the ignored .venv: not counted)
     assert {p: (box.project / p).read_text() for p in start} == start
     assert not (box.project / "test_ok.py").exists()
     assert (box.project / ".venv").is_dir()             # ignored: in no restore point, left as it is
