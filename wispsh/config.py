@@ -175,14 +175,18 @@ class Config(Record):
     protect: tuple[str, ...]        # run.protect: paths `wisp run` keeps read-only
     classifier: "ClassifierSettings | None"# classifier.*: the model's second opinion; None: off
     raw: dict
+    run_threshold: Level            # run.threshold: under `wisp run` with its walls, for contained parts
+    contained: object               # set by the `wisp run` supervisor only (sandbox/contained.py); None: plain
 
     __slots__ = FIELDS = ('path', 'threshold', 'persist_days', 'wait_seconds', 'prompt_seconds',
                           'terminal_programs', 'deny', 'shells', 'known_shells', 'trusted_sources',
-                          'audit_max_bytes', 'audit_required', 'wait_seconds_by_agent', 'protect', 'classifier', 'raw')
+                          'audit_max_bytes', 'audit_required', 'wait_seconds_by_agent', 'protect', 'classifier', 'raw',
+                          'run_threshold', 'contained')
 
     def __init__(self, path, threshold=Level.MODERATE, persist_days=30.0, wait_seconds=120.0, prompt_seconds=300.0,
                  terminal_programs=(), deny=(), shells=None, known_shells=(), trusted_sources=(),
-                 audit_max_bytes=10 * 1024 * 1024, audit_required=False, wait_seconds_by_agent=None, protect=(), classifier=None, raw=None) -> None:
+                 audit_max_bytes=10 * 1024 * 1024, audit_required=False, wait_seconds_by_agent=None, protect=(), classifier=None, raw=None,
+                 run_threshold=Level.HIGH, contained=None) -> None:
         _set(self, 'path', path)
         _set(self, 'threshold', threshold)
         _set(self, 'persist_days', persist_days)
@@ -199,6 +203,8 @@ class Config(Record):
         _set(self, 'protect', protect)
         _set(self, 'classifier', classifier)
         _set(self, 'raw', {} if raw is None else raw)
+        _set(self, 'run_threshold', run_threshold)
+        _set(self, 'contained', contained)
 
     def shell_path(self, name: str) -> str | None:
         return self.shells.get(name)
@@ -265,6 +271,8 @@ SCHEMA = {
     "run.sshAgent": "true or false", "run.gpgAgent": "true or false", "run.display": "true or false",
     "run.nesting": "true or false",
     "run.net": '"host" (reserved: the network wall comes with the asking proxy)',
+    "run.threshold": "one of safe, low, moderate, high, dangerous (contained work under wisp run; default high)",
+    "run.restore": "true or false (restore points under wisp run; without them nothing is contained)",
     **{f"classifier.{key}": what for key, what in CLASSIFIER_KEYS.items()},
 }
 SECTIONS = ("approval", "shell", "audit", "run", "classifier")
@@ -288,7 +296,7 @@ def _wrong(path: Path, key: str, value) -> ConfigError:
 
 
 def _check_value(key: str, value, path: Path) -> None:
-    if key == "approval.threshold":
+    if key in ("approval.threshold", "run.threshold"):
         ok = isinstance(value, str) and value.strip().lower() in ("safe", "low", "moderate", "high", "dangerous")
     elif key == "approval.waitSeconds":
         ok = _is_number(value) or (isinstance(value, dict) and bool(value)
@@ -296,7 +304,7 @@ def _check_value(key: str, value, path: Path) -> None:
     elif key in ("approval.persistDays", "approval.promptSeconds"):
         ok = _is_number(value)
     elif key in ("run.writes", "run.secrets", "run.sockets", "run.sshAgent", "run.gpgAgent", "run.display",
-                 "run.nesting"):
+                 "run.nesting", "run.restore"):
         ok = isinstance(value, bool)
     elif key == "run.net":
         ok = value == "host"
@@ -362,6 +370,7 @@ def parse_config(data: object, path: Path) -> Config:
         protect=tuple(data.get("run", {}).get("protect", [])),
         classifier=parse_classifier(data.get("classifier"), path),
         raw=data,
+        run_threshold=Level.parse(data.get("run", {}).get("threshold", "high")),
     )
 
 

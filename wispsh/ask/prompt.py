@@ -182,7 +182,8 @@ def plan_rows(plan: Plan) -> dict:
 
 _RUNS = {"below-threshold": "runs (below the threshold)", "cached-once": "runs (approved for this line)",
          "cached-session": "runs (approved this session)", "cached-project": "runs (approved in this project)",
-         "cached-always": "runs (approved always)", "cached-legacy": "runs (approved)", "ask": "asked"}
+         "cached-always": "runs (approved always)", "cached-legacy": "runs (approved)", "ask": "asked",
+         "contained": "runs (contained: wisp run makes a restore point first)"}
 
 
 def this_line_only(plan: Plan, q) -> bool:

@@ -380,16 +380,21 @@ def watch_command() -> None:
               help="Host unix sockets reachable inside (config run.sockets).")
 @click.option("--no-nesting", "nesting", flag_value=False, default=None,
               help="No nested user namespaces inside (config run.nesting).")
+@click.option("--no-restore", "restore", flag_value=False, default=None,
+              help="No restore points, and so nothing contained: every line from the threshold up is asked "
+                   "(config run.restore).")
 @click.argument("program", nargs=-1, required=True, type=click.UNPROCESSED)
 def run_command(watch_pane: bool, protect: tuple[str, ...], allow_write, allow_read, allow_socket, ssh_agent,
-                gpg_agent, display, writes, secrets, sockets, nesting, program: tuple[str, ...]) -> None:
+                gpg_agent, display, writes, secrets, sockets, nesting, restore, program: tuple[str, ...]) -> None:
     """Run PROGRAM (an agent) in a namespace where every shell is the gate, inside walls.
 
     Every sh, bash, dash, zsh and ksh inside is wispsh at its real path, whatever starts it. The walls, each
     on by default (docs/wisp-run.md): writes only to the project, a private /tmp and the tool caches; the
     secret stores (keys, cloud and registry credentials, tokens) empty; no host unix socket (tmux, docker,
     D-Bus, X11) unless passed; the files that steer tools read-only, changed only by a shell line the gate
-    allowed. Questions go to `wisp watch` (or to this terminal while nothing inside holds it).
+    allowed. Questions go to `wisp watch` (or to this terminal while nothing inside holds it). Before each
+    line that may change the project a restore point is made (`wisp undo`), and with the walls on a
+    moderate line whose effects stay in the project runs without asking (run.threshold, default high).
     Needs bubblewrap and user namespaces: `wisp doctor` says whether they work here and which walls hold.
     """
     from wispsh.sandbox.supervisor import main
@@ -402,7 +407,56 @@ def run_command(watch_pane: bool, protect: tuple[str, ...], allow_write, allow_r
     walls = dict(allow_write=list(allow_write), allow_read=list(allow_read), allow_socket=list(allow_socket),
                  ssh_agent=ssh_agent, gpg_agent=gpg_agent, display=display, writes=writes, secrets=secrets,
                  sockets=sockets, nesting=nesting)
-    raise SystemExit(main(words, watch_pane=watch_pane, protect=protect, walls=walls))
+    raise SystemExit(main(words, watch_pane=watch_pane, protect=protect, walls=walls, restore=restore))
+
+
+# ---------------------------------------------------------------- undo and history (issue 28)
+
+
+@cli.command("undo")
+@click.argument("steps", type=click.IntRange(min=1), default=1, required=False)
+@click.option("--to", "to", type=click.IntRange(min=1), metavar="ID", help="Back to restore point ID (`wisp history`).")
+@click.option("--dry-run", is_flag=True, help="Show what it would change (the diff); change nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was (or would be) done as JSON.")
+@click.option("--project", "project", type=click.Path(exists=True, file_okay=False), default=".",
+              help="The project (default: the one this directory is in).")
+def undo_command(steps: int, to: int | None, dry_run: bool, as_json: bool, project: str) -> None:
+    """Put the project back as it was before the last line (or N lines, or restore point ID) that changed it.
+
+    Restore points are made by `wisp run` before each line that may change the project. Every file git does
+    not ignore comes back (content, mode, links); files made after the point are deleted; ignored files and
+    the project's .git are left as they are. An undo is a restore point itself: `wisp undo --to ID` undoes it.
+    """
+    from wispsh.cli.undo import undo
+
+    _restore_said(lambda: undo(_wisp_home(), project, steps=steps, to=to, dry_run=dry_run, as_json=as_json))
+
+
+@cli.command("history")
+@click.option("--json", "as_json", is_flag=True, help="Print the lines and points as JSON.")
+@click.option("--all", "every", is_flag=True, help="Every session of the project, not only the last.")
+@click.option("--session", metavar="ID", help="One session (its id, as listed).")
+@click.option("--project", "project", type=click.Path(exists=True, file_okay=False), default=".",
+              help="The project (default: the one this directory is in).")
+def history_command(as_json: bool, every: bool, session: str | None, project: str) -> None:
+    """The lines of the last `wisp run` session in this project: decision, level, restore point."""
+    from wispsh.cli.undo import history
+
+    _restore_said(lambda: history(_wisp_home(), project, every=every, session=session, as_json=as_json))
+
+
+def _restore_said(work) -> None:
+    from wispsh.restore.git import GitError
+    from wispsh.restore.undo import UndoError
+
+    try:
+        found = work()
+    except (UndoError, GitError) as exc:
+        raise WispError(str(exc)) from None
+    if isinstance(found, dict):
+        say_json(found)
+    else:
+        say(found)
 
 
 # ---------------------------------------------------------------- shims (issue 8)
