@@ -28,8 +28,13 @@ class ShellNotFound(Exception):
 
 
 def refusal_line(message: str) -> str:
-    """The one stderr line of a refusal: whitespace folded, always starting `wispsh:`."""
-    line = " ".join(str(message).split())
+    """The stderr text of a refusal, always starting `wispsh:`: whitespace folded within each line; the lines
+    a wrapped refusal holds (ask.prompt.refusal_line) and their indentation are kept."""
+    rows = []
+    for row in str(message).split("\n"):
+        if row.strip():
+            rows.append(row[:len(row) - len(row.lstrip(" "))] + " ".join(row.split()))
+    line = "\n".join(rows)
     if not line.startswith("wispsh:"):
         line = "wispsh: not run: " + line
     return line

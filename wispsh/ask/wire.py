@@ -9,7 +9,8 @@ Messages: JSON objects, one per line, UTF-8.
   asker -> watcher   {"type": "ask", "id": ID, "request": {...prompt.question_request...}}
                      {"type": "answered", "id": ID, "choice": C, "by": PID|null, "note": TEXT}
                      {"type": "refused", "reason": TEXT}          (this watcher may not answer; then closed)
-  watcher -> asker   {"type": "answer", "id": ID, "choice": "y"|"s"|"p"|"a"|"n"}
+  watcher -> asker   {"type": "answer", "id": ID, "choice": "y"|"s"|"p"|"a"|"n", "note": TEXT (optional: why a
+                     "n" came without a person's word, e.g. "wisp watch interrupted (SIGINT)")}
 An asker that closes its connection withdraws its questions.
 """
 from __future__ import annotations

@@ -126,6 +126,42 @@ def _key_text(key) -> str:
     raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
 
 
+def wrap(text: str, width: int = 80, indent: str = "  ") -> str:
+    """`text` in lines of at most `width` columns, later lines indented, broken only at spaces and never
+    inside a `backticked` command (a person copies it whole) nor inside a word or path: a word longer than
+    the room keeps a line of its own. Line breaks already in `text` are kept."""
+    out = []
+    for paragraph in text.split("\n"):
+        lead = paragraph[:len(paragraph) - len(paragraph.lstrip(" "))]
+        words = _words(paragraph.strip(" "))
+        line = lead
+        for word in words:
+            if line.strip() and len(line) + 1 + len(word) > width:
+                out.append(line)
+                line = (lead or indent) + (indent if lead else "") + word
+            else:
+                line = line + (" " if line.strip() else "") + word
+        out.append(line)
+    return "\n".join(out)
+
+
+def _words(text: str) -> list[str]:
+    """The words of a line, a `backticked` span counted as one."""
+    words, current, quoted = [], "", False
+    for ch in text:
+        if ch == "`":
+            quoted = not quoted
+        if ch == " " and not quoted:
+            if current:
+                words.append(current)
+            current = ""
+        else:
+            current += ch
+    if current:
+        words.append(current)
+    return words
+
+
 def utf8(text: str) -> bytes:
     """Bytes for output: strict UTF-8 when possible; an undecodable byte that slipped through is shown."""
     try:
