@@ -61,7 +61,8 @@ def socket_dir(*, create: bool) -> Path | None:
 
 
 def encode(message: dict) -> bytes:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
+    # ASCII escapes: a line's undecodable byte (a lone surrogate) goes over the wire exactly, as \udcNN
+    return json.dumps(message, separators=(",", ":")).encode("ascii") + b"\n"
 
 
 @dataclass

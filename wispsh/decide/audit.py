@@ -138,9 +138,24 @@ def reasons_field(reasons) -> list[str]:
     return [cut(r, REASON_MAX) for r in reasons]
 
 
+EXACT_FIELDS = ("line", "command", "pattern", "cwd")     # beside them, `<name>_base64` when they hold bytes
+
+
 def _encode(events) -> list[bytes]:
     done: dict[str, str] = {}           # the events of a line repeat its texts (line, cwd, command, pattern)
-    return [(dumps_line(_redacted(e, done)) + "\n").encode("utf-8") for e in events]
+    return [(dumps_line(_with_bytes(_redacted(e, done))) + "\n").encode("utf-8") for e in events]
+
+
+def _with_bytes(event: dict) -> dict:
+    """An undecodable byte is written `\\xNN` in the JSON (support/text.dumps): the exact bytes of such a field
+    go beside it, `<name>_base64` (read() puts them back)."""
+    from wispsh.support.text import b64_text, has_bytes
+
+    for name in EXACT_FIELDS:
+        value = event.get(name)
+        if isinstance(value, str) and has_bytes(value):
+            event[f"{name}_base64"] = b64_text(value)
+    return event
 
 
 class AuditError(OSError):
@@ -245,9 +260,20 @@ def _parse(line: str) -> dict:
 
     try:
         value = json.loads(line)
-        return value if isinstance(value, dict) else {"unreadable": line}
     except json.JSONDecodeError:
         return {"unreadable": line}
+    if not isinstance(value, dict):
+        return {"unreadable": line}
+    for name in EXACT_FIELDS:               # the exact text, where the JSON could only show its bytes
+        data = value.get(f"{name}_base64")
+        if isinstance(data, str):
+            from wispsh.support.text import from_b64
+
+            try:
+                value[name] = from_b64(data)
+            except ValueError:
+                pass
+    return value
 
 
 def follow(home, poll: float = 0.25):
