@@ -183,7 +183,10 @@ def append_locked(home, events, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
     """Append `events`, each one line in one write, all or none. The caller holds the lock.
 
     Raises AuditError (an OSError) naming the file when they could not all be written."""
-    chunks = _encode(events)
+    _append_chunks(home, _encode(events), max_bytes)
+
+
+def _append_chunks(home, chunks: list[bytes], max_bytes: int) -> None:
     if not chunks:
         return
     path = os.path.join(home, AUDIT_NAME)
@@ -232,9 +235,10 @@ def append(home, events, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
     """Append under the lock; AuditError (an OSError) when the events could not be written."""
     from wispsh.decide.lock import locked
 
+    chunks = _encode(events)            # redacted and encoded before the lock: under it, only the write
     try:
         with locked(home):
-            append_locked(home, events, max_bytes)
+            _append_chunks(home, chunks, max_bytes)
     except AuditError:
         raise
     except OSError as exc:              # the lock itself (a full disk, a read-only home, home not a directory)
