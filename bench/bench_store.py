@@ -80,17 +80,22 @@ from pathlib import Path
 from wispsh.decide import audit, store
 from wispsh.model import Level
 home, barrier, kind, what = Path(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+store.new_id(), audit.redact("x"), json.dumps({})      # what a first call imports, imported before the barrier
+gate = os.open(barrier, os.O_RDONLY)                   # the parent holds the writing end open
 print("ready", flush=True)
-os.read(os.open(barrier, os.O_RDONLY), 1)              # blocks until the FIFO's writer closes: all at once
+os.read(gate, 1)                                       # EOF for all at once, when the parent closes it
 t0 = time.perf_counter()
 if kind == "add":
     made, _ = store.add(home, pattern=what, scope="always", level=Level.MODERATE, directory=None, source="bench",
                         persist_days=30)
+    t1 = time.perf_counter()
     audit.append(home, [audit.event("approval.added", pattern=what, approval_id=made.id, decision="added-by-hand")])
 else:
     assert store.revoke(home, what)
+    t1 = time.perf_counter()
     audit.append(home, [audit.event("approval.revoked", approval_id=what, decision="revoked")])
-print(json.dumps({"kind": kind, "seconds": time.perf_counter() - t0}), flush=True)
+t2 = time.perf_counter()
+print(json.dumps({"kind": kind, "seconds": t2 - t0, "store": t1 - t0, "audit": t2 - t1}), flush=True)
 """
 
 
@@ -104,22 +109,25 @@ def run_at_once(adds: int, revokes: int, home: Path) -> dict:
                      persist_days=30)[0].id for i in range(revokes)]
     barrier = home.parent / "barrier"
     os.mkfifo(barrier)
+    hold = os.open(barrier, os.O_RDWR)
     jobs = [("add", f"tool{i} *") for i in range(adds)] + [("revoke", ident) for ident in old]
     procs = [subprocess.Popen([sys.executable, "-c", AT_ONCE, str(home), str(barrier), kind, what],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for kind, what in jobs]
     for proc in procs:
         assert proc.stdout.readline().strip() == "ready", proc.stderr.read()
-    time.sleep(0.5)                                  # every one is blocked on the barrier's open
     began = time.perf_counter()
-    os.close(os.open(barrier, os.O_WRONLY))          # let them go
-    latencies = {"add": [], "revoke": []}
+    os.close(hold)                                   # let them go
+    latencies = {"add": [], "revoke": [], "(store)": [], "(audit)": []}
     failures = []
     for proc, (kind, what) in zip(procs, jobs):
         out, err = proc.communicate()
         if proc.returncode:
             failures.append(f"{kind} {what}: {err.strip().splitlines()[-1:]}")
         else:
-            latencies[kind].append(json.loads(out)["seconds"])
+            said = json.loads(out)
+            latencies[kind].append(said["seconds"])
+            latencies["(store)"].append(said["store"])
+            latencies["(audit)"].append(said["audit"])
     wall = time.perf_counter() - began
     stored = json.loads((home / "approvals.json").read_text())["approvals"]
     patterns = [a["pattern"] for a in stored]

@@ -1,8 +1,9 @@
 """The audit log: `$WISP_HOME/audit.jsonl`, one JSON event a line, secrets redacted before writing.
 
-Each event is one line, written with one `write` under the wisp home's lock; a batch (the events of one
-line) is all or nothing: when a write fails or comes up short (a full disk), the file is cut back to where
-the batch began, so no torn or glued event is ever left. The file is rotated to `audit.jsonl.1` once it
+Each batch (the events of one line) is one `write` to the log opened O_APPEND, under the audit's lock held
+shared (`audit.lock`): concurrent appends never wait for each other and each lands whole. All or nothing:
+when a write comes up short (a full disk), the log is taken alone and the half batch cut out, keeping what
+others appended after it, so no torn or glued event is ever left. Rotating takes the lock alone too. The file is rotated to `audit.jsonl.1` once it
 would grow past `audit.maxBytes`. Every event is valid JSON in strict UTF-8 on one line, whatever the text
 holds (support/text.dumps).
 
@@ -16,6 +17,7 @@ event: the audit grows with what was decided, not with the size of the text.
 """
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import time
@@ -166,8 +168,6 @@ class AuditError(OSError):
 
 
 def _advice(exc: OSError) -> str:
-    import errno
-
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return "free space on its filesystem"
     if exc.errno == errno.EROFS:
@@ -180,45 +180,78 @@ def _advice(exc: OSError) -> str:
 
 
 def append_locked(home, events, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
-    """Append `events`, each one line in one write, all or none. The caller holds the lock.
+    """Append `events`, each one line, all or none, from under the store's lock (the audit's own is taken
+    alone here: store lock, then audit lock, the one order).
 
     Raises AuditError (an OSError) naming the file when they could not all be written."""
-    _append_chunks(home, _encode(events), max_bytes)
+    from wispsh.decide.lock import AUDIT_LOCK_NAME, locked
+
+    data = b"".join(_encode(events))
+    if data:
+        with locked(home, name=AUDIT_LOCK_NAME):
+            _guarded(os.path.join(home, AUDIT_NAME), lambda: _append(home, data, max_bytes, exclusive=True))
 
 
-def _append_chunks(home, chunks: list[bytes], max_bytes: int) -> None:
-    if not chunks:
-        return
+def _append(home, data: bytes, max_bytes: int, *, exclusive: bool):
+    """Write `data` (the events of one line, each ending in a newline) with one write() at the end of the log:
+    None when done. Appenders share the lock (one write to a file opened O_APPEND lands whole, after every
+    other, whatever runs beside it); what needs the log to itself says so, for the caller to do holding the
+    lock alone: ("rotate",) when the log is full, ("repair", start, end) after a short write."""
     path = os.path.join(home, AUDIT_NAME)
-    fd = -1
+    fd = _open_log(path)
     try:
-        fd = _open_log(path)
         size = os.fstat(fd).st_size
-        if size and size + sum(map(len, chunks)) > max_bytes:
+        if size and size + len(data) > max_bytes:
+            if not exclusive:
+                return ("rotate",)
             os.close(fd)
             fd = -1
             os.replace(path, os.path.join(home, AUDIT_NAME + ".1"))
             fd = _open_log(path)
-            size = 0
         try:
-            for chunk in chunks:            # one write per event; a short one is finished or fails for real
-                view = memoryview(chunk)
-                while view:
-                    view = view[os.write(fd, view):]
+            written = os.write(fd, data)
         except OSError:
-            try:
-                os.ftruncate(fd, size)      # never leave half an event for the next one to glue onto
-            except OSError:
-                pass
-            raise
+            written = 0
+            if not exclusive:
+                raise
+        if written == len(data):
+            return None
+        end = os.lseek(fd, 0, os.SEEK_CUR)      # O_APPEND: just past what this write put there
+        if not exclusive:
+            return ("repair", end - written, end)
+        _cut(fd, end - written, end)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _cut(fd: int, start: int, end: int) -> None:
+    """Take the bytes [start, end) (half an event) out of the log, keeping what others appended after them:
+    never leave half an event for the next one to glue onto. The caller holds the lock alone."""
+    size = os.fstat(fd).st_size
+    tail = os.pread(fd, max(0, size - end), end) if size > end else b""
+    os.ftruncate(fd, start)
+    if tail:
+        os.pwrite(fd, tail, start)
+
+
+def _repair(home, start: int, end: int) -> None:
+    fd = os.open(os.path.join(home, AUDIT_NAME), os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        _cut(fd, start, end)
+    finally:
+        os.close(fd)
+
+
+def _guarded(path: str, work):
+    try:
+        return work()
     except AuditError:
         raise
     except OSError as exc:
         why = exc.strerror or str(exc)
         raise AuditError(exc.errno or 0, f"cannot write {path}: {why} ({_advice(exc)})") from None
-    finally:
-        if fd >= 0:
-            os.close(fd)
 
 
 def _open_log(path: str) -> int:
@@ -233,12 +266,23 @@ def _open_log(path: str) -> int:
 
 def append(home, events, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
     """Append under the lock; AuditError (an OSError) when the events could not be written."""
-    from wispsh.decide.lock import locked
+    from wispsh.decide.lock import AUDIT_LOCK_NAME, locked
 
-    chunks = _encode(events)            # redacted and encoded before the lock: under it, only the write
+    data = b"".join(_encode(events))    # redacted and encoded before the lock: under it, only the write
+    if not data:
+        return
+    path = os.path.join(home, AUDIT_NAME)
     try:
-        with locked(home):
-            _append_chunks(home, chunks, max_bytes)
+        with locked(home, shared=True, name=AUDIT_LOCK_NAME):
+            needs = _guarded(path, lambda: _append(home, data, max_bytes, exclusive=False))
+        if needs is not None:
+            with locked(home, name=AUDIT_LOCK_NAME):
+                if needs[0] == "rotate":
+                    _guarded(path, lambda: _append(home, data, max_bytes, exclusive=True))
+                else:
+                    _guarded(path, lambda: _repair(home, needs[1], needs[2]))
+                    raise AuditError(errno.ENOSPC, f"cannot write {path}: {os.strerror(errno.ENOSPC)} (a short "
+                                                   f"write; {_advice(OSError(errno.ENOSPC, ''))})")
     except AuditError:
         raise
     except OSError as exc:              # the lock itself (a full disk, a read-only home, home not a directory)

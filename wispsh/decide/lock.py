@@ -1,4 +1,6 @@
-"""The wisp home's one lock file: every write to the home (approvals, audit) happens while holding it.
+"""The wisp home's lock files: every write to the home happens while holding one. `wisp.lock` for the store
+(approvals.json, the key, runtime grants), `audit.lock` for the audit (its appends share it; rotating or
+mending the log takes it alone).
 
 Kept apart from store.py so that auditing a line that needed no approval does not load the store.
 
@@ -16,6 +18,7 @@ import fcntl
 import os
 
 LOCK_NAME = "wisp.lock"
+AUDIT_LOCK_NAME = "audit.lock"  # the audit's own: its appends never wait behind a change of approvals.json
 
 
 def ensure_private_dir(path) -> None:
@@ -49,7 +52,7 @@ def _holder(fd: int) -> str:
         return ""
 
 
-def _acquire(fd: int, path, until=None) -> bool:
+def _acquire(fd: int, path, until=None, mode: int = fcntl.LOCK_EX) -> bool:
     """Hold the lock (True), or stop waiting as soon as `until()` is true (False: the work was done for us)."""
     import errno
     import time
@@ -58,7 +61,7 @@ def _acquire(fd: int, path, until=None) -> bool:
     seen, since = None, time.monotonic()
     while True:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, mode | fcntl.LOCK_NB)
             return True
         except BlockingIOError:
             if until is not None and until():
@@ -94,19 +97,21 @@ class locked:
     contextlib.contextmanager: the audit of every line takes this lock, and contextlib is an import.
 
     `with locked(home, until=done) as held:` stops waiting once done() is true (another holder did the work
-    queued for us: store.py's group commit); `held` says whether the lock is held."""
+    queued for us: store.py's group commit); `held` says whether the lock is held. `shared`: held beside other
+    shared holders, never beside an exclusive one (the audit's appends: each is one whole write)."""
 
-    __slots__ = ("home", "fd", "until")
+    __slots__ = ("home", "fd", "until", "mode", "name")
 
-    def __init__(self, home, until=None) -> None:
-        self.home, self.fd, self.until = home, -1, until
+    def __init__(self, home, until=None, shared: bool = False, name: str = LOCK_NAME) -> None:
+        self.home, self.fd, self.until, self.name = home, -1, until, name
+        self.mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
 
     def __enter__(self) -> bool:
         ensure_private_dir(self.home)
-        path = os.path.join(self.home, LOCK_NAME)
+        path = os.path.join(self.home, self.name)
         self.fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         try:
-            held = _acquire(self.fd, path, self.until)
+            held = _acquire(self.fd, path, self.until, self.mode)
         except BaseException:
             os.close(self.fd)
             raise

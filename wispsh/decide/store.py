@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from wispsh.config import CONFIG_NAME, FIX, untrusted_reason
-from wispsh.decide.lock import LOCK_NAME, ensure_private_dir, locked  # noqa: F401  (the store's lock)
+from wispsh.decide.lock import AUDIT_LOCK_NAME, LOCK_NAME, ensure_private_dir, locked  # (the store's lock)
 from wispsh.model import Level
 from wispsh.support.bounded import read_at_most
 
@@ -873,7 +873,7 @@ def trust_problems(home: Path, env=None) -> list[str]:
     from wispsh.config import fallback_runtime_dir, runtime_problem
 
     problems = []
-    for path in (home, home / CONFIG_NAME, home / "audit.jsonl", home / LOCK_NAME):
+    for path in (home, home / CONFIG_NAME, home / "audit.jsonl", home / LOCK_NAME, home / AUDIT_LOCK_NAME):
         reason = untrusted_reason(path)
         if reason:
             problems.append(reason)
