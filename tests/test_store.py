@@ -282,3 +282,38 @@ def test_a_request_whose_process_died_is_dropped_and_a_busy_holder_is_waited_for
         busy.wait()
     assert sorted(a.pattern for a in store.read_persisted(home).approvals) == ["first *", "second *"]
     assert not list((home / "pending").iterdir())
+
+
+def test_without_xdg_runtime_dir_each_wisp_home_has_a_private_runtime_dir_of_its_own(tmp_path):
+    """Was: one /tmp/runtime-UID/wisp for every wisp home, so another install's session file made every `wisp
+    approvals` of this one warn "not signed by …/grants.key"."""
+    from wispsh.config import runtime_dir
+
+    wisp = str(Path(sys.executable).parent / "wisp")
+    envs = []
+    for name in ("a", "b"):
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("WISP_", "XDG_RUNTIME_DIR"))}
+        env.update(WISP_HOME=str(tmp_path / name), WISP_SESSION=f"session-{name}")
+        envs.append(env)
+    made = []
+    try:
+        for env in envs:
+            subprocess.run([sys.executable, "-c", "import os; from pathlib import Path; from wispsh.decide import store; "
+                            "from wispsh.model import Level; store.grant(Path(os.environ['WISP_HOME']), pattern='npm *', "
+                            "scope='session', level=Level.MODERATE, source='t', cwd='/')"], env=env, check=True)
+            where = runtime_dir(env)
+            made.append(where)
+            st = where.stat()
+            assert stat.S_IMODE(st.st_mode) == 0o700 and st.st_uid == os.getuid()
+            assert stat.S_IMODE(where.parent.stat().st_mode) == 0o700
+            assert [f.name for f in (where / "grants").iterdir()] and where.name.startswith("wisp-")
+        assert made[0] != made[1] and made[0].parent == made[1].parent        # per user, then per wisp home
+        for env in envs:
+            listed = subprocess.run([wisp, "approvals", "--json"], env=env, capture_output=True, text=True, check=True)
+            assert listed.stderr == "" and "not signed" not in listed.stdout, listed.stderr
+            assert [a["pattern"] for a in json.loads(listed.stdout)["approvals"]] == ["npm *"]
+    finally:
+        import shutil
+
+        for where in made:
+            shutil.rmtree(where, ignore_errors=True)

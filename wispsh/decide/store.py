@@ -886,7 +886,7 @@ def trust_problems(home: Path, env=None) -> list[str]:
             problems.append(problem)
     rdir = runtime_dir(env)
     for path in (rdir.parent, rdir, rdir / GRANTS_DIR):
-        if path == rdir.parent and rdir != fallback_runtime_dir():
+        if path == rdir.parent and rdir != fallback_runtime_dir(env):
             continue                    # $XDG_RUNTIME_DIR itself is the login's, not wisp's to judge
         reason = runtime_problem(path)
         if reason:
