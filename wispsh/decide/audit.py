@@ -363,14 +363,20 @@ def writable_problem(home) -> str | None:
     from wispsh.config import FIX
 
     path = os.path.join(home, AUDIT_NAME)
-    where = home
+    try:                    # a read-only filesystem first: no chmod can make a file there writable
+        fs = os.statvfs(path if os.path.lexists(path) else home)
+    except OSError:
+        fs = None
+    if fs is not None and fs.f_flag & os.ST_RDONLY:
+        return f"{path} is on a read-only filesystem{FIX}remount it read-write, or set WISP_HOME elsewhere"
     try:
         st = os.lstat(path)
         if not stat.S_ISREG(st.st_mode):
             return f"{path} is not a regular file{FIX}move it aside (mv {path} {path}.bad)"
         if not os.access(path, os.W_OK):
+            if st.st_uid != os.getuid():
+                return f"{path} is not yours (owned by uid {st.st_uid}){FIX}move it aside (mv {path} {path}.bad)"
             return f"{path} is not writable by you{FIX}chmod u+w {path}"
-        where = path
     except FileNotFoundError:
         if not os.path.isdir(home):
             return None                 # made with the wisp home on the first write
@@ -378,12 +384,8 @@ def writable_problem(home) -> str | None:
             return f"{home} is not writable by you, so {AUDIT_NAME} cannot be made{FIX}chmod u+rwx {home}"
     except OSError as exc:
         return f"{path}: {exc.strerror}{FIX}see the wisp home's directory"
-    try:
-        fs = os.statvfs(where)
-    except OSError:
+    if fs is None:
         return None
-    if fs.f_flag & os.ST_RDONLY:
-        return f"{path} is on a read-only filesystem{FIX}remount it read-write, or set WISP_HOME elsewhere"
     if fs.f_bavail * fs.f_frsize < 64 * 1024:
         return (f"{path}: its filesystem is full ({fs.f_bavail * fs.f_frsize} bytes free){FIX}free space "
                 "there; until then lines run unaudited (audit.required: true refuses them)")

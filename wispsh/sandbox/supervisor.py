@@ -88,7 +88,9 @@ class Supervisor:
         self.entry_points = None
 
     def say(self, text: str) -> None:
-        self.out.write(f"wisp run: {text}\n")
+        from wispsh.support.text import wrap
+
+        self.out.write(wrap(f"wisp run: {text}") + "\n")     # 80 columns, never cut inside a path
         self.out.flush()
 
     # ------------------------------------------------------------ start
