@@ -90,18 +90,27 @@ def runtime_dir(env: dict[str, str] | None = None) -> Path:
     return fallback_runtime_dir(env)
 
 
+_RUNTIME_NAMES: dict[str | None, str] = {}      # WISP_HOME -> its name: every judged line asks (policy/context)
+
+
 def runtime_name(env: dict[str, str] | None = None) -> str:
     """`wisp-` and 12 hex digits naming the wisp home (its real path), for a runtime dir outside
     $XDG_RUNTIME_DIR."""
+    given = (os.environ if env is None else env).get("WISP_HOME")
+    found = _RUNTIME_NAMES.get(given)
+    if found is not None:
+        return found
     try:
         home = home_dir(env)
     except ConfigError:                 # refused elsewhere; a directory of its own all the same
-        home = str((os.environ if env is None else env).get("WISP_HOME"))
+        home = str(given)
     try:
         from _sha256 import sha256      # the C module alone (hashlib loads OpenSSL: ~10 ms)
     except ImportError:
         from hashlib import sha256
-    return f"{RUNTIME_NAME}-{sha256(os.path.realpath(home).encode('utf-8', 'surrogateescape')).hexdigest()[:12]}"
+    digest = sha256(os.path.realpath(home).encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    found = _RUNTIME_NAMES[given] = f"{RUNTIME_NAME}-{digest}"
+    return found
 
 
 def fallback_runtime_dir(env: dict[str, str] | None = None) -> Path:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import subprocess
 
+import pytest
+
 from clients import tool_output
 from install import install
 from run_support import WISP, needs_bwrap, needs_userns
@@ -106,3 +108,54 @@ def test_aider_without_a_terminal_is_gated(tmp_path):
     assert "wispsh: not run: rm -rf victim" in said, said[-3000:]
     _kept(box)
     assert _decided(box)["rm -rf victim"] == "denied-unasked"
+
+
+# ---------------------------------------------------------------- every client's plumbing under `wisp run`
+
+PLUMBING_SCRIPT = ["git status", "ls -la", "echo x >> ~/.bashrc"]      # two that run, one refused
+
+
+def _no_recipe(client: str, box: Sandbox, exe: str, url: str):
+    """The client's argv and env as tests/agents/clients.py runs it, less the shim recipe: under `wisp run`
+    every shell is the gate wherever the client finds it."""
+    from clients import CLIENTS
+
+    argv, env, _ = CLIENTS[client](box, exe, url)
+    plain = box.env()
+    env = dict(env, PATH=plain["PATH"], SHELL="/bin/bash")
+    env.pop("CLAUDE_CODE_SHELL", None)
+    if client == "codex":       # its login shell as the password file says (no passwd bound over it)
+        argv = argv[argv.index(exe):]
+    if client == "opencode":
+        conf = box.home / ".config" / "opencode" / "opencode.json"
+        conf.write_text(json.dumps({k: v for k, v in json.loads(conf.read_text()).items() if k != "shell"}))
+    if client == "mini-swe-agent":      # its own local environment: subprocess.Popen(cmd, shell=True)
+        at = argv.index("environment.environment_class=wispenv.WispShellEnvironment")
+        argv = argv[:at - 1] + argv[at + 1:]            # the option and its -c
+    return argv, env
+
+
+@pytest.mark.parametrize("client", ["claude-code", "codex", "gemini-cli", "qwen-code", "opencode", "mini-swe-agent"])
+def test_under_wisp_run_no_plumbing_line_is_asked_or_refused(client, tmp_path):
+    """The clients' start-up probes (Codex's lsb_release, Gemini CLI's clinfo/xdpyinfo/xrandr), snapshots and
+    boilerplate, with no recipe and no watcher: each runs, below the threshold; only the scripted risky line is
+    refused, and nothing is asked."""
+    exe = install(client)
+    box = _box(tmp_path)
+    script = PLUMBING_SCRIPT + (["echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"] if client == "mini-swe-agent" else [])
+    flavor = {"claude-code": "anthropic", "codex": "responses", "gemini-cli": "gemini"}.get(client, "chat")
+    with StubModel(flavor, script) as stub:
+        argv, env = _no_recipe(client, box, exe, stub.url)
+        done = _wisp_run(box, argv, dict(env, PWD=str(box.project)))
+        results = {cmd: tool_output(text) for cmd, text in stub.results()}
+    said = done.stdout + done.stderr
+    assert set(results) >= set(PLUMBING_SCRIPT), (sorted(results), said[-3000:])
+    decided = [e for e in box.audit() if e.get("event") == "approval.decided"]
+    refused = [(e["line"][:160], e["decision"], e["reasons"]) for e in decided
+               if not e["decision"].startswith(("below-threshold", "cached", "covered"))]
+    assert refused == [("echo x >> ~/.bashrc", "denied-unasked", refused[0][2] if refused else None)], refused
+    assert not [e for e in box.audit() if e.get("event") == "approval.asked"]
+    plumbing = sorted({e["line"][:100] for e in decided if e["line"] not in script})
+    print(f"{client}: {len(plumbing)} plumbing line(s) below the threshold: {plumbing}")
+    assert "wispsh: not run: echo x >> ~/.bashrc" in results["echo x >> ~/.bashrc"]
+    _kept(box)

@@ -50,35 +50,30 @@ def _listed(words, quote: bool = False) -> str:
     return " or ".join(f"`{w}`" if quote else w for w in words)
 
 
+def _times(n: int) -> str:
+    return "once or more" if n == 1 else "twice or more" if n == 2 else f"{n} times or more"
+
+
+# A condition's fields (programs/table.When), as a person reads each one set
+WHEN_WORDS = (
+    ("flag", lambda v: f"given {_options(v)}"),
+    ("value", lambda v: f"with a value for {_options(v)}"),
+    ("unless", lambda v: f"without {_options(v)}"),
+    ("no_value", lambda v: f"without a value for {_options(v)}"),
+    ("operands", lambda v: "with operands" if v else "with no operands"),
+    ("arg", lambda v: f"a word starting {_listed(v, True)}"),
+    ("operand", lambda v: f"an operand {_listed(v, True)}"),
+    ("first", lambda v: f"the first operand {_listed(v, True)}"),
+    ("count", lambda v: f"{_options(v[0])} given {_times(v[1])}"),
+    ("runtime", lambda v: "an operand known only at run time" if v else "every operand known as written"),
+    ("at_most", lambda v: f"at most {v} operand{'s' if v != 1 else ''}"),
+    ("last", lambda v: f"the last operand starting {_listed(v, True)}"),
+)
+
+
 def _when(when) -> str:
     """A row's condition as a person reads it: "given -f/--force twice or more, with operands"."""
-    said = []
-    if when.flag:
-        said.append(f"given {_options(when.flag)}")
-    if when.value:
-        said.append(f"with a value for {_options(when.value)}")
-    if when.unless:
-        said.append(f"without {_options(when.unless)}")
-    if when.no_value:
-        said.append(f"without a value for {_options(when.no_value)}")
-    if when.operands is not None:
-        said.append("with operands" if when.operands else "with no operands")
-    if when.arg:
-        said.append(f"a word starting {_listed(when.arg, True)}")
-    if when.operand:
-        said.append(f"an operand {_listed(when.operand, True)}")
-    if when.first:
-        said.append(f"the first operand {_listed(when.first, True)}")
-    if when.count is not None:
-        names, times = when.count
-        said.append(f"{_options(names)} given " + ("once or more" if times == 1 else
-                                                   "twice or more" if times == 2 else f"{times} times or more"))
-    if when.runtime is not None:
-        said.append("an operand known only at run time" if when.runtime else "every operand known as written")
-    if when.at_most is not None:
-        said.append(f"at most {when.at_most} operand{'s' if when.at_most != 1 else ''}")
-    if when.last:
-        said.append(f"the last operand starting {_listed(when.last, True)}")
+    said = [say(getattr(when, field)) for field, say in WHEN_WORDS if getattr(when, field) not in ((), None)]
     return ", ".join(said) or "always"
 
 
