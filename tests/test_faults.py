@@ -396,7 +396,7 @@ def test_the_runtime_dir_fallback_is_private_and_checked(tmp_path, monkeypatch):
     monkeypatch.setattr(config, "RUN_USER_BASE", str(tmp_path / "no-run-user"))
     env = {"PATH": "/usr/bin:/bin"}
     where = config.runtime_dir(env)
-    assert where == tmp_path / f"runtime-{os.getuid()}" / "wisp"
+    assert where == tmp_path / f"runtime-{os.getuid()}" / config.runtime_name(env)     # the user's, this home's
     where.parent.mkdir(mode=0o755)                       # made open by something else of the user's
     os.chmod(where.parent, 0o755)
     assert config.private_runtime_dir(env, create=True) == where

@@ -179,7 +179,7 @@ def render_show(found: dict, width: int = WIDTH) -> str:
                                         break_on_hyphens=False)) or text
 
     out = [wrap(f"{found['program']}: {found.get('doc') or ''}".rstrip(": "), width),
-           wrap(f"  from {found['from']}", width)]
+           f"  from {found['from']}"]                     # one path: a row of its own, however long
     if found.get("form") != "table":
         out.append(f"  {found['form']}")
         return "\n".join(out)

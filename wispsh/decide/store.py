@@ -337,13 +337,15 @@ def _change(home: Path, op: dict) -> dict:
             with locked(home, until=done.exists) as held:
                 if held and not done.exists() and request.exists():
                     return _apply_batch(home, stem, op)
+            # the request first, then its result: a holder writes the result before it removes the request
+            taken = not request.exists()
             if done.exists():
                 result = json.loads(done.read_bytes())
                 done.unlink()
                 if "error" in result:
                     raise StoreError(result["error"])
                 return result
-            if not request.exists():            # never left without a result; but should it go: queued again
+            if taken:                           # gone without a result (never, unless removed): queued again
                 _requeue(request, op)
     finally:
         try:
