@@ -126,3 +126,15 @@ def test_under_wisp_run_a_tool_installed_before_the_agent_started_is_judged_as_s
     assert done.stdout.split()[0] == "0", (done.stdout, done.stderr)
     decided = [e for e in audit(env) if e["event"] == "approval.decided"]
     assert [(e["line"], e["decision"]) for e in decided] == [("uname --version", "below-threshold")], decided
+
+
+@needs_bwrap
+@needs_userns
+def test_wisp_run_starts_when_xdg_config_home_is_the_default_config_dir(tmp_path):
+    """opencode's setup (XDG_CONFIG_HOME=~/.config): `wisp run` failed to start ("~/.config/git: File exists"),
+    making one placeholder twice."""
+    env = person(tmp_path)
+    (Path(env["HOME"]) / ".config" / "opencode").mkdir(parents=True)
+    env["XDG_CONFIG_HOME"] = str(Path(env["HOME"]) / ".config")
+    done = wisp_run(env, "print('started')", tmp_path)
+    assert done.returncode == 0 and done.stdout.strip() == "started", done.stderr
