@@ -62,13 +62,13 @@ def refusal_line(plan: Plan, answers: tuple[Answer, ...], *, project: str | None
         asked = plan.questions[last.question] if last is not None else (plan.questions[0] if plan.questions
                                                                          else None)
         head = _refused_head(plan, asked) if asked is not None else "wispsh: not run: the line"
-        return wrap(f"{head}\ninterrupted ({interrupted}) while a person was asked: nothing ran")
+        return wrap(f"{head}\ninterrupted ({interrupted}) while a person was asked: nothing ran", REFUSAL_WIDTH)
     if last is not None and last.choice == "n":
         q = plan.questions[last.question]
         where = {"tty": "on the terminal", "watch": "in wisp watch"}.get(last.source, last.source)
         why = f"{last.note or 'answered no'} ({where})"
         return wrap(f"{_refused_head(plan, q)}\nnothing ran: not approved: {sanitize(why)}; do not retry it "
-                    "unchanged")
+                    "unchanged", REFUSAL_WIDTH)
     asked = {a.question for a in answers}
     pending = [q for i, q in enumerate(plan.questions) if i not in asked]
     if not pending:
@@ -78,7 +78,7 @@ def refusal_line(plan: Plan, answers: tuple[Answer, ...], *, project: str | None
     head = _refused_head(plan, first) + (f" (+{more} more part{'s' if more > 1 else ''} to approve)" if more
                                          else "")
     act = "nothing ran: no person could be asked; ask the user, or do it another way"     # one row: what to do
-    return wrap("\n".join([head, act, _advice(plan, first, project)]))
+    return wrap("\n".join([head, act, _advice(plan, first, project)]), REFUSAL_WIDTH)
 
 
 def _refused_head(plan: Plan, q) -> str:
@@ -97,8 +97,10 @@ def _advice(plan: Plan, q, project: str | None) -> str:
     """What the user may run to let `q`'s part run, narrowest first; it ends with a command in backticks."""
     if q.level >= Level.DANGEROUS:
         return f"A dangerous command is never approved for later; the user can allow {ONCE}"
-    if this_line_only(plan, q) or sanitize(q.pattern) != q.pattern:
-        return f"What it runs is known only at run time, so it is never approved for later; the user can allow {ONCE}"
+    if this_line_only(plan, q):
+        return f"What it runs is known only at run time: never approved for later; the user can allow {ONCE}"
+    if sanitize(q.pattern) != q.pattern:       # a key no one could type or read back: no command to offer
+        return f"Its key holds characters a terminal would hide; the user can allow {ONCE}"
     if any(n.startswith("approvals not trusted") for n in plan.notes):
         return (f"Nothing is remembered for later while approvals.json is not trusted; the user can allow {ONCE}"
                 "\n  or make approvals.json trusted again (its fix): `wisp doctor`")

@@ -3,8 +3,8 @@
 Each batch (the events of one line) is one `write` to the log opened O_APPEND, under the audit's lock held
 shared (`audit.lock`): concurrent appends never wait for each other and each lands whole. All or nothing:
 when a write comes up short (a full disk), the log is taken alone and the half batch cut out, keeping what
-others appended after it, so no torn or glued event is ever left. Rotating takes the lock alone too. The file is rotated to `audit.jsonl.1` once it
-would grow past `audit.maxBytes`. Every event is valid JSON in strict UTF-8 on one line, whatever the text
+others appended after it, so no torn or glued event is ever left. The file is rotated to `audit.jsonl.1`
+(with the lock held alone) once it would grow past `audit.maxBytes`. Every event is valid JSON in strict UTF-8 on one line, whatever the text
 holds (support/text.dumps).
 
 Bounded: the judged line goes into the events of a line once. A line of up to LINE_EXCERPT characters is

@@ -2,8 +2,9 @@
 options of theirs that do more: `date -s` sets the clock, `tidy -m` rewrites its files, `dmesg -C` clears the
 kernel's log, `xrandr --output` changes the display, `nvidia-smi -pm` the GPU. What agents' runtimes run at
 start-up to learn the system (lsb_release, systeminformation's clinfo/xdpyinfo/xrandr/nvidia-smi/dmidecode)
-is among them: a read is rated as a read. Shell builtins that only move around or report are here too; wrappers (nice, nohup, timeout, …)
-are unwrapped before any table is read, so their entries here judge them alone."""
+is among them: a read is rated as a read. Shell builtins that only move around or report are here too;
+wrappers (nice, nohup, timeout, …) are unwrapped before any table is read, so their entries here judge them
+alone."""
 from __future__ import annotations
 
 from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, programs
