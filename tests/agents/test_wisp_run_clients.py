@@ -45,6 +45,17 @@ def _decided(box: Sandbox) -> dict:
     return {e["command"]: e["decision"] for e in box.audit() if e.get("event") == "approval.decided"}
 
 
+def _no_plumbing_refused(box: Sandbox, script) -> list[str]:
+    """Every line the client ran of its own (start-up probes, snapshots, boilerplate) was below the threshold:
+    none asked, none refused. Returns them (for the report)."""
+    commands = {step if isinstance(step, str) else step["cmd"] for step in script}
+    decided = [e for e in box.audit() if e.get("event") == "approval.decided" and e["line"] not in commands]
+    assert all(e["decision"].startswith(("below-threshold", "cached", "covered")) for e in decided), [
+        (e["line"][:120], e["decision"], e["reasons"]) for e in decided]
+    assert not [e for e in box.audit() if e.get("event") == "approval.asked"]
+    return sorted({e["line"][:100] for e in decided})
+
+
 def test_codex_login_shell_and_a_model_named_dash_are_gated(tmp_path):
     exe = install("codex")
     box = _box(tmp_path)
@@ -70,6 +81,7 @@ def test_codex_login_shell_and_a_model_named_dash_are_gated(tmp_path):
     _kept(box)
     decided = _decided(box)
     assert decided["git status"] == "below-threshold" and decided["find victim -delete"] == "denied-unasked"
+    assert "lsb_release -a" in _no_plumbing_refused(box, script)     # its start-up probe, judged as started
 
 
 def test_mini_swe_agent_is_gated(tmp_path):
@@ -93,6 +105,7 @@ def test_mini_swe_agent_is_gated(tmp_path):
         assert got["returncode"] == 126 and f"wispsh: not run: {command}" in got["output"], got
     _kept(box)
     assert _decided(box)["rm -rf victim"] == "denied-unasked"
+    _no_plumbing_refused(box, script)
 
 
 def test_aider_without_a_terminal_is_gated(tmp_path):
@@ -124,25 +137,20 @@ def _no_recipe(client: str, box: Sandbox, exe: str, url: str):
     plain = box.env()
     env = dict(env, PATH=plain["PATH"], SHELL="/bin/bash")
     env.pop("CLAUDE_CODE_SHELL", None)
-    if client == "codex":       # its login shell as the password file says (no passwd bound over it)
-        argv = argv[argv.index(exe):]
     if client == "opencode":
         conf = box.home / ".config" / "opencode" / "opencode.json"
         conf.write_text(json.dumps({k: v for k, v in json.loads(conf.read_text()).items() if k != "shell"}))
-    if client == "mini-swe-agent":      # its own local environment: subprocess.Popen(cmd, shell=True)
-        at = argv.index("environment.environment_class=wispenv.WispShellEnvironment")
-        argv = argv[:at - 1] + argv[at + 1:]            # the option and its -c
     return argv, env
 
 
-@pytest.mark.parametrize("client", ["claude-code", "codex", "gemini-cli", "qwen-code", "opencode", "mini-swe-agent"])
+@pytest.mark.parametrize("client", ["claude-code", "gemini-cli", "qwen-code", "opencode"])
 def test_under_wisp_run_no_plumbing_line_is_asked_or_refused(client, tmp_path):
-    """The clients' start-up probes (Codex's lsb_release, Gemini CLI's clinfo/xdpyinfo/xrandr), snapshots and
-    boilerplate, with no recipe and no watcher: each runs, below the threshold; only the scripted risky line is
-    refused, and nothing is asked."""
+    """The clients' start-up probes (Gemini CLI's clinfo/xdpyinfo/xrandr, Claude Code's env probe and IDE
+    search), snapshots and boilerplate, with no recipe and no watcher: each runs, below the threshold; only the
+    scripted risky line is refused, and nothing is asked. (Codex, mini-swe-agent and Aider: the tests above.)"""
     exe = install(client)
     box = _box(tmp_path)
-    script = PLUMBING_SCRIPT + (["echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"] if client == "mini-swe-agent" else [])
+    script = PLUMBING_SCRIPT
     flavor = {"claude-code": "anthropic", "codex": "responses", "gemini-cli": "gemini"}.get(client, "chat")
     with StubModel(flavor, script) as stub:
         argv, env = _no_recipe(client, box, exe, stub.url)
@@ -150,12 +158,9 @@ def test_under_wisp_run_no_plumbing_line_is_asked_or_refused(client, tmp_path):
         results = {cmd: tool_output(text) for cmd, text in stub.results()}
     said = done.stdout + done.stderr
     assert set(results) >= set(PLUMBING_SCRIPT), (sorted(results), said[-3000:])
-    decided = [e for e in box.audit() if e.get("event") == "approval.decided"]
-    refused = [(e["line"][:160], e["decision"], e["reasons"]) for e in decided
-               if not e["decision"].startswith(("below-threshold", "cached", "covered"))]
-    assert refused == [("echo x >> ~/.bashrc", "denied-unasked", refused[0][2] if refused else None)], refused
-    assert not [e for e in box.audit() if e.get("event") == "approval.asked"]
-    plumbing = sorted({e["line"][:100] for e in decided if e["line"] not in script})
+    decided = _decided(box)
+    assert [decided[c] for c in PLUMBING_SCRIPT] == ["below-threshold", "below-threshold", "denied-unasked"]
+    plumbing = _no_plumbing_refused(box, script)
     print(f"{client}: {len(plumbing)} plumbing line(s) below the threshold: {plumbing}")
     assert "wispsh: not run: echo x >> ~/.bashrc" in results["echo x >> ~/.bashrc"]
     _kept(box)
