@@ -17,7 +17,11 @@ the only difference is the gate. Ratios (contracts.md):
 The workloads that need a line at the threshold (make, npm run, git commit) run with a standing approval
 written for this benchmark's own wisp home, so nothing asks.
 
-usage: bench_run.py [--rounds N] [--only NAME ...]
+Start-up (issue 23: budget 0.3 s on a quiet machine): `wisp run -- true` from a fresh git project, paired and
+interleaved with bwrap alone around `true` (the namespace's floor) and `python -I -S -c pass`; medians and the
+90th percentile, with the load average before and after (a shared machine's figures need it).
+
+usage: bench_run.py [--rounds N] [--only NAME ...] [--startup [N]]
 """
 from __future__ import annotations
 
@@ -155,14 +159,65 @@ def setup(root: str) -> tuple[dict, list]:
     return env, cases
 
 
+STARTUP_BUDGET = 0.3
+
+
+def startup(rounds: int) -> int:
+    """`wisp run -- true` against bwrap alone and the interpreter floor, interleaved."""
+    root = tempfile.mkdtemp(prefix="wisp-bench-start-")
+    try:
+        env, _cases = setup(root)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)        # a benchmark of imports without their .pyc measures compile
+        subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(REPO, "wispsh")],
+                       stdout=subprocess.DEVNULL, env=env)
+        work = os.path.join(root, "work")
+        subprocess.run(["git", "init", "-q", work], env=env, check=True)
+        wisp = os.path.join(os.path.dirname(sys.executable), "wisp")
+        true = shutil.which("true") or "/bin/true"
+        bwrap = shutil.which("bwrap") or "bwrap"
+        kinds = {
+            "wisp run -- true": [wisp, "run", "--", true],
+            "bwrap alone": [bwrap, "--unshare-user", "--unshare-pid", "--die-with-parent", "--ro-bind", "/", "/",
+                            "--dev", "/dev", "--proc", "/proc", "--", true],
+            "python -I -S -c pass": [sys.executable, "-I", "-S", "-c", "pass"],
+        }
+        for argv in kinds.values():                     # warm the page cache; fail early
+            subprocess.run(argv, env=env, cwd=work, stdin=subprocess.DEVNULL, capture_output=True, check=True)
+        times = {k: [] for k in kinds}
+        load_before = os.getloadavg()
+        for _ in range(rounds):
+            order = list(kinds)
+            random.shuffle(order)
+            for kind in order:
+                start = time.perf_counter()
+                subprocess.run(kinds[kind], env=env, cwd=work, stdin=subprocess.DEVNULL, capture_output=True)
+                times[kind].append(time.perf_counter() - start)
+        load_after = os.getloadavg()
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print(f"start-up, {rounds} rounds interleaved; load average {load_before[0]:.2f} before, {load_after[0]:.2f} after "
+          f"({os.cpu_count()} cores)")
+    for kind, got in times.items():
+        got.sort()
+        p90 = got[min(len(got) - 1, int(len(got) * 0.9))]
+        verdict = ""
+        if kind.startswith("wisp run"):
+            verdict = f"  budget {STARTUP_BUDGET} s: {'within' if statistics.median(got) <= STARTUP_BUDGET else 'OVER'}"
+        print(f"{kind:<22} median {statistics.median(got) * 1000:7.1f} ms  p90 {p90 * 1000:7.1f} ms{verdict}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--only", nargs="*", default=None)
+    parser.add_argument("--startup", type=int, nargs="?", const=20, default=None, metavar="N")
     parser.add_argument("--inside", help=argparse.SUPPRESS)
     opts = parser.parse_args()
     if opts.inside:
         return inside(opts.inside)
+    if opts.startup is not None:
+        return startup(opts.startup)
     root = tempfile.mkdtemp(prefix="wisp-bench-run-")
     try:
         env, cases = setup(root)

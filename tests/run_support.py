@@ -96,3 +96,66 @@ def with_password_home(env: dict, argv: list[str], where: Path) -> list[str]:
     copy = where / "passwd"
     copy.write_text("\n".join(lines) + "\n")
     return ["unshare", "-m", "sh", "-c", 'mount --bind "$0" /etc/passwd && exec "$@"', str(copy), *argv]
+
+
+# ---------------------------------------------------------------- as an unprivileged user (the suite often runs as root)
+
+
+def other_user() -> str | None:
+    import pwd
+
+    for name in ("tester", "nobody"):
+        try:
+            pwd.getpwnam(name)
+            return name
+        except KeyError:
+            continue
+    return None
+
+
+def run_as(user: str, argv: list[str], **kw) -> subprocess.CompletedProcess:
+    """argv as `user` (root only: setpriv); as that user already, simply argv."""
+    import pwd
+
+    entry = pwd.getpwnam(user)
+    if os.getuid() == entry.pw_uid:
+        return subprocess.run(argv, **kw)
+    # through sh: setpriv itself execs with root's capabilities still in hand, so the program's path would be
+    # looked up as root; sh execs it as the user
+    return subprocess.run(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", "--",
+                           "/bin/sh", "-c", 'exec "$@"', "sh", *argv], **kw)
+
+
+def checkout_path() -> str:
+    """PYTHONPATH for a Python that should import this checkout and its dependencies (the venv's site-packages)."""
+    import sysconfig
+
+    return f"{REPO}:{sysconfig.get_paths()['purelib']}:{sysconfig.get_paths()['platlib']}"
+
+
+def interpreter_for(user: str) -> str | None:
+    """A Python this user can run that imports this checkout and its dependencies."""
+    for python in (os.path.realpath(sys.executable), shutil.which("python3") or "", "/usr/bin/python3"):
+        if not python or not os.path.exists(python):
+            continue
+        probe = run_as(user, [python, "-c", "import wispsh.sandbox.supervisor, tree_sitter_bash, psutil, click"],
+                       env={"PATH": "/usr/bin:/bin", "PYTHONPATH": checkout_path()}, capture_output=True, text=True,
+                       cwd="/", stdin=subprocess.DEVNULL)
+        if probe.returncode == 0:
+            return python
+    return None
+
+
+def unprivileged_or_skip() -> tuple[str, str]:
+    """(a user other than root, a Python it can run this checkout with); this user when not root."""
+    import pwd
+
+    if os.getuid() != 0:
+        return pwd.getpwuid(os.getuid()).pw_name, sys.executable
+    user = other_user()
+    if user is None or not shutil.which("setpriv"):
+        pytest.skip("machine lacks root (no unprivileged user or setpriv to become one)")
+    python = interpreter_for(user)
+    if python is None:
+        pytest.skip(f"machine lacks root (user {user} cannot run this checkout's Python: only root reads it)")
+    return user, python

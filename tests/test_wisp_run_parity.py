@@ -63,12 +63,15 @@ def test_the_supervisor_and_in_process_judge_the_corpus_alike(tmp_path):
     work = tmp_path / "project"
     work.mkdir()
     (tmp_path / "lines.json").write_text(json.dumps(lines))
-    done = subprocess.run([WISP, "run", "--", PY, str(REPO / "tests" / "run_parity_inside.py"),
-                           str(tmp_path / "lines.json"), str(tmp_path / "out.jsonl"), str(tmp_path / "env.json")],
+    results = tmp_path / "results"          # outside the project: writable inside only by --allow-write
+    results.mkdir()
+    done = subprocess.run([WISP, "run", "--allow-write", str(results), "--", PY,
+                           str(REPO / "tests" / "run_parity_inside.py"),
+                           str(tmp_path / "lines.json"), str(results / "out.jsonl"), str(results / "env.json")],
                           cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
-    inside_env = json.loads((tmp_path / "env.json").read_text())
-    answers = [json.loads(row) for row in (tmp_path / "out.jsonl").read_text().splitlines()]
+    inside_env = json.loads((results / "env.json").read_text())
+    answers = [json.loads(row) for row in (results / "out.jsonl").read_text().splitlines()]
     assert [a["line"] for a in answers] == lines
 
     old = dict(os.environ)

@@ -281,6 +281,16 @@ SCHEMA = {
     "audit.maxBytes": "a positive whole number of bytes",
     "audit.required": "true or false",
     "run.protect": "a list of paths",
+    "run.hide": "a list of paths",
+    "run.writes": "true or false (the write wall)",
+    "run.allowWrite": "a list of paths (relative: to the project)",
+    "run.secrets": "true or false (the secret wall)",
+    "run.allowRead": "a list of paths",
+    "run.sockets": "true or false (the socket wall)",
+    "run.allowSocket": "a list of paths",
+    "run.sshAgent": "true or false", "run.gpgAgent": "true or false", "run.display": "true or false",
+    "run.nesting": "true or false",
+    "run.net": '"host" (reserved: the network wall comes with the asking proxy)',
     **{f"classifier.{key}": what for key, what in CLASSIFIER_KEYS.items()},
 }
 SECTIONS = ("approval", "shell", "audit", "run", "classifier")
@@ -311,7 +321,13 @@ def _check_value(key: str, value, path: Path) -> None:
                                    and all(isinstance(k, str) and k and _is_number(v) for k, v in value.items()))
     elif key in ("approval.persistDays", "approval.promptSeconds"):
         ok = _is_number(value)
-    elif key in ("approval.terminalPrograms", "trustedSources", "run.protect"):
+    elif key in ("run.writes", "run.secrets", "run.sockets", "run.sshAgent", "run.gpgAgent", "run.display",
+                 "run.nesting"):
+        ok = isinstance(value, bool)
+    elif key == "run.net":
+        ok = value == "host"
+    elif key in ("approval.terminalPrograms", "trustedSources", "run.protect", "run.hide", "run.allowWrite",
+                 "run.allowRead", "run.allowSocket"):
         ok = isinstance(value, list) and all(isinstance(v, str) and v for v in value)
     elif key == "deny":
         ok = isinstance(value, list) and all(isinstance(v, str) and v for v in value)

@@ -38,12 +38,13 @@ def _plan(text: str, args: Sequence[str], config: Config | None, cwd: str, env, 
 
 def verdict(text: str, *, yes: bool = False, args: Sequence[str] = (), config: Config | None = None,
             cwd: str | None = None, env=None, answers=None, source: str = "wispsh",
-            warnings: list | None = None) -> str | None:
+            warnings: list | None = None, seen: list | None = None) -> str | None:
     """None when `text` may run; else the one refusal line. Fails closed on any error.
 
     `answers(plan, config=, env=, yes=, cwd=)` gives the answers (default: ask.collect.answers). Who is asking
     is decide.session.here(): this process, or the one the `wisp run` supervisor set (session.asking_for).
-    What went wrong remembering or auditing is added to `warnings` (the caller says it on stderr)."""
+    What went wrong remembering or auditing is added to `warnings` (the caller says it on stderr); the plan
+    judged is added to `seen` (the `wisp run` judge reads what an allowed line writes from it)."""
     cwd = os.getcwd() if cwd is None else cwd
     env = os.environ if env is None else env
     warnings = [] if warnings is None else warnings
@@ -52,6 +53,8 @@ def verdict(text: str, *, yes: bool = False, args: Sequence[str] = (), config: C
         if big:
             return f"wispsh: not run: {big}"
         config, plan = _plan(text, args, config, cwd, env)
+        if seen is not None:
+            seen.append(plan)
         if plan.verdict == "run":
             settlement = _settle(plan, (), config, source=source, cwd=cwd, env=env)
             warnings.extend(settlement.warnings)

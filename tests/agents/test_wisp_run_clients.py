@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from clients import tool_output
+from clients import codex_exec_under_wisp_run, tool_output
 from install import install
 from run_support import WISP, needs_bwrap, needs_userns
 from sandbox import Sandbox
@@ -63,13 +63,7 @@ def test_codex_login_shell_and_a_model_named_dash_are_gated(tmp_path):
               {"cmd": "echo planted > planted.txt", "shell": "/usr/bin/dash"}, "echo x >> ~/.bashrc",
               "find victim -delete"]
     with StubModel("responses", script) as stub:
-        (box.home / ".codex").mkdir()
-        (box.home / ".codex" / "config.toml").write_text(
-            'model = "stub-model"\nmodel_provider = "stub"\ncheck_for_update_on_startup = false\n'
-            f'[model_providers.stub]\nname = "stub"\nbase_url = "{stub.url}/v1"\nenv_key = "STUB_API_KEY"\n'
-            'wire_api = "responses"\n[analytics]\nenabled = false\n[otel]\nexporter = "none"\n')
-        done = _wisp_run(box, [exe, "exec", "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check",
-                               PROMPT], box.env(STUB_API_KEY="dummy"))
+        done = codex_exec_under_wisp_run(box, exe, stub.url, PROMPT)
         results = {cmd: tool_output(text) for cmd, text in stub.results()}
     said = done.stdout + done.stderr
     assert len(results) == len(script), said[-3000:]

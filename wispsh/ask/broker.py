@@ -88,11 +88,14 @@ def watcher_refusal(pid: int, uid: int, asking: tuple[int, float] | None, config
 
 
 def ask_watchers(plan: Plan, *, config: Config, env: Mapping[str, str], cwd: str,
-                 asking: tuple[int, float] | None = None, who: dict | None = None) -> tuple[Answer, ...]:
+                 asking: tuple[int, float] | None = None, who: dict | None = None,
+                 gone=None) -> tuple[Answer, ...]:
     """Ask every watcher; the first answer wins; () when there is no watcher that may answer.
 
     `asking`: the (pid, start) whose tree no answer may come from (default: the agent above this process;
-    the `wisp run` supervisor passes itself: everything inside is beneath it). `who`: agent and session shown."""
+    the `wisp run` supervisor passes itself: everything inside is beneath it). `who`: agent and session shown.
+    `gone`: a socket that ends when the asker does (the `wisp run` request's): the question is then withdrawn,
+    the watchers are told, and the answer is no (nothing is stored for an asker that is gone)."""
     conns = wire.connect_watchers()
     if not conns:
         return ()
@@ -123,7 +126,7 @@ def ask_watchers(plan: Plan, *, config: Config, env: Mapping[str, str], cwd: str
         with interruptible():
             for i, q in enumerate(plan.questions):
                 req = question_request(plan, i, cwd=cwd, env=env, **who)
-                choice, note = _ask_one(good, req, q.level >= Level.DANGEROUS, seconds)
+                choice, note = _ask_one(good, req, q.level >= Level.DANGEROUS, seconds, gone)
                 answers.append(Answer(i, choice, "watch", note))
                 if choice == "n":
                     break
@@ -154,7 +157,22 @@ def record_asked(plan: Plan, *, config: Config, env: Mapping[str, str], cwd: str
         pass                    # the decision's own events say so (and the audit warning is given there)
 
 
-def _ask_one(conns, req: dict, dangerous: bool, seconds: float) -> tuple[str, str]:
+WITHDRAWN = "withdrawn: the asking process went away"
+
+
+def asker_left(sock) -> bool:
+    """Whether the peer of `sock` has closed it (it sends nothing more after its request: readable is EOF)."""
+    import socket
+
+    try:
+        return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def _ask_one(conns, req: dict, dangerous: bool, seconds: float, gone=None) -> tuple[str, str]:
     qid = f"{os.getpid()}-{req['index']}-{os.urandom(4).hex()}"
     for conn in list(conns):
         if not conn.send({"type": "ask", "id": qid, "request": req}):
@@ -170,7 +188,11 @@ def _ask_one(conns, req: dict, dangerous: bool, seconds: float) -> tuple[str, st
         if left <= 0:
             result = ("n", f"timed out: no answer within {seconds:g}s")
             break
-        ready, _, _ = select.select([c.sock for c in conns], [], [], left)
+        ready, _, _ = select.select([c.sock for c in conns] + ([gone] if gone is not None else []), [], [], left)
+        if gone is not None and gone in ready and asker_left(gone):
+            for conn in conns:
+                conn.send({"type": "withdrawn", "id": qid, "note": WITHDRAWN})
+            return "n", WITHDRAWN
         for conn in [c for c in conns if c.sock in ready]:
             messages = conn.receive()
             if messages is None:                     # the watcher quit or died

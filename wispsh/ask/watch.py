@@ -82,6 +82,12 @@ class Watcher:
                     self.term.write(f"\n  {msg['note']}: the asking wispsh gave up before the agent's own limit\n")
                 else:
                     self.term.write(f"\n  answered elsewhere{by}: {msg.get('choice')}{note}\n")
+        elif kind == "withdrawn":
+            on_screen = self.queue and self.queue[0].conn is conn and self.queue[0].id == msg.get("id")
+            self.drop(lambda p: not (p.conn is conn and p.id == msg.get("id")))
+            if on_screen:
+                self.term.write("\n  withdrawn: the asking process went away (it was killed or gave up); "
+                                "nothing is stored\n")
         elif kind == "refused":
             self.term.write(f"\n  wisp watch: a question was not sent here: {msg.get('reason')}\n")
 

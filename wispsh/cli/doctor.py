@@ -569,6 +569,64 @@ def run_check(env) -> Check:
     return Check(WARN, "wisp run", f"cannot work here: {ready.detail}", ready.fix)
 
 
+def walls_checks(env) -> list:
+    """Each wall of `wisp run`: on, off (by config run.*), or not possible here and why (sandbox/walls.py)."""
+    from wispsh.config import ConfigError, load_config, wisp_home
+    from wispsh.sandbox import landlock, readiness
+    from wispsh.sandbox import walls as wall
+    from wispsh.sandbox.client import inside_run
+
+    if inside_run() is not None:
+        return []
+    try:
+        settings = wall.settings(load_config(wisp_home(env)))
+    except ConfigError as exc:
+        return [Check(WARN, "wisp run walls", f"unknown: the config cannot be read ({exc})", "fix config.json")]
+    if not readiness.check().ok:
+        return [Check(WARN, "wisp run walls", "not possible here: wisp run cannot start (above)")]
+
+    def wall_check(name: str, on: bool, detail: str, key: str, flag: str) -> Check:
+        if on:
+            return Check(OK, f"wall: {name}", f"on: {detail}")
+        return Check(WARN, f"wall: {name}", f"off (config run.{key} is false)", f"remove run.{key} to turn it on; "
+                     f"{flag} turns it off for one run")
+
+    uid = os.getuid()
+    home = env.get("HOME") or os.path.expanduser("~")
+    found = [wall_check("writes", settings.writes, "only the project, a private /tmp, the tool caches and the agents' "
+                        "state are writable; the files that steer tools are read-only",
+                        "writes", "--no-write-wall")]
+    hidden = wall.secrets([home], settings, "", uid) if settings.secrets else wall.Secrets()
+    names = [p.replace(home, "~", 1) for p in hidden.dirs + hidden.files]
+    copies = [c[0].replace(home, "~", 1) for c in hidden.copies]
+    found.append(wall_check("secrets", settings.secrets, f"{len(names)} secret store(s) here empty inside"
+                            + (f" ({', '.join(names[:6])}{', …' if len(names) > 6 else ''})" if names else "")
+                            + (f"; {', '.join(copies)} shown without its credential lines" if copies else ""),
+                            "secrets", "--no-secret-wall"))
+    level = landlock.abi()
+    if not settings.sockets:
+        found.append(wall_check("sockets", False, "", "sockets", "--no-socket-wall"))
+    elif level >= landlock.SCOPED_ABI:
+        found.append(Check(OK, "wall: sockets", f"on: no host unix socket inside ({len(wall.host_sockets(uid, home))} "
+                           f"bound here now), abstract ones scoped by Landlock (ABI {level})"))
+    else:
+        found.append(Check(WARN, "wall: sockets", "partly: host unix sockets with a path are hidden, but abstract "
+                           f"ones (X11's, D-Bus's) stay reachable: this kernel's Landlock ABI is {level or 'off'}, "
+                           f"scoping needs {landlock.SCOPED_ABI} (Linux 6.12)",
+                           "a newer kernel; the network wall (a network namespace) will close them too"))
+    possible, why = wall.nesting_possible(uid)
+    if not settings.nesting:
+        found.append(wall_check("nesting", False, "", "nesting", "--no-nesting"))
+    elif possible:
+        found.append(Check(OK, "wall: nesting", f"on: {why}"))
+    else:
+        found.append(Check(WARN, "wall: nesting", f"not possible here: {why}",
+                           "an agent's own sandbox (codex sandbox, srt) needs wisp run started as a user"))
+    found.append(Check(OK, "wall: network", "as the host's: the network wall (an asking proxy) is not built yet; "
+                       "run.net is reserved for it"))
+    return found
+
+
 def checks(env=None):
     """Every check, in the order printed. A check that fails to run is a FAIL saying so, never a crash."""
     env = dict(os.environ if env is None else env)
@@ -582,7 +640,7 @@ def checks(env=None):
     groups = (("install", lambda: install_checks(env)), ("files", lambda: file_checks(env)),
               ("classifier", lambda: [classifier_check(env)]), ("shims", lambda: shim_checks(env, works)),
               ("agents", lambda: agent_checks(env, seen, works)), ("wisp watch", lambda: [watch_check(env, seen)]),
-              ("wisp run", lambda: [run]))
+              ("wisp run", lambda: [run, *walls_checks(env)]))
     for name, group in groups:
         try:
             yield from group()

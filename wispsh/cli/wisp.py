@@ -158,9 +158,10 @@ def _show_approvals(as_json: bool) -> None:
     if not rows:
         say("no standing approvals")
         return
-    header = ("ID", "SCOPE", "LEVEL", "EXPIRES", "PATTERN", "DIRECTORY")
+    header = ("ID", "SCOPE", "LEVEL", "EXPIRES", "PATTERN", "DIRECTORY", "EFFECTS")
     table = [header] + [(r["id"], r["scope"], r["level"], r["expires"] or "-",
-                         r.get("pattern") or r.get("command") or "", r["directory"] or "-") for r in rows]
+                         r.get("pattern") or r.get("command") or "", r["directory"] or "-",
+                         ",".join(r["effects"]) if "effects" in r else "(ordinary)") for r in rows]
     from wispsh.support.text import shown
 
     table = [tuple(shown(c) for c in row) for row in table]
@@ -182,7 +183,9 @@ def approvals_group(ctx: click.Context, as_json: bool) -> None:
 @approvals_group.command("list", short_help="List standing approvals.")
 @click.option("--json", "as_json", is_flag=True, help="Print the approvals as JSON.")
 def approvals_list(as_json: bool) -> None:
-    """List standing approvals: id, pattern, scope, directory, level, expiry."""
+    """List standing approvals: id, pattern, scope, directory, level, expiry, and the effects each covers (what
+    the parts it was granted for did; one added by hand, or stored before effects were recorded, covers ordinary
+    work only)."""
     _show_approvals(as_json)
 
 
@@ -363,14 +366,34 @@ def watch_command() -> None:
              short_help="Run an agent where every shell it starts is the gate.")
 @click.option("--watch-pane", is_flag=True, help="Inside tmux: open `wisp watch` in a split pane for this run.")
 @click.option("--protect", multiple=True, metavar="PATH", help="Also read-only inside (repeatable; config run.protect).")
+@click.option("--allow-write", multiple=True, metavar="DIR",
+              help="Also writable inside (repeatable; config run.allowWrite; relative: to the project).")
+@click.option("--allow-read", multiple=True, metavar="PATH",
+              help="A secret store readable inside after all (repeatable; config run.allowRead).")
+@click.option("--allow-socket", multiple=True, metavar="PATH",
+              help="A host unix socket reachable inside (repeatable; config run.allowSocket).")
+@click.option("--ssh-agent", is_flag=True, default=None, help="Pass the ssh agent's socket ($SSH_AUTH_SOCK) in.")
+@click.option("--gpg-agent", is_flag=True, default=None, help="Pass the gpg agent's socket and public keyring in.")
+@click.option("--display", is_flag=True, default=None, help="Pass the X11/Wayland display in.")
+@click.option("--no-write-wall", "writes", flag_value=False, default=None,
+              help="Everything writable but the gate's own files, as before the walls (config run.writes).")
+@click.option("--no-secret-wall", "secrets", flag_value=False, default=None,
+              help="Secret stores readable inside (config run.secrets).")
+@click.option("--no-socket-wall", "sockets", flag_value=False, default=None,
+              help="Host unix sockets reachable inside (config run.sockets).")
+@click.option("--no-nesting", "nesting", flag_value=False, default=None,
+              help="No nested user namespaces inside (config run.nesting).")
 @click.argument("program", nargs=-1, required=True, type=click.UNPROCESSED)
-def run_command(watch_pane: bool, protect: tuple[str, ...], program: tuple[str, ...]) -> None:
-    """Run PROGRAM (an agent) in a namespace where every shell is the gate.
+def run_command(watch_pane: bool, protect: tuple[str, ...], allow_write, allow_read, allow_socket, ssh_agent,
+                gpg_agent, display, writes, secrets, sockets, nesting, program: tuple[str, ...]) -> None:
+    """Run PROGRAM (an agent) in a namespace where every shell is the gate, inside walls.
 
-    Every sh, bash, dash, zsh and ksh inside is wispsh at its real path, whatever starts it; the gate's own
-    files, your shell start-up files, ~/.ssh, ~/.gnupg and your git config are read-only inside; everything
-    else is as it was. Questions go to `wisp watch` (or to this terminal while nothing inside holds it).
-    Needs bubblewrap and user namespaces: `wisp doctor` says whether they work here.
+    Every sh, bash, dash, zsh and ksh inside is wispsh at its real path, whatever starts it. The walls, each
+    on by default (docs/wisp-run.md): writes only to the project, a private /tmp and the tool caches; the
+    secret stores (keys, cloud and registry credentials, tokens) empty; no host unix socket (tmux, docker,
+    D-Bus, X11) unless passed; the files that steer tools read-only, changed only by a shell line the gate
+    allowed. Questions go to `wisp watch` (or to this terminal while nothing inside holds it).
+    Needs bubblewrap and user namespaces: `wisp doctor` says whether they work here and which walls hold.
     """
     from wispsh.sandbox.supervisor import main
 
@@ -379,7 +402,10 @@ def run_command(watch_pane: bool, protect: tuple[str, ...], program: tuple[str, 
         words = words[1:]
     if not words:
         raise click.UsageError("wisp run needs a program to run")
-    raise SystemExit(main(words, watch_pane=watch_pane, protect=protect))
+    walls = dict(allow_write=list(allow_write), allow_read=list(allow_read), allow_socket=list(allow_socket),
+                 ssh_agent=ssh_agent, gpg_agent=gpg_agent, display=display, writes=writes, secrets=secrets,
+                 sockets=sockets, nesting=nesting)
+    raise SystemExit(main(words, watch_pane=watch_pane, protect=protect, walls=walls))
 
 
 # ---------------------------------------------------------------- shims (issue 8)

@@ -7,5 +7,9 @@ procs.py      reading /proc from outside: start times, parents, process groups, 
 client.py     the tiny client inside (and the wire format both ends speak)
 judge.py      the warm judge: a request -> an Outcome through invoke.decide; nested shells; allowed lines
 asking.py     where the supervisor's questions go: `wisp watch`, or its own terminal when that is free
+walls.py      the walls' settings and places: writable, hidden secrets, host sockets, nesting
+landlock.py   Landlock scopes: no abstract unix socket or signal out of the namespace
+steering.py   files that steer tools: read-only, which lines may write them, the sentry for missing ones
+view.py       where a steering line runs (enter.py joins the namespace from outside); lost binds made again
 supervisor.py `wisp run` itself: set up, start bwrap, serve, tear down
 """

@@ -62,6 +62,8 @@ class TerminalDesk:
             job = self.jobs.get(timeout=timeout)
         except queue.Empty:
             return
+        if job is None:                      # the program ended (supervisor.py)
+            return
         try:
             job["answers"] = self._dialog(job)
         except Exception:                    # a dialog that fails answers nothing: the line is refused
@@ -92,7 +94,8 @@ class TerminalDesk:
                 job = self.jobs.get_nowait()
             except queue.Empty:
                 return
-            job["done"].set()
+            if job is not None:
+                job["done"].set()
 
 
 class Asker:
@@ -101,11 +104,25 @@ class Asker:
         self.desk = desk
 
     def answers(self, plan, *, config, env, cwd, req):
-        if self.desk is not None and self.desk.why_not(req) is None:
-            return self.desk.ask(plan, config=config, env=env, cwd=cwd)
-        from wispsh.ask.broker import ask_watchers
+        """The person's answers; none that counts when the asker went away meanwhile: a grant is never stored
+        for a process that is gone (its connection closed, or its pid is another process now)."""
+        from wispsh.ask.broker import WITHDRAWN, ask_watchers
 
-        return ask_watchers(plan, config=config, env=env, cwd=cwd, asking=self.me, who=_who(req))
+        if self.desk is not None and self.desk.why_not(req) is None:
+            got = self.desk.ask(plan, config=config, env=env, cwd=cwd)
+        else:
+            got = ask_watchers(plan, config=config, env=env, cwd=cwd, asking=self.me, who=_who(req), gone=req.conn)
+        if got and gone(req):
+            from wispsh.model import Answer
+
+            return tuple(Answer(a.question, "n", a.source, WITHDRAWN) for a in got)
+        return got
+
+
+def gone(req) -> bool:
+    from wispsh.ask.broker import asker_left
+
+    return (req.conn is not None and asker_left(req.conn)) or procs.start_of(req.pid) != req.start
 
 
 def _who(req) -> dict:

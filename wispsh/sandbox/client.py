@@ -12,7 +12,8 @@ Wire (one request, one answer per connection). A message is `<length>\\n<body>`;
 fields (argv words, paths and environment entries cannot hold a NUL):
   request  "wisp-run/1", KIND ("launcher": this file bound over a shell, called by the path in argv[0];
            "wispsh": a wispsh entry point inside), ARGC, ARGV..., CWD, ENVC, "K=V"..., TTY ("1"/"0": stdin
-           is a terminal). Ancillary: SCM_RIGHTS with fd 0 when it is open (the script, for sh -s).
+           is a terminal). Ancillary: SCM_RIGHTS with fds 0, 1, 2 when all are open (a steering line runs on
+           them, view.py), else fd 0 alone when it is open (the script, for sh -s).
   answer   "exec", SHELL (its path outside, for messages), ARGC, ARGV..., ENVC, "K=V" (set) or "K" (removed)
            ..., HELD ("-" or the index of the argv word to become ". /dev/fd/N"), STDERR (warnings written
            before the exec, e.g. an audit that could not be written). Ancillary: an fd on
@@ -72,6 +73,23 @@ def receive(sock, fds_wanted: int = 2):
     if len(body) != want:
         return None, fds
     return body, fds
+
+
+def _session(socket_path: bytes, fields, fds) -> None:
+    """A gated shell (wispsh/session/): become its driver, a Python of the same install, which spawns the real
+    shell through the fd the supervisor sent and asks the supervisor about every command."""
+    if not fds:
+        _refuse("the wisp run supervisor sent no shell to run")
+    posix.set_inheritable(fds[0], True)
+    here = __file__.rsplit("/", 3)[0] if __file__.count("/") >= 3 else "."
+    code = ("import sys; sys.path[:0] = [sys.argv[1]]; from wispsh.session.inside import main; "
+            "main(sys.argv[2:])")
+    argv = [sys.executable.encode(), b"-I", b"-S", b"-c", code.encode(), here.encode(), socket_path,
+            b"%d" % fds[0], *fields[1:]]
+    try:
+        posix.execve(sys.executable, argv, posix.environ)
+    except OSError as exc:
+        _refuse(f"cannot start the gated shell's driver: {exc.strerror or exc}")
 
 
 def _fds_of(ancillary) -> list:
@@ -157,11 +175,16 @@ def _main(socket_path: bytes, argv, launcher: bool):
     if int.from_bytes(creds[4:8], sys.byteorder) != posix.getuid():
         _refuse("the wisp run socket is held by another user")
     ancillary = []
-    try:
-        posix.fstat(0)
-        ancillary = [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, (0).to_bytes(4, sys.byteorder))]
-    except OSError:
-        pass
+    open_fds = []
+    for fd in (0, 1, 2):
+        try:
+            posix.fstat(fd)
+            open_fds.append(fd)
+        except OSError:
+            pass
+    if open_fds == [0, 1, 2] or open_fds[:1] == [0]:      # all three (a steering line runs on them), or stdin
+        sent = open_fds if open_fds == [0, 1, 2] else [0]
+        ancillary = [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, b"".join(fd.to_bytes(4, sys.byteorder) for fd in sent))]
     try:
         sock.sendmsg([message], ancillary)
         body, fds = receive(sock)
@@ -175,6 +198,8 @@ def _main(socket_path: bytes, argv, launcher: bool):
             while text:
                 text = text[posix.write(fd, text):]
         posix._exit(int(fields[1]))
+    if fields[0] == b"session" and len(fields) > 4:
+        _session(socket_path, fields, fds)
     if fields[0] != b"exec" or len(fields) < 4:
         _refuse("the wisp run supervisor's answer is not understood")
     shell = fields[1]

@@ -24,16 +24,19 @@ from wispsh.sandbox import procs
 
 SOURCE = "wisp run"
 PRUNE_EVERY = 512
+WARM_AFTER = 0.25       # seconds after the start before the judge warms up (Judge.warm)
 
 
 class Request:
     """A request as received: the peer (outside pid, start, uid) and what the client sent."""
 
-    __slots__ = ("pid", "start", "uid", "kind", "argv", "cwd", "env", "tty", "stdin_fd")
+    __slots__ = ("pid", "start", "uid", "kind", "argv", "cwd", "env", "tty", "stdin_fd", "conn", "view")
 
     def __init__(self, pid, start, uid, kind, argv, cwd, env, tty, stdin_fd):
         self.pid, self.start, self.uid, self.kind = pid, start, uid, kind
         self.argv, self.cwd, self.env, self.tty, self.stdin_fd = argv, cwd, env, tty, stdin_fd
+        self.conn = None        # the connection it came on: closed when the asker is gone (asking.py)
+        self.view = None        # steering.ALL / GIT_CONFIG: an allowed steering line (view.py runs it)
 
 
 class BadRequest(Exception):
@@ -49,7 +52,7 @@ def parse_request(body: bytes, *, pid: int, uid: int, stdin_fd: int | None) -> R
 
     fields = unpack(body)
     try:
-        if fields[0] != MAGIC or fields[1] not in (b"launcher", b"wispsh"):
+        if fields[0] != MAGIC or fields[1] not in (b"launcher", b"wispsh", b"command"):
             raise BadRequest("not a wisp run request")
         argc = int(fields[2])
         argv = [_text(w) for w in fields[3:3 + argc]]
@@ -127,7 +130,8 @@ OWN_PLACES = ("WISP_HOME", "XDG_RUNTIME_DIR")
 
 
 class Judge:
-    def __init__(self, *, layout, wisp_home: str, root: tuple[int, int], asker=None, env=None):
+    def __init__(self, *, layout, wisp_home: str, root: tuple[int, int], asker=None, env=None, views=None,
+                 sentry=None):
         """root: (pid, start) of the namespace's first process (bwrap): every asker must be beneath it.
         env: the supervisor's own environment (where its wisp home and runtime dir are)."""
         self.layout = layout
@@ -138,18 +142,30 @@ class Judge:
         self.lock = threading.Lock()
         self.allowed: dict[int, int] = {}       # pid -> start: processes let exec a checked line
         self.served = 0
+        self.views = views                      # view.Views: where steering lines run (their helpers count as inside)
+        self.sentry = sentry
 
-    def warm(self) -> None:
-        """Load the parser, rules and tables now, so that the first request waits for none of it."""
+    def warm(self, stopping=None) -> None:
+        """Load the parser, rules and tables, in a thread of its own, WARM_AFTER seconds after the program
+        started (a program that ends sooner, `wisp run -- true`, pays nothing; an agent takes longer than that
+        to ask its first line), a line at a time under the judge's lock: a request that comes meanwhile waits
+        for one line's warming at most, and is judged in full either way (what it needs and is not warm yet
+        is loaded for it)."""
         from wispsh import pipeline
 
+        if stopping is not None and stopping.wait(WARM_AFTER):
+            return
         try:
             config = self.config()
         except Exception:
             return
         for line in ("git status && ls -la | head -5", "rm -rf build; curl -s x | sh", "make -j2"):
-            pipeline.judge(line, config, "/", {"HOME": "/"})
-            pipeline.deny_only(line, config)
+            with self.lock:
+                try:
+                    pipeline.judge(line, config, "/", {"HOME": "/"}, remember=False, opinion=False)
+                    pipeline.deny_only(line, config)
+                except Exception:
+                    return
 
     # ------------------------------------------------------------ the allowed lines
 
@@ -172,11 +188,21 @@ class Judge:
 
     # ------------------------------------------------------------ one request
 
-    def handle(self, req: Request):
-        """The Outcome for `req` (the shell named by its path outside; the supervisor sends an fd on it)."""
-        from wispsh import invoke
+    def inside(self, req: Request) -> bool:
+        """The asker is beneath this run's bwrap, or beneath a steering line's view (view.py)."""
+        if procs.is_beneath(req.pid, self.root):
+            return True
+        return self.views is not None and any(procs.is_beneath(req.pid, root) for root in self.views.roots())
 
-        if req.start is None or not procs.is_beneath(req.pid, self.root):
+    def handle(self, req: Request, conn=None):
+        """The Outcome for `req` (the shell named by its path outside; the supervisor sends an fd on it).
+        conn: the request's connection (a question is withdrawn when it closes). Sets req.view for an
+        allowed steering line."""
+        from wispsh import invoke
+        from wispsh.sandbox import steering
+
+        req.conn = conn
+        if req.start is None or not self.inside(req):
             return invoke.refusal("wispsh: not run: the request did not come from inside this wisp run")
         env = dict(req.env)
         for name in OWN_PLACES:          # the store and the grants are the supervisor's, not the request's
@@ -184,16 +210,49 @@ class Judge:
                 env[name] = self.own_env[name]
             else:
                 env.pop(name, None)
+        if req.kind == "command":
+            return self._command(req, env)
+        plans: list = []
         with self.lock:
+            beneath = self.beneath(req)
             outcome = invoke.decide(
                 argv_for_parse(req, self.layout), env=env, cwd=req.cwd or "/", stdin_is_tty=req.tty, read_stdin=self._stdin(req),
                 find_shell=self._find_shell(req), config=self.config, answers=self._answers(req),
                 here=LazyHere(req.pid, env), allow_yes=False, pid=req.pid, source=SOURCE,
-                beneath=self.beneath(req)) if req.cwd else \
+                beneath=beneath, plans=plans) if req.cwd else \
                 invoke.refusal("wispsh: not run: the working directory cannot be read")
             if outcome.shell is not None and outcome.line:
                 self._record(req)
+                if beneath is None and self.views is not None and self.views.any():
+                    req.view = steering.kind_of(plans, allowed=True)
         return outcome
+
+    def _command(self, req: Request, env):
+        """One command of a gated shell (session/), typed or piped into a shell started inside: judged in full
+        with the shell's directory and environment as the session sent them; never beneath an allowed line
+        (a gated shell is not one), and no approval of the shell itself covers it."""
+        from wispsh import flow, invoke
+        from wispsh.config import ConfigError
+
+        if len(req.argv) != 1 or not req.cwd:
+            return invoke.refusal("wispsh: not run: malformed command request")
+        from wispsh.decide import session
+
+        with self.lock:
+            session.asking_for(LazyHere(req.pid, env))
+            try:
+                warnings: list[str] = []
+                refused = flow.verdict(req.argv[0], config=self.config(), cwd=req.cwd, env=env,
+                                       answers=self._answers(req), source=SOURCE, warnings=warnings)
+            except ConfigError as exc:
+                refused, warnings = f"wispsh: not run: config error: {exc}", []
+            except Exception as exc:
+                refused, warnings = f"wispsh: not run: internal error ({type(exc).__name__}: {exc})", []
+            finally:
+                session.asking_for(None)
+        if refused is not None:
+            return invoke.refusal(refused, warnings)
+        return invoke.exits(0, stderr=flow.warning_lines(warnings))
 
     def _unlocked(self, work):
         """Run work() with the judge's lock let go (a person answering, a pipe being read)."""

@@ -1,6 +1,10 @@
 """What the `wisp run` namespace looks like, and the bwrap argv that makes it.
 
-Everything is as outside (`--dev-bind / /`: the same files, devices, network, terminal, environment) except:
+With the walls (walls.py says which places; steering.py which files steer tools): `/` read-only, the project,
+caches and agents' state writable, a private /tmp, /var/tmp, /dev and $XDG_RUNTIME_DIR, the secret stores
+empty, the host's unix sockets covered, /proc/sys read-only for root. Without the write wall, everything is
+as outside (`--dev-bind / /`: the same files, devices, network, terminal, environment) except what follows;
+with it, what follows holds too:
 
 - **Shells.** Every sh, bash, dash, zsh, ksh (and ksh93, mksh, rbash) found in the system directories, on
   PATH, or named in config `shell.*` is resolved (/bin is often a link to /usr/bin, /bin/sh a link to dash) and
@@ -53,6 +57,7 @@ READS_ON = {
                       'elif [ -r "$HOME/.profile" ]; then . "$HOME/.profile"; fi\n'),
     ".bash_login": '[ -r "$HOME/.profile" ] && . "$HOME/.profile"\n',
 }
+EMPTY = "empty"                  # in the run dir: the empty file bound over a secret file
 PLACEHOLDER_HEAD = ("# wisp run: a read-only stand-in while wisp run runs (it did not exist); removed when wisp run "
                     "ends.\n")
 
@@ -84,6 +89,22 @@ class Layout:
     hide_files: list[str]        # sockets and files: /dev/null over them
     placeholders: list[Placeholder]
     notes: list[str]             # what could not be protected, said at start
+    writes_wall: bool = False    # / read-only (else --dev-bind / / as round 1)
+    private: list = field(default_factory=list)     # (dir, mode): an empty writable tmpfs (/tmp, the runtime dir)
+    reveal: list = field(default_factory=list)      # paths under a private dir shown again (read-only)
+    writable: list = field(default_factory=list)    # bound read-write (the project, caches, agent state)
+    make_dirs: list = field(default_factory=list)   # made inside a private dir ($TMPDIR under /tmp)
+    steering: list = field(default_factory=list)    # steering files: read-only binds (steering.py)
+    watched: list = field(default_factory=list)     # steering files that did not exist: watched (steering.py)
+    secrets: object = None                          # walls.Secrets: hidden
+    sockets: list = field(default_factory=list)     # host sockets: /dev/null over them
+    passed: list = field(default_factory=list)      # sockets (and the display's files) bound in as they are
+    proc_sys: bool = False       # /proc/sys read-only (root: kuid 0 may write sysctls)
+    nesting: bool = False        # nested user namespaces allowed (no --disable-userns)
+    landlock: bool = False       # abstract sockets and signals scoped (landlock.py)
+    project: str = ""
+    copies: list = field(default_factory=list)      # (copy in the run dir, path): shown instead of the file
+    net: str = "host"            # run.net: only "host" now; the network wall (issue 24) sets it
 
     def shell_for(self, path: str) -> Shell | None:
         """The shell whose launcher answers an exec of `path` (as the process inside named it)."""
@@ -154,34 +175,81 @@ def _homes(env) -> list[str]:
 
 
 def _config_homes(env, home: str) -> list[str]:
+    """~/.config and $XDG_CONFIG_HOME, once each (XDG_CONFIG_HOME=$HOME/.config names the same place)."""
     places = [os.path.join(home, ".config")]
     xdg = env.get("XDG_CONFIG_HOME")
     if xdg and os.path.isabs(xdg):
-        places.append(xdg)
-    return places
+        places.append(os.path.normpath(xdg))
+    return list(dict.fromkeys(places))
 
 
-def plan(*, env, config, run_dir: str, wisp_home: str, uid: int | None = None) -> Layout:
-    """The namespace for this run (nothing is made yet: see make_placeholders)."""
+def plan(*, env, config, run_dir: str, wisp_home: str, uid: int | None = None, walls=None, program=(),
+         cwd: str | None = None) -> Layout:
+    """The namespace for this run. Nothing is made here but the missing cache and agent-state directories of
+    the tools and agent at hand (walls.prepare); placeholders are made by make_placeholders.
+    walls: walls.Settings (None: every wall on); program: what `wisp run` starts (its agent's state and login)."""
     from wispsh.policy.context import runtime_dirs
+    from wispsh.sandbox import steering
+    from wispsh.sandbox import walls as wall
 
     uid = os.getuid() if uid is None else uid
+    walls = wall.Settings() if walls is None else walls
+    cwd = os.path.realpath(cwd or os.getcwd())
+    agent = wall.program_name(list(program))
     socket_path = os.path.join(run_dir, "sock", "req.sock")
     protect: list[str] = []
     placeholders: list[Placeholder] = []
     notes: list[str] = []
+    homes = _homes(env)
+    project = os.path.realpath(_project_root(cwd))
+
+    # ---- what is writable (the writes wall): everything else is read-only
+    private: list[tuple[str, str]] = []
+    writable: list[str] = []
+    make_dirs: list[str] = []
+    if walls.writes:
+        private += [("/tmp", "1777"), ("/var/tmp", "1777")]
+        if project in ("/", *homes):
+            notes.append(f"the start directory's project is {project}: all of it is writable inside "
+                         "(start wisp run in the project's directory)")
+        writable += [project, *wall.git_dirs(project)]
+        for extra in walls.allow_write:
+            path = os.path.realpath(os.path.join(project, os.path.expanduser(extra)))
+            if os.path.isdir(path) or os.path.isfile(path):
+                writable.append(path)
+            else:
+                notes.append(f"--allow-write/run.allowWrite {extra}: no such file or directory, not writable")
+        here = env.get("HOME") if env.get("HOME") and os.path.isabs(env["HOME"]) else homes[0]
+        writable += wall.prepare(wall.caches(here, env) + wall.agent_state(here, agent))   # where tools write
+    if walls.sockets:
+        runtime = env.get("XDG_RUNTIME_DIR")
+        if runtime and os.path.isabs(runtime) and os.path.isdir(runtime):
+            private.append((os.path.realpath(runtime), "0700"))
+    private_dirs = [d for d, _ in private]
+    tmpdir = env.get("TMPDIR")
+    if tmpdir and os.path.isabs(tmpdir) and walls.writes:
+        tmpdir = os.path.realpath(tmpdir) if os.path.exists(tmpdir) else os.path.normpath(tmpdir)
+        if wall.under_any(tmpdir, private_dirs) and tmpdir not in private_dirs:
+            make_dirs.append(tmpdir)
+        elif not wall.under_any(tmpdir, writable + private_dirs):
+            private.append((tmpdir, "0700"))
+    writable = list(dict.fromkeys(writable))
+
+    def in_writable(path: str) -> bool:
+        return not walls.writes or wall.under_any(path, writable)
 
     def keep(path: str, *, kind: str | None = None, content: bytes = b"") -> None:
         if path in protect:             # named twice ($XDG_CONFIG_HOME is ~/.config): one placeholder
             return
         if os.path.lexists(path):
-            if os.path.islink(path):
+            if os.path.islink(path) and in_writable(path):
                 notes.append(f"{path} is a symbolic link: its target is read-only inside, the link itself is not "
                              "(protect its directory with run.protect)")
             if os.path.exists(path):
                 protect.append(path)
             return
-        if kind is not None:
+        # missing: read-only anyway where nothing is writable; elsewhere a placeholder (once per path)
+        if kind is not None and in_writable(path) and all(ph.path != path for ph in placeholders):
             placeholders.append(Placeholder(path, kind, content))
             protect.append(path)
 
@@ -194,7 +262,8 @@ def plan(*, env, config, run_dir: str, wisp_home: str, uid: int | None = None) -
     own_home = env.get("HOME") if env.get("HOME") and os.path.isabs(env["HOME"]) else None
     real_home = os.path.normpath(user_home())
     unguarded: list[str] = []
-    for home in _homes(env):
+    hidden_home = (".ssh", ".gnupg") if walls.secrets else ()
+    for home in homes:
         # Placeholders only in $HOME, where the shells inside read their start-up files. A password-database
         # home that differs keeps what exists read-only, and what is missing there is said. A $HOME that is
         # not the password database's gets no start-up file placeholders: wispsh judges every start-up file
@@ -205,7 +274,7 @@ def plan(*, env, config, run_dir: str, wisp_home: str, uid: int | None = None) -
         def keep_home(path: str, *, kind: str | None = None, content: bytes = b"") -> None:
             if here_too or os.path.lexists(path):
                 keep(path, kind=kind, content=content)
-            elif kind is not None:
+            elif kind is not None and in_writable(path):
                 unguarded.append(path)
 
         for name in RC_FILES:
@@ -216,9 +285,10 @@ def plan(*, env, config, run_dir: str, wisp_home: str, uid: int | None = None) -
                           content=(PLACEHOLDER_HEAD + READS_ON[name]).encode())
         for name in HOME_FILES:
             keep_home(os.path.join(home, name), kind="file")
-        for name in (".ssh", ".gnupg"):
-            keep_home(os.path.join(home, name), kind="dir")
-        for base in _config_homes(env, home):
+        for name in (".ssh", ".gnupg"):          # an existing one is hidden by the secret wall instead
+            if name not in hidden_home or not os.path.isdir(os.path.join(home, name)):
+                keep_home(os.path.join(home, name), kind="dir")
+        for base in dict.fromkeys(_config_homes(env, home)):
             for name in ("git", "autostart", "systemd/user"):
                 keep_home(os.path.join(base, name), kind="dir")
         for agent_home, variable, snapshots in SNAPSHOT_DIRS:
@@ -227,20 +297,29 @@ def plan(*, env, config, run_dir: str, wisp_home: str, uid: int | None = None) -
             keep_home(os.path.join(where, snapshots), kind="dir" if os.path.isdir(where) else None)
     if unguarded:
         notes.append(f"not protected (missing, and not under $HOME, where placeholders go): {', '.join(unguarded)}")
-    project = _project_root(os.getcwd())
     for extra in _run_list(config, "protect"):
         path = os.path.join(project, os.path.expanduser(extra))   # relative: to the project (git work tree)
         if os.path.exists(path):
             protect.append(path)
         else:
             notes.append(f"run.protect {extra}: does not exist, not protected")
-    if uid == 0:
+    if uid == 0 and not walls.writes:
         for path in ROOT_SYSTEM:
             if os.path.isdir(path) and not os.path.islink(path):
                 protect.append(path)
     if os.path.isdir(CGROUPS):     # cgroup.kill or cgroup.freeze there would stop the supervisor too
         protect.append(CGROUPS)
 
+    # ---- files that steer tools (steering.py): read-only where they exist, watched where they do not
+    steer_paths = steering.project_paths(project, wall.git_dirs(project)) + steering.home_paths(homes)
+    steer, watched = steering.split(steer_paths, writable if walls.writes else ["/"])
+
+    # ---- secrets: empty inside
+    secret = wall.secrets(homes, walls, agent, uid) if walls.secrets else wall.Secrets()
+    protect = [p for p in dict.fromkeys(protect) if not wall.under_any(os.path.realpath(p), secret.dirs)
+               and os.path.realpath(p) not in secret.files]
+
+    # ---- sockets
     hide_dirs: list[tuple[str, bool]] = []
     hide_files: list[str] = []
     for place in runtime_dirs(env):
@@ -248,12 +327,12 @@ def plan(*, env, config, run_dir: str, wisp_home: str, uid: int | None = None) -
             hide_dirs.append((place, False))
     runtime = env.get("XDG_RUNTIME_DIR") or f"/run/user/{uid}"
     tmp = env.get("TMUX_TMPDIR") or "/tmp"
-    for place, writable in ((os.path.join(tmp, f"tmux-{uid}"), True), (f"/tmp/tmux-{uid}", True),
-                            (os.path.join(runtime, "systemd"), False), (os.path.join(runtime, "wezterm"), False),
-                            (env.get("SCREENDIR") or "", True), (f"/run/screen/S-{_user_name(uid)}", True),
-                            (f"/var/run/screen/S-{_user_name(uid)}", True)):
+    for place, writable_tmpfs in ((os.path.join(tmp, f"tmux-{uid}"), True), (f"/tmp/tmux-{uid}", True),
+                                  (os.path.join(runtime, "systemd"), False), (os.path.join(runtime, "wezterm"), False),
+                                  (env.get("SCREENDIR") or "", True), (f"/run/screen/S-{_user_name(uid)}", True),
+                                  (f"/var/run/screen/S-{_user_name(uid)}", True)):
         if place and os.path.isdir(place) and not any(place == d for d, _ in hide_dirs):
-            hide_dirs.append((os.path.realpath(place), writable))
+            hide_dirs.append((os.path.realpath(place), writable_tmpfs))
     files = [os.path.join(runtime, "bus"), os.path.join(wisp_home, "grants.key")]   # the key signs grants
     if uid == 0:
         files += ["/run/dbus/system_bus_socket", "/var/run/dbus/system_bus_socket", "/run/systemd/private"]
@@ -266,11 +345,38 @@ def plan(*, env, config, run_dir: str, wisp_home: str, uid: int | None = None) -
     for path in files:
         if os.path.lexists(path) and not os.path.isdir(path):
             hide_files.append(os.path.realpath(path))
+    passed, said = wall.passed_sockets(env, walls) if (walls.sockets or walls.ssh_agent) else ([], [])
+    notes += said
+    # what lies under a private dir and must still be seen there: homes, the gate, the wisp home
+    named = [w for w in program if os.path.isabs(w) and os.path.exists(w)]     # `wisp run -- python /tmp/x.py`
+    reveal = [os.path.realpath(p) for p in dict.fromkeys([*homes, wisp_home, *gate_files(env), *named])
+              if os.path.exists(p) and wall.under_any(os.path.realpath(p), private_dirs)
+              and not wall.under_any(os.path.realpath(p), writable)]
+    seen = reveal + writable + passed
 
+    def unseen(path: str) -> bool:          # under a private dir and not shown again there: gone inside
+        return wall.under_any(path, private_dirs) and not wall.under_any(path, seen)
+
+    sockets: list[str] = []
+    if walls.sockets:
+        home = homes[0] if homes else "/"
+        covered = secret.dirs + [d for d, _ in hide_dirs] + [run_dir]
+        sockets = [s for s in wall.host_sockets(uid, home) if not unseen(s) and not wall.under_any(s, covered)
+                   and not wall.under_any(s, passed) and s not in hide_files]
+    hide_dirs = [(d, w) for d, w in hide_dirs if not unseen(d)]
+    hide_files = [f for f in dict.fromkeys(hide_files) if not unseen(f)]
+
+    from wispsh.sandbox import landlock
+
+    nesting = walls.nesting and wall.nesting_possible(uid)[0]
     return Layout(run_dir=run_dir, socket=socket_path, launcher=os.path.join(run_dir, "launcher"),
                   shells=find_shells(env, config),
-                  protect=list(dict.fromkeys(protect)), hide_dirs=hide_dirs, hide_files=list(dict.fromkeys(hide_files)),
-                  placeholders=placeholders, notes=notes)
+                  protect=list(dict.fromkeys(protect)), hide_dirs=hide_dirs, hide_files=hide_files,
+                  placeholders=placeholders, notes=notes, writes_wall=walls.writes, private=private,
+                  reveal=reveal, writable=writable, make_dirs=make_dirs,
+                  steering=steer, watched=watched, secrets=secret, sockets=sockets, passed=passed,
+                  proc_sys=uid == 0, nesting=nesting, landlock=walls.sockets and landlock.can_scope(),
+                  project=project, net=walls.net)
 
 
 def _project_root(cwd: str) -> str:
@@ -379,24 +485,57 @@ def launcher_text(python: str, socket_path: str) -> str:
 
 def bwrap_argv(layout: Layout, *, bwrap: str, disable_userns: bool, seccomp_fd: int | None, cwd: str,
                program: list[str]) -> list[str]:
+    """The mounts in the order they must be made: what comes later may sit inside what came before (a
+    protected file inside the writable project, a shown file inside a hidden directory)."""
     argv = [bwrap, "--unshare-user"]
-    if disable_userns:
+    if disable_userns and not layout.nesting:
         argv.append("--disable-userns")     # no nested user namespace: nothing inside can remount what we bound
-    argv += ["--unshare-pid", "--die-with-parent", "--cap-drop", "ALL", "--dev-bind", "/", "/", "--proc", "/proc"]
+    argv += ["--unshare-pid", "--die-with-parent", "--cap-drop", "ALL"]
+    if layout.net != "host":                # the network wall's seam (issue 24): --unshare-net and the proxy's
+        raise ValueError(f"run.net {layout.net!r} is not built yet")    # socket bridged in, here
+    if layout.writes_wall:
+        argv += ["--ro-bind", "/", "/", "--dev", "/dev"]
+    else:
+        argv += ["--dev-bind", "/", "/"]
+    argv += ["--proc", "/proc"]
+    if layout.proc_sys:                     # kuid 0 may write every sysctl (kernel.core_pattern) through a new proc
+        argv += ["--ro-bind", "/proc/sys", "/proc/sys"]
     if seccomp_fd is not None:
         argv += ["--seccomp", str(seccomp_fd)]
     else:
         argv.append("--new-session")        # no filter for this machine: no shared terminal to type into
-    for path in layout.protect:                          # first: what comes later may sit inside these
+    for directory, mode in layout.private:
+        argv += ["--perms", mode, "--tmpfs", directory]
+    for directory in layout.make_dirs:
+        argv += ["--perms", "0700", "--dir", directory]
+    for path in layout.reveal:
         argv += ["--ro-bind", path, path]
+    for path in layout.writable:
+        argv += ["--bind", path, path]
+    for path in layout.protect + layout.steering:        # after the writable places: they may sit inside
+        argv += ["--ro-bind", path, path]
+    secrets = layout.secrets
+    if secrets is not None:
+        for directory in secrets.dirs:
+            argv += ["--perms", "0700", "--tmpfs", directory]
+        for real, inside in secrets.shown:
+            argv += ["--ro-bind", real, inside]
+        for path in secrets.files:            # an empty file (the run dir's): reads as empty, as /dev/null would
+            argv += ["--ro-bind", os.path.join(layout.run_dir, EMPTY), path]
+    for copy, path in layout.copies:
+        argv += ["--ro-bind", copy, path]
     for directory, _writable in layout.hide_dirs:
         argv += ["--perms", "0700", "--tmpfs", directory]
-    for path in layout.hide_files:
+    for path in layout.hide_files + layout.sockets:
         argv += ["--ro-bind", "/dev/null", path]
+    for path in layout.passed:
+        argv += ["--bind", path, path]
     argv += ["--ro-bind", layout.run_dir, layout.run_dir]
     for directory, writable in layout.hide_dirs:        # read-only once the run dir is bound back inside
         if not writable:
             argv += ["--remount-ro", directory]
+    for directory in (secrets.dirs if secrets is not None else ()):
+        argv += ["--remount-ro", directory]
     for shell in layout.shells:
         argv += ["--ro-bind", layout.launcher, shell.real]
     argv += ["--chdir", cwd, "--", *program]

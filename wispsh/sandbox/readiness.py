@@ -82,6 +82,44 @@ def why_not(stderr: str) -> tuple[str, str]:
             "SHELL/PATH recipes in the README")
 
 
+KNOBS = ("/proc/sys/kernel/random/boot_id", "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+         "/proc/sys/kernel/unprivileged_userns_clone", "/proc/sys/user/max_user_namespaces")
+
+
+def _cache_key(bwrap: str) -> list:
+    st = os.stat(bwrap)
+    return [bwrap, st.st_mtime_ns, st.st_size, st.st_mode, os.getuid(), os.readlink("/proc/self/ns/user"),
+            *(_read(k) for k in KNOBS)]
+
+
+def check_cached(cache: str) -> Readiness:
+    """check(), remembered in `cache` (a file in the private run directory) while this boot, this bwrap and the
+    kernel's namespace settings stay as they were: three bwrap runs saved from every `wisp run`'s start. Only
+    a success is remembered; anything unreadable means trying again."""
+    import json
+
+    bwrap = shutil.which("bwrap") or next((p for p in ("/usr/bin/bwrap", "/bin/bwrap") if os.access(p, os.X_OK)), None)
+    try:
+        key = _cache_key(bwrap) if bwrap else None
+        with open(cache) as fh:
+            saved = json.load(fh)
+        if key is not None and saved.get("key") == key:
+            got = saved["ready"]
+            return Readiness(True, got["detail"], "", got["bwrap"], got["disable_userns"], got["bwrap_version"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    ready = check(bwrap)
+    if ready.ok and bwrap:
+        try:
+            tmp = f"{cache}.{os.getpid()}"
+            with open(tmp, "w") as fh:
+                json.dump({"key": _cache_key(bwrap), "ready": ready.to_json()}, fh)
+            os.replace(tmp, cache)
+        except OSError:
+            pass
+    return ready
+
+
 def check(bwrap: str | None = None) -> Readiness:
     """Whether `wisp run` can work here, found by trying."""
     if not sys.platform.startswith("linux"):

@@ -72,8 +72,9 @@ def _inherited_fds() -> list[int]:
 
 class Supervisor:
     def __init__(self, program: list[str], *, env=None, watch_pane: bool = False, protect=(),
-                 out=sys.stderr):
+                 out=sys.stderr, walls=None):
         self.program = list(program)
+        self.walls = dict(walls or {})          # walls.settings() flags: None = as config says
         self.env = dict(os.environ if env is None else env)
         self.watch_pane = watch_pane
         self.extra_protect = list(protect)
@@ -86,6 +87,9 @@ class Supervisor:
         self.slots = threading.BoundedSemaphore(MAX_CLIENTS)
         self.shell_fds: dict[str, int] = {}     # the real shells' binaries, opened before the namespace exists
         self.entry_points = None
+        self.sentry = None
+        self.views = None
+        self.claude = None                      # walls.ClaudeState: ~/.claude.json handed over and back
 
     def say(self, text: str) -> None:
         from wispsh.support.text import wrap
@@ -101,7 +105,9 @@ class Supervisor:
 
         inherited = _inherited_fds()
         self.entry_points = self._entry_points()
-        ready = readiness.check()
+        from wispsh.decide.store import runtime_dir
+
+        ready = readiness.check_cached(str(runtime_dir(self.env) / "run" / "ready.json"))
         if not ready.ok:
             raise CannotStart(f"{ready.detail} -- {ready.fix}")
         home = wisp_home(self.env)
@@ -122,10 +128,16 @@ class Supervisor:
             self._teardown(run_dir)
 
     def _run(self, ready, config, home: str, run_dir: str, inherited, seccomp) -> int:
-        from wispsh.sandbox.asking import Asker, TerminalDesk
+        from wispsh.sandbox import walls as wall
+        from wispsh.sandbox.asking import Asker
         from wispsh.sandbox.judge import Judge
 
-        layout = layouts.plan(env=self.env, config=config, run_dir=run_dir, wisp_home=home)
+        settings = wall.settings(config, **self.walls)
+        if settings.net not in wall.NETS:
+            raise CannotStart(f"run.net {settings.net!r}: only \"host\" is known to this version (the network "
+                              "wall comes with the asking proxy) -- remove run.net or set it to \"host\"")
+        layout = layouts.plan(env=self.env, config=config, run_dir=run_dir, wisp_home=home, walls=settings,
+                              program=self.program, cwd=os.getcwd())
         for extra in self.extra_protect:
             path = os.path.abspath(os.path.expanduser(extra))
             if not os.path.exists(path):
@@ -135,6 +147,7 @@ class Supervisor:
             raise CannotStart("no /bin/sh found to bind the gate over -- wisp run needs a POSIX shell at /bin/sh")
         self.layout = layout
         os.mkdir(os.path.join(run_dir, "sock"), 0o700)
+        self._write_copies(layout, run_dir)
         self._write_launcher(layout)
         for shell in layout.shells:              # opened outside: inside, these paths are the launcher
             self.shell_fds[shell.real] = os.open(shell.real, os.O_RDONLY | os.O_CLOEXEC)
@@ -145,44 +158,63 @@ class Supervisor:
         layouts.make_placeholders(layout)
         for note in layout.notes:
             self.say(note)
+        from wispsh.sandbox.steering import Sentry
 
+        self.sentry = Sentry(layout.watched, os.path.join(home, "held"), self.say)
+
+        if layout.landlock and os.stat(ready.bwrap).st_mode & 0o4000:
+            layout.landlock = False           # no_new_privs (Landlock's price) would take a setuid bwrap's setuid
+            self.say("bwrap is setuid here: abstract unix sockets are not scoped (Landlock needs no_new_privs)")
         filter_fd = seccomp.filter_fd()
+        if layout.landlock:
+            from wispsh.sandbox import landlock  # noqa: F401  (imported before the fork its preexec runs in)
         typing_blocked = filter_fd is not None or seccomp.tiocsti_disabled_by_kernel()
         desk = self._desk(config, typing_blocked)
-        import psutil
-
-        me = (os.getpid(), psutil.Process().create_time())
+        me = (os.getpid(), procs.create_time(os.getpid()))
+        program_env = dict(self.env)
+        if layout.writes_wall and wall.ClaudeState.wanted(wall.program_name(self.program), self.env):
+            self.claude = wall.ClaudeState(self.env.get("HOME") or os.path.expanduser("~"))
+            program_env.update(self.claude.hand_over())
         argv = layouts.bwrap_argv(layout, bwrap=ready.bwrap, disable_userns=ready.disable_userns,
                                   seccomp_fd=filter_fd, cwd=os.getcwd(), program=self.program)
         if self.watch_pane:
             self._open_pane()
         try:
-            self.child = subprocess.Popen(argv, env=self.env, pass_fds=tuple(inherited) + (
-                (filter_fd,) if filter_fd is not None else ()))
-        except OSError as exc:
-            raise CannotStart(f"cannot start {ready.bwrap}: {exc.strerror or exc}") from None
+            self.child = subprocess.Popen(argv, env=program_env, pass_fds=tuple(inherited) + (
+                (filter_fd,) if filter_fd is not None else ()), preexec_fn=_scope if layout.landlock else None)
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise CannotStart(f"cannot start {ready.bwrap}: {getattr(exc, 'strerror', None) or exc}") from None
         finally:
             if filter_fd is not None:
                 os.close(filter_fd)
         root = (self.child.pid, procs.start_of(self.child.pid))
-        judge = Judge(layout=layout, wisp_home=home, root=root, asker=Asker(me=me, desk=desk), env=self.env)
-        judge.warm()
+        from wispsh.sandbox.view import Views
+
+        self.views = Views(layout=layout, sandbox=root[0], seccomp=filter_fd is not None, sentry=self.sentry,
+                           shell_fd=lambda path: self.shell_fds.get(os.path.realpath(path)))
+        self.sentry.tick = self.views.keep
+        judge = Judge(layout=layout, wisp_home=home, root=root, asker=Asker(me=me, desk=desk), env=self.env,
+                      views=self.views, sentry=self.sentry)
+        acceptor = threading.Thread(target=self._accept, args=(judge,), name="wisp-run-accept", daemon=True)
+        acceptor.start()
+        self.sentry.start()
+        threading.Thread(target=judge.warm, args=(self.stopping,), name="wisp-run-warm", daemon=True).start()
         if desk is None and not self._watchers_running():
             self.say("no `wisp watch` is running: lines that need a person's approval will be refused until "
                      "one runs (start `wisp watch` in another terminal of yours)")
-        acceptor = threading.Thread(target=self._accept, args=(judge,), name="wisp-run-accept", daemon=True)
-        acceptor.start()
         old = {sig: signal.signal(sig, self._pass_on) for sig in (signal.SIGTERM, signal.SIGHUP)}
         old[signal.SIGINT] = signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the program's
         try:
-            while self.child.poll() is None:
-                if desk is not None:
-                    desk.serve(timeout=0.2)
-                else:
-                    try:
-                        self.child.wait(timeout=0.5)
-                    except subprocess.TimeoutExpired:
-                        pass
+            if desk is None:
+                self.child.wait()              # (Popen.wait with a timeout polls: up to 50 ms late at the end)
+            else:
+                def ended() -> None:           # wakes the desk at once when the program ends
+                    self.child.wait()
+                    desk.jobs.put(None)
+
+                threading.Thread(target=ended, name="wisp-run-wait", daemon=True).start()
+                while self.child.poll() is None:
+                    desk.serve(timeout=1.0)
         finally:
             for sig, handler in old.items():
                 signal.signal(sig, handler)
@@ -190,6 +222,20 @@ class Supervisor:
                 desk.cancel_all()
         status = self.child.returncode
         return 128 - status if status < 0 else status
+
+    def _write_copies(self, layout, run_dir: str) -> None:
+        """The empty file shown for a secret one, and the files shown without their secret lines (~/.npmrc):
+        written here, bound over the real ones."""
+        fd = os.open(os.path.join(run_dir, layouts.EMPTY), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o444)
+        os.close(fd)
+        if layout.secrets is None or not layout.secrets.copies:
+            return
+        os.mkdir(os.path.join(run_dir, "shown"), 0o700)
+        for n, (path, text) in enumerate(layout.secrets.copies):
+            copy = os.path.join(run_dir, "shown", str(n))
+            with open(copy, "w") as fh:
+                fh.write(text)
+            layout.copies.append((copy, path))
 
     def _write_launcher(self, layout) -> None:
         text = layouts.launcher_text(sys.executable, layout.socket)
@@ -201,6 +247,7 @@ class Supervisor:
         os.chmod(layout.launcher, 0o755)
         try:                      # the client's .pyc, written now: inside, the package is read-only
             import wispsh.sandbox.client  # noqa: F401
+            import wispsh.session.inside  # noqa: F401  (and a gated shell's driver's)
         except ImportError:
             pass
 
@@ -260,18 +307,22 @@ class Supervisor:
             creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
             pid = int.from_bytes(creds[0:4], sys.byteorder, signed=True)
             uid = int.from_bytes(creds[4:8], sys.byteorder)
-            body, fds = client.receive(conn, fds_wanted=1)
+            body, fds = client.receive(conn, fds_wanted=3)
             if body is None or uid != os.getuid() or pid <= 0:
                 return
             try:
                 req = parse_request(body, pid=pid, uid=uid, stdin_fd=fds[0] if fds else None)
+                if self.sentry is not None:
+                    self.sentry.check()
             except BadRequest as exc:
                 from wispsh import invoke
 
                 self._send(conn, invoke.refusal(f"wispsh: not run: {exc}"))
                 return
             conn.settimeout(None)
-            outcome = judge.handle(req)
+            outcome = judge.handle(req, conn=conn)
+            if req.view and len(fds) == 3 and outcome.shell is not None:
+                outcome = self.views.run(outcome, req, fds, conn, judge)
             self._send(conn, outcome)
         except Exception:                       # the client refuses when its answer never comes
             pass
@@ -299,6 +350,8 @@ class Supervisor:
             return
         argv = list(outcome.argv)
         held = b"-"
+        if outcome.session is not None:
+            return self._send_session(conn, outcome, b)
         shell_fd = self.shell_fds.get(os.path.realpath(outcome.shell))
         opened = None
         if shell_fd is None:                     # a shell not bound over (config shell.*, a wispsh entry's find)
@@ -323,6 +376,28 @@ class Supervisor:
             for fd in (reader, opened):
                 if fd is not None:
                     os.close(fd)
+
+    def _send_session(self, conn: socket.socket, outcome, b) -> None:
+        """A gated shell (session/): the client becomes the session's driver inside, with an fd on the real
+        shell's binary; each command it reads comes back here as a `command` request."""
+        from wispsh.sandbox import client
+
+        shell_fd = self.shell_fds.get(os.path.realpath(outcome.shell))
+        opened = None
+        if shell_fd is None:
+            shell_fd = opened = os.open(outcome.shell, os.O_RDONLY | os.O_CLOEXEC)
+        argv = list(outcome.argv)
+        env = [b(k) + b"=" + b(v) for k, v in outcome.env_add.items()] + [b(k) for k in outcome.env_drop]
+        s = outcome.session
+        message = client.pack([b"session", b(outcome.shell), b"%d" % len(argv), *map(b, argv), b"%d" % len(env),
+                               *env, b(s["family"]), b"1" if s["interactive"] else b"0",
+                               b"1" if s["login"] else b"0", b"%d" % s["options"],
+                               b(outcome.stderr).replace(b"\0", b"")])
+        try:
+            conn.sendmsg([message], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, shell_fd.to_bytes(4, sys.byteorder))])
+        finally:
+            if opened is not None:
+                os.close(opened)
 
     # ------------------------------------------------------------ the watch pane and the end
 
@@ -398,15 +473,29 @@ class Supervisor:
         if self.pane:
             subprocess.run([shutil.which("tmux") or "tmux", "kill-pane", "-t", self.pane], capture_output=True,
                            env=self.env, stdin=subprocess.DEVNULL)
+        if self.claude is not None:
+            said = self.claude.hand_back()
+            if said:
+                self.say(said)
+        if self.sentry is not None:
+            for said in self.sentry.report() + (self.views.said if self.views is not None else []):
+                self.say(said)
         if self.layout is not None:
             for left in layouts.remove_placeholders(self.layout):
                 self.say(f"{left} was a placeholder made for this run and has changed; left as it is")
         shutil.rmtree(run_dir, ignore_errors=True)
 
 
-def main(program: list[str], *, watch_pane: bool = False, protect=()) -> int:
+def _scope() -> None:
+    """preexec for bwrap: the Landlock domain of everything inside (landlock.py)."""
+    from wispsh.sandbox import landlock
+
+    landlock.restrict()
+
+
+def main(program: list[str], *, watch_pane: bool = False, protect=(), walls=None) -> int:
     try:
-        return Supervisor(program, watch_pane=watch_pane, protect=protect).run()
+        return Supervisor(program, watch_pane=watch_pane, protect=protect, walls=walls).run()
     except CannotStart as exc:
         sys.stderr.write(f"wisp run: cannot start: {exc}\n")
         return 1
