@@ -138,3 +138,23 @@ def test_wisp_run_starts_when_xdg_config_home_is_the_default_config_dir(tmp_path
     env["XDG_CONFIG_HOME"] = str(Path(env["HOME"]) / ".config")
     done = wisp_run(env, "print('started')", tmp_path)
     assert done.returncode == 0 and done.stdout.strip() == "started", done.stderr
+
+
+@pytest.mark.parametrize("line, level", [
+    # a loop over compgen's variable names reads each by name: names hold no subscript, nothing runs
+    ('for k in $(compgen -e); do printf "%s=%s" "$k" "${!k}"; done', "safe"),
+    ('for k in `compgen -A export`; do echo "${!k}"; done', "safe"),
+    # anything else that makes the words can make `a[$(…)]`: bash would run it through ${!k}
+    ('for k in $(compgen -W "a[\\$(rm x)]" x); do echo "${!k}"; done', "high"),
+    ('for k in $(compgen -P "a[" -e); do echo "${!k}"; done', "high"),
+    ('for k in $(compgen -e | sed s/x/y/); do echo "${!k}"; done', "high"),
+    ('for k in $(cat names); do echo "${!k}"; done', "high"),
+    ('for k in $(echo "a[\\$(rm x)]"; compgen -e); do echo "${!k}"; done', "high"),
+    ("for k in $(compgen -e) 'a[$(rm x)]'; do echo \"${!k}\"; done", "high"),
+    ('for k in "$(compgen -e)"; do echo "${!k}"; done', "high"),
+])
+def test_a_loop_over_compgens_variable_names_is_a_read(tmp_path, line, level):
+    env = person(tmp_path)
+    done = subprocess.run([WISPSH, "--explain", "--json", "-c", line], env=env, cwd=tmp_path, capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert json.loads(done.stdout)["level"] == level, done.stdout
