@@ -15,7 +15,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from test_ask_support import (DANGER, DRIVER, PY, RM, PersonShell, build_plan, person_env, result,
+from test_ask_support import (DANGER, DRIVER, PY, REPO, RM, PersonShell, build_plan, person_env, result,
                               start_driver, write_config)
 from wispsh.ask import collect, prompt, terminal
 from wispsh.config import Config
@@ -139,6 +139,30 @@ def test_the_refusal_names_the_part_its_whole_reason_what_to_do_then_advice_narr
     danger = prompt.refusal_line(build_plan(DANGER), (), project="/p")
     assert "wisp watch" in danger and "approvals add" not in danger   # dangerous is never stored
     assert "never approved for later" in " ".join(danger.split()) and danger.endswith("`wisp watch`")
+
+
+def test_the_refusal_says_every_reason_that_decided_the_level(tmp_path):
+    """Was: only the first reason (`rm -rf build ~/notes`: "recursive delete of build", the delete in your
+    home unsaid). Every reason at the part's level is said whole; a lower one is left to `--explain`."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    env = person_env(tmp_path)
+    line = "rm -rf build ~/notes"
+    done = subprocess.run([str(REPO / ".venv" / "bin" / "wispsh"), "-c", line], env=env, cwd=project,
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, start_new_session=True,
+                          timeout=60)
+    head = " ".join(done.stderr.split("\nnothing ran", 1)[0].split())
+    assert done.returncode == 126 and head.startswith(f"wispsh: not run: {line} (high: "), done.stderr
+    assert "recursive delete of build" in head and "recursive delete of ~/notes" in head, head
+    mixed = {"line": "x", "parts": [["x", [0, 1], "high", ["a"], "x *"]], "questions": [["x *", "high", ["a"], [0],
+                                                                                         False]]}
+    plan = build_plan(mixed)
+    from wispsh.model import Finding, Level, replace
+
+    findings = (Finding(Level.MODERATE, "t.low", "writes a file"), Finding(Level.HIGH, "t.a", "deletes a tree"),
+                Finding(Level.HIGH, "t.b", "reads a secret"), Finding(Level.HIGH, "t.c", "deletes a tree"))
+    plan = replace(plan, questions=(replace(plan.questions[0], findings=findings),))
+    assert prompt.refusal_line(plan, ()).splitlines()[0] == "wispsh: not run: x (high: deletes a tree; reads a secret)"
 
 
 def test_the_refusal_gives_no_advice_that_cannot_work():

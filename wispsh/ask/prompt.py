@@ -82,8 +82,9 @@ def refusal_line(plan: Plan, answers: tuple[Answer, ...], *, project: str | None
 
 
 def _refused_head(plan: Plan, q) -> str:
-    """`wispsh: not run: PART (LEVEL: REASON)`: the part (or the whole line) first, its first reason whole."""
-    reason = sanitize(" ".join(_first(q.reasons).split()))
+    """`wispsh: not run: PART (LEVEL: REASON)`: the part (or the whole line) first, then every reason at its
+    level whole (`rm -rf build ~/notes`: both deletes, not only the first)."""
+    reason = sanitize(" ".join(_deciding(q).split()))
     if q.whole_line:
         return f"wispsh: not run: {_flat(plan.line)} (the whole line, {q.level}: {reason})"
     texts = [plan.judged[i].part.text for i in q.parts if i < len(plan.judged)]
@@ -127,8 +128,10 @@ def _flat(text: str) -> str:
     return sanitize(" ".join(text.split()))
 
 
-def _first(reasons) -> str:
-    return reasons[0] if reasons else "at or above the threshold"
+def _deciding(q) -> str:
+    """The reasons that decided `q`'s level (those at it), each once, in the order the rules found them."""
+    reasons = [f.reason for f in q.findings if f.level == q.level] or list(q.reasons)
+    return "; ".join(dict.fromkeys(reasons)) or "at or above the threshold"
 
 
 def _short(text: str, limit: int = 60) -> str:
