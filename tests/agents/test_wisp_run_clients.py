@@ -115,6 +115,7 @@ def test_aider_without_a_terminal_is_gated(tmp_path):
     assert "wispsh: not run: rm -rf victim" in said, said[-3000:]
     _kept(box)
     assert _decided(box)["rm -rf victim"] == "denied-unasked"
+    _no_plumbing_refused(box, ["rm -rf victim"])
 
 
 # ---------------------------------------------------------------- every client's plumbing under `wisp run`
