@@ -161,6 +161,20 @@ def _audit(env) -> list[dict]:
     return [json.loads(r) for r in path.read_text().splitlines()] if path.exists() else []
 
 
+def _ours(pattern: str, env) -> list[int]:
+    """The pids whose command line matches `pattern` and whose wisp home is this test's (the machine is shared:
+    another test's wispsh may run the same line)."""
+    mine = f"WISP_HOME={env['WISP_HOME']}".encode()
+    found = []
+    for pid in subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True).stdout.split():
+        try:
+            if mine in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0"):
+                found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
 def _watcher(env):
     import pexpect
 
@@ -182,9 +196,9 @@ def _asking(tmp_path, env, line: str):
     agent = subprocess.Popen([PY, str(script)], cwd=tmp_path, env=dict(env, AGENT_ARGV=json.dumps([WISPSH, "-c", line])),
                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)
     for _ in range(200):
-        found = subprocess.run(["pgrep", "-f", f"{WISPSH} -c {line}"], capture_output=True, text=True).stdout.split()
+        found = _ours(f"{WISPSH} -c {line}", env)
         if found:
-            return agent, int(found[0])
+            return agent, found[0]
         time.sleep(0.05)
     raise AssertionError("the asking wispsh did not start")
 
@@ -255,8 +269,7 @@ def test_a_signal_to_wispsh_during_the_terminal_dialog_is_a_plain_refusal_and_th
         before = sh.stty()
         sh.child.sendline("wispsh -c 'rm -rf build' 2>err.txt; echo rc=$?")
         sh.child.expect_exact("] no")
-        found = subprocess.run(["pgrep", "-f", f"wispsh -c rm -rf build"], capture_output=True, text=True)
-        os.kill(int(found.stdout.split()[0]), getattr(__import__("signal"), sig))
+        os.kill(_ours("wispsh -c rm -rf build", env)[0], getattr(__import__("signal"), sig))
         sh.child.expect(r"rc=(\d+)")
         assert sh.child.match.group(1) == "126"
         sh.child.expect_exact("WISP> ")
