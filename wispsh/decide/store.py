@@ -322,11 +322,12 @@ def _entry_json(entry: dict) -> str:
 #
 # Each change (an answer remembered, `wisp approvals add/revoke/clear`) is a small request file queued in
 # `pending/`; whoever holds the lock next applies every request queued by then, in order, in one
-# read-modify-write of approvals.json, and leaves each requester its result (`<request>.done`). A requester
-# waiting for the lock stops waiting as soon as its result is there. 200 people and agents granting at once
-# make a handful of writes, not 200 (each of which, on a loaded machine, could be preempted with the lock
-# held). A request whose process has died unanswered is dropped; applying is idempotent by id (a holder
-# killed between writing approvals.json and the results leaves its requests to be applied again, harmlessly).
+# read-modify-write of approvals.json, and leaves each requester its result (`<request>.done`, a link to
+# the batch's results). A requester waiting for the lock stops waiting as soon as its result is there. 200
+# people and agents granting at once make a handful of writes, not 200 (each of which, on a loaded machine,
+# could be preempted with the lock held). A request whose process has died unanswered is dropped; applying is
+# idempotent by id (a holder killed between writing approvals.json and the results leaves its requests to be
+# applied again, harmlessly).
 
 PENDING_DIR = "pending"
 STALE_SECONDS = 60.0            # a result nobody collected, a temp file nobody renamed
@@ -355,7 +356,7 @@ def _change(home: Path, op: dict) -> dict:
             # the request first, then its result: a holder writes the result before it removes the request
             taken = not request.exists()
             if done.exists():
-                result = json.loads(done.read_bytes())
+                result = json.loads(done.read_bytes()).get(stem, {"error": f"{done} holds no result of ours"})
                 done.unlink()
                 if "error" in result:
                     raise StoreError(result["error"])
@@ -439,17 +440,38 @@ def _apply_batch(home: Path, mine: str | None, op: dict) -> dict:
     for stem, change in batch:
         entries, results[stem] = _apply(entries, change)
     write_atomic(path, _dump(entries))
+    _hand_out(queue, {stem: r for stem, r in results.items() if stem != mine and stem is not None})
+    return results[mine]
+
+
+def _hand_out(queue: Path, results: dict) -> None:
+    """Leave each requester its result, `<stem>.done`: one file of the batch's results, hard-linked under
+    each requester's name (a link and an unlink a request under the lock, not a file written each: a holder
+    preempted on a loaded machine keeps the queue waiting for every syscall it makes)."""
+    if not results:
+        return
+    shared = queue / f".{next(iter(results))}.results"
+    try:
+        shared.write_text(json.dumps(results), encoding="utf-8")
+    except OSError:
+        return                      # each requester applies its own again (idempotent): no result is lost
     for stem in results:
-        if stem == mine or stem is None:
-            continue
         try:
-            temp = queue / f".{stem}.done.tmp"
-            temp.write_text(json.dumps(results[stem]), encoding="utf-8")
-            os.replace(temp, queue / f"{stem}.done")
+            try:
+                os.link(shared, queue / f"{stem}.done")
+            except FileExistsError:
+                pass                # a result left by a holder that died before removing the request
+            except OSError:         # no hard links here: a file of its own
+                temp = queue / f".{stem}.done.tmp"
+                temp.write_text(json.dumps({stem: results[stem]}), encoding="utf-8")
+                os.replace(temp, queue / f"{stem}.done")
             os.unlink(queue / f"{stem}.op")
         except OSError:
             pass                    # its requester applies it again itself (idempotent): no result is lost
-    return results[mine]
+    try:
+        os.unlink(shared)           # the links keep the results
+    except OSError:
+        pass
 
 
 def _apply(entries: list[Approval], op: dict) -> tuple[list[Approval], dict]:
