@@ -125,7 +125,7 @@ def test_wisp_doctor_names_the_real_shells_and_fails_without_one(tmp_path):
     wisp = str(Path(sys.executable).parent / "wisp")
     env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
     done = subprocess.run([wisp, "doctor"], capture_output=True, text=True, env=env)
-    assert done.returncode == 0, done.stdout
+    assert done.returncode in (0, 3), done.stdout       # 3: warnings to act on (no shims here), no failure
     assert "ok   real shell bash: " in done.stdout and "ok   Resources: " in done.stdout
     done = subprocess.run([wisp, "doctor"], capture_output=True, text=True, env={**env, "PATH": str(tmp_path)})
     assert done.returncode == 1 and "FAIL real shell default: no real shell found" in done.stdout
