@@ -67,9 +67,12 @@ FALLBACK_BASE = "/tmp"          # the XDG fallback: FALLBACK_BASE/runtime-UID, w
 
 
 def runtime_dir(env: dict[str, str] | None = None) -> Path:
-    """Where session and once grants, watch sockets and locks of this login live: $XDG_RUNTIME_DIR/wisp; else
-    /run/user/UID/wisp when that directory is the user's; else /tmp/runtime-UID/wisp (the XDG fallback,
-    which private_runtime_dir makes and checks private: 0700 and the user's own). No platformdirs import."""
+    """Where session and once grants, watch sockets and locks of this login live: $XDG_RUNTIME_DIR/wisp (the
+    login's own directory); without XDG_RUNTIME_DIR, a directory of this user and this wisp home,
+    /run/user/UID/wisp-HOMEID when that directory is the user's, else /tmp/runtime-UID/wisp-HOMEID (the XDG
+    fallback, which private_runtime_dir makes and checks private: 0700 and the user's own). HOMEID names the
+    wisp home (runtime_name): two wisp homes never share one (another install's session files would be read
+    as forged grants of this one). No platformdirs import."""
     env = os.environ if env is None else env
     from pathlib import Path
 
@@ -81,16 +84,39 @@ def runtime_dir(env: dict[str, str] | None = None) -> Path:
     try:
         st = os.lstat(run_user)
         if stat.S_ISDIR(st.st_mode) and st.st_uid == uid:
-            return Path(run_user) / RUNTIME_NAME
+            return Path(run_user) / runtime_name(env)
     except OSError:
         pass
-    return fallback_runtime_dir()
+    return fallback_runtime_dir(env)
 
 
-def fallback_runtime_dir() -> Path:
+_RUNTIME_NAMES: dict[str | None, str] = {}      # WISP_HOME -> its name: every judged line asks (policy/context)
+
+
+def runtime_name(env: dict[str, str] | None = None) -> str:
+    """`wisp-` and 12 hex digits naming the wisp home (its real path), for a runtime dir outside
+    $XDG_RUNTIME_DIR."""
+    given = (os.environ if env is None else env).get("WISP_HOME")
+    found = _RUNTIME_NAMES.get(given)
+    if found is not None:
+        return found
+    try:
+        home = home_dir(env)
+    except ConfigError:                 # refused elsewhere; a directory of its own all the same
+        home = str(given)
+    try:
+        from _sha256 import sha256      # the C module alone (hashlib loads OpenSSL: ~10 ms)
+    except ImportError:
+        from hashlib import sha256
+    digest = sha256(os.path.realpath(home).encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    found = _RUNTIME_NAMES[given] = f"{RUNTIME_NAME}-{digest}"
+    return found
+
+
+def fallback_runtime_dir(env: dict[str, str] | None = None) -> Path:
     from pathlib import Path
 
-    return Path(FALLBACK_BASE) / f"runtime-{os.getuid()}" / RUNTIME_NAME
+    return Path(FALLBACK_BASE) / f"runtime-{os.getuid()}" / runtime_name(env)
 
 
 def runtime_problem(path: Path) -> str | None:
@@ -116,7 +142,7 @@ def private_runtime_dir(env: dict[str, str] | None = None, *, create: bool) -> P
     """The runtime dir, made private (0700) when `create`; OSError naming the directory when it is not the
     user's own and private. The /tmp fallback's parent is checked the same way: /tmp is everyone's."""
     where = runtime_dir(env)
-    fallback = where == fallback_runtime_dir()
+    fallback = where == fallback_runtime_dir(env)
     chain = (where.parent, where) if fallback else (where,)
     if create and not fallback:
         os.makedirs(where.parent, mode=0o700, exist_ok=True)

@@ -308,7 +308,8 @@ def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, e
             outcome.append(Decision("denied-unasked"))
             continue
         if a.choice == "n":
-            outcome.append(Decision("denied-timeout" if a.note.startswith("timed out") else
+            outcome.append(Decision("denied-interrupted" if a.source == "signal" else
+                                    "denied-timeout" if a.note.startswith("timed out") else
                                     "denied-withdrawn" if a.note.startswith("withdrawn") else "denied-user"))
             continue
         scope = SCOPE_OF_CHOICE[a.choice]
@@ -454,6 +455,9 @@ def _events(plan: Plan, final, line_decision, answer_of, here, env, cwd, source,
             extra["deny_pattern"] = plan.denied_by.pattern
         if i in question_of and not plan.covered_line:
             extra["answered_by"] = answered_by(question_of[i])
+            said = answer_of.get(question_of[i])
+            if said is not None and said.note and d.kind.startswith("denied"):
+                extra["answer_note"] = said.note        # "interrupted by SIGTERM", "the watcher went away"
         if not ran and d.kind.startswith(("asked-", "downgraded-")):
             extra["remembered"] = False         # answered, but the line did not run: nothing was stored
         events.append(audit.event("approval.decided", pattern=audit.cut(j.key.pattern, audit.COMMAND_MAX),

@@ -94,7 +94,9 @@ class Supervisor:
         self.contained = None                   # contained.Contained: restore points, contained threshold
 
     def say(self, text: str) -> None:
-        self.out.write(f"wisp run: {text}\n")
+        from wispsh.support.text import wrap
+
+        self.out.write(wrap(f"wisp run: {text}") + "\n")     # 80 columns, never cut inside a path
         self.out.flush()
 
     # ------------------------------------------------------------ start
