@@ -521,9 +521,15 @@ int main(int argc, char **argv) {
         char *runtime = runtime_dir();
         char *dir = join(runtime, "/judge");
         judge_path = join(dir, "/" WISP_TAG ".sock");
-        if (getenv("WISP_NO_JUDGE") || !private_dir(runtime) || !private_dir(dir) ||
-            !(klen = read_key(wisp_home(), key))) {
-            if (!getenv("WISP_NO_JUDGE")) start_judge(judge_path);
+        if (getenv("WISP_NO_JUDGE")) python_gate(argc, argv, skip);
+        struct stat st;
+        if (lstat(dir, &st) != 0) {              /* no judge yet: one is started, this line runs in-process */
+            start_judge(judge_path);
+            python_gate(argc, argv, skip);
+        }
+        if (!private_dir(runtime) || !private_dir(dir)) python_gate(argc, argv, skip);   /* others may enter */
+        if (!(klen = read_key(wisp_home(), key))) {  /* the judge makes the key on its first request */
+            start_judge(judge_path);
             python_gate(argc, argv, skip);
         }
         socket_path = judge_path;
