@@ -60,6 +60,11 @@ class Server:
     def serve(self) -> int:
         import fcntl
 
+        # what answering needs, loaded before the first request: an install replaced later cannot take it away
+        from wispsh.sandbox import answer, client, judge  # noqa: F401
+        from wispsh.support import signing, text  # noqa: F401
+        from wispsh.warm import judge as plain  # noqa: F401
+
         from wispsh.decide.lock import ensure_private_dir
 
         directory = os.path.dirname(self.path)
@@ -102,11 +107,28 @@ class Server:
                     continue
                 threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
         finally:
-            if self._still_ours():
-                os.unlink(self.path)
-            listener.close()
+            self._drain(listener)
             os.close(lock)
         return 0
+
+    def _drain(self, listener) -> None:
+        """The end without a line cut short: the path goes first (a new client finds no judge and runs the
+        in-process gate), then the connections already queued are served, and every request in hand ends
+        before the process does (a client whose judge vanished mid-line refuses it)."""
+        if self._still_ours():
+            os.unlink(self.path)
+        listener.setblocking(False)
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                break
+            conn.setblocking(True)
+            self.slots.acquire()
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+        listener.close()
+        for _ in range(MAX_CLIENTS):          # every slot back: no request is still being answered
+            self.slots.acquire(timeout=RECEIVE_SECONDS)
 
     def _still_ours(self) -> bool:
         try:
@@ -120,6 +142,7 @@ class Server:
         from wispsh.support import signing
         from wispsh.warm.judge import DEFER, code_changed
 
+        seal = None
         try:
             conn.settimeout(RECEIVE_SECONDS)
             creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
@@ -152,8 +175,15 @@ class Server:
                 answer.defer(conn, seal)
             else:
                 answer.send(conn, outcome, lambda _path: None, seal)
-        except Exception:                      # the client refuses when its answer never comes
-            pass
+        except Exception:
+            # an error of the judge's own (an install changed under it, say): the in-process gate judges the
+            # line; before the answer could be sealed, nothing is sent and the client refuses
+            if seal is not None:
+                self.stopping.set()
+                try:
+                    answer.defer(conn, seal)
+                except Exception:
+                    pass
         finally:
             conn.close()
             self.last = time.monotonic()
