@@ -528,8 +528,8 @@ int main(int argc, char **argv) {
             python_gate(argc, argv, skip);
         }
         if (!private_dir(runtime) || !private_dir(dir)) python_gate(argc, argv, skip);   /* others may enter */
-        if (!(klen = read_key(wisp_home(), key))) {  /* the judge makes the key on its first request */
-            start_judge(judge_path);
+        if (!(klen = read_key(wisp_home(), key))) {  /* no key yet (the gate makes it for an allowed line) */
+            if (lstat(judge_path, &st) != 0) start_judge(judge_path);
             python_gate(argc, argv, skip);
         }
         socket_path = judge_path;
