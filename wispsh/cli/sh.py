@@ -48,6 +48,10 @@ def main(argv: list[str] | None = None) -> int:
     process is its client (sandbox/client.py), whatever started it (a shim, the console script)."""
     import gc
 
+    from wispsh.support import inherited
+
+    inherited.keep()                # the caller's signals, mask and closed fds, before anything opens a file
+    inherited.quiet_closed_streams()
     # A short-lived process of acyclic data: the cyclic collector only made big lines superlinear, and off
     # before the imports it no longer walks every code object they unmarshal (~1 ms of each start-up).
     gc.disable()
@@ -107,9 +111,11 @@ def beneath_outcome(argv: list[str], env, cwd: str, pid: int, stdin_is_tty: bool
     from wispsh.decide import nested
     from wispsh.invoke import read_script_or_error
     from wispsh.support import signing
+    from wispsh.support.inherited import caller_argv0
 
+    argv0 = caller_argv0(argv[0], env, pid)
     try:
-        invocation = shell.parse(argv, stdin_is_tty=stdin_is_tty)
+        invocation = shell.parse(argv, stdin_is_tty=stdin_is_tty, argv0=argv0)
     except shell.UsageError:
         return None
     # a shell without a line is a gated shell (session/) even here: its commands are not the allowed line's
@@ -133,14 +139,15 @@ def beneath_outcome(argv: list[str], env, cwd: str, pid: int, stdin_is_tty: bool
 
     env = dict(env)
     try:
-        real_shell = realshell.find_shell(invocation.shell_name, config, env, invocation.argv0)
+        real_shell = realshell.find_shell(invocation.shell_name, config, env, invocation.argv[0])
     except realshell.ShellNotFound:
         return None
     grammar = shell.grammar_of(real_shell)
     if grammar != invocation.grammar:
-        invocation = shell.parse(argv, stdin_is_tty=stdin_is_tty, grammar=grammar)
+        invocation = shell.parse(argv, stdin_is_tty=stdin_is_tty, grammar=grammar, argv0=argv0)
         if invocation.mode not in (shell.COMMAND, shell.SCRIPT):
             return None
+    invocation = invocation.run_by(real_shell)
     depth = realshell.next_depth(env)
     too_deep = realshell.depth_refusal(depth)
     if too_deep:
@@ -172,7 +179,7 @@ def beneath_outcome(argv: list[str], env, cwd: str, pid: int, stdin_is_tty: bool
 def _find_shell(invocation, config, env):
     from wispsh import realshell
 
-    return realshell.find_shell(invocation.shell_name, config, env, invocation.argv0)
+    return realshell.find_shell(invocation.shell_name, config, env, invocation.argv[0])
 
 
 def _main(argv: list[str] | None = None) -> int:
