@@ -16,6 +16,9 @@ for _name, _sub in (("WISP_HOME", "wisp-home"), ("XDG_RUNTIME_DIR", "runtime")):
     os.mkdir(_path, 0o700)
     os.environ[_name] = _path
 os.environ.pop("WISP_SESSION", None)     # tests that need a session name set their own
+# The plain mode's warm judges (one per runtime dir a test makes, started by the compiled client) end soon after
+# their test instead of after the default idle time.
+os.environ.setdefault("WISP_JUDGE_IDLE", "5")
 
 ALLOWLIST = Path(__file__).with_name("skip-allowlist.txt")
 AGENT_STAGE = Path(__file__).resolve().parent / "agents"
