@@ -322,6 +322,10 @@ def render_plan(req: dict, *, colour: bool, width: int = 80) -> str:
 
 def render_details(req: dict, *, colour: bool, width: int = 80) -> str:
     """`?`: every reason behind the question, with its level and rule id."""
+    if isinstance(req.get("net"), dict):            # a network question of wisp run's proxy
+        from wispsh.ask.reach import render_reach_details
+
+        return render_reach_details(req, colour=colour, width=width)
     style = _styler(colour)
     width, room = _room(width)
     lines = []
@@ -347,6 +351,10 @@ def choices_text(req: dict) -> str:
 def render(req: dict, *, colour: bool, width: int = 80) -> str:
     """The dialog for one question: at most `width` columns, readable without colour. The last line is the
     prompt the answer is typed after."""
+    if isinstance(req.get("net"), dict):            # a network question of wisp run's proxy
+        from wispsh.ask.reach import render_reach
+
+        return render_reach(req, colour=colour, width=width)
     style = _styler(colour)
     width, room = _room(width)
     level = req["level"]

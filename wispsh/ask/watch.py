@@ -128,8 +128,13 @@ class Watcher:
             self.term.write(f"\n  {note}\n" + self.prompt)
             return True
         head.conn.send({"type": "answer", "id": head.id, "choice": choice})
-        self.term.write(echo_for(choice, note, str(head.request.get("pattern")),
-                                 count=int(head.request.get("count") or 1)) + "\n")
+        if isinstance(head.request.get("net"), dict):
+            from wispsh.ask.reach import echo_reach
+
+            self.term.write(echo_reach(choice, note, str(head.request.get("pattern"))) + "\n")
+        else:
+            self.term.write(echo_for(choice, note, str(head.request.get("pattern")),
+                                     count=int(head.request.get("count") or 1)) + "\n")
         self.queue.pop(0)
         self.shown = None
         return True

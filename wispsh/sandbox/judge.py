@@ -141,6 +141,7 @@ class Judge:
         self.asker = asker
         self.lock = threading.Lock()
         self.allowed: dict[int, int] = {}       # pid -> start: processes let exec a checked line
+        self.lines: dict[int, str] = {}         # pid -> the line it was let exec (the network's "line that started it")
         self.served = 0
         self.views = views                      # view.Views: where steering lines run (their helpers count as inside)
         self.sentry = sentry
@@ -178,13 +179,22 @@ class Judge:
                 return {"pid": found.pid, "start": found.start}
         return None
 
-    def _record(self, req: Request) -> None:
+    def _record(self, req: Request, line: str) -> None:
         self.allowed[req.pid] = req.start
+        self.lines[req.pid] = line
         self.served += 1
         if self.served % PRUNE_EVERY == 0:
             for pid, start in list(self.allowed.items()):
                 if procs.start_of(pid) != start:
                     del self.allowed[pid]
+                    self.lines.pop(pid, None)
+
+    def line_of(self, pid: int) -> str | None:
+        """The line the gate allowed nearest above `pid` (or at it), or None: what started a connection."""
+        for found in procs.ancestry(pid, stop=self.root[0]):
+            if self.allowed.get(found.pid) == found.start:
+                return self.lines.get(found.pid)
+        return None
 
     # ------------------------------------------------------------ one request
 
@@ -220,7 +230,7 @@ class Judge:
                 beneath=beneath, plans=plans) if req.cwd else \
                 invoke.refusal("wispsh: not run: the working directory cannot be read")
             if outcome.shell is not None and outcome.line:
-                self._record(req)
+                self._record(req, outcome.line)
                 if beneath is None and self.views is not None and self.views.any():
                     req.view = steering.kind_of(plans, allowed=True)
         return outcome

@@ -90,6 +90,7 @@ class Supervisor:
         self.sentry = None
         self.views = None
         self.claude = None                      # walls.ClaudeState: ~/.claude.json handed over and back
+        self.proxy = None                       # proxy.Proxy: the network wall's only way out
 
     def say(self, text: str) -> None:
         self.out.write(f"wisp run: {text}\n")
@@ -130,10 +131,12 @@ class Supervisor:
         from wispsh.sandbox.asking import Asker
         from wispsh.sandbox.judge import Judge
 
-        settings = wall.settings(config, **self.walls)
-        if settings.net not in wall.NETS:
-            raise CannotStart(f"run.net {settings.net!r}: only \"host\" is known to this version (the network "
-                              "wall comes with the asking proxy) -- remove run.net or set it to \"host\"")
+        from wispsh.sandbox.netrules import NetError
+
+        try:
+            settings = wall.settings(config, **self.walls)
+        except NetError as exc:
+            raise CannotStart(f"{exc} -- see `wisp run --help` and docs/wisp-run.md (the network)") from None
         layout = layouts.plan(env=self.env, config=config, run_dir=run_dir, wisp_home=home, walls=settings,
                               program=self.program, cwd=os.getcwd())
         for extra in self.extra_protect:
@@ -173,26 +176,53 @@ class Supervisor:
         if layout.writes_wall and wall.ClaudeState.wanted(wall.program_name(self.program), self.env):
             self.claude = wall.ClaudeState(self.env.get("HOME") or os.path.expanduser("~"))
             program_env.update(self.claude.hand_over())
+        bridge = _Bridge() if layout.net == "ask" else None      # the proxy's listeners made inside (netns.py)
+        if bridge is not None:
+            from wispsh.sandbox import netrules
+
+            program_env.update(netrules.proxy_env())
         argv = layouts.bwrap_argv(layout, bwrap=ready.bwrap, disable_userns=ready.disable_userns,
-                                  seccomp_fd=filter_fd, cwd=os.getcwd(), program=self.program)
+                                  seccomp_fd=filter_fd, cwd=os.getcwd(), program=self.program,
+                                  **(bridge.fds() if bridge is not None else {}))
         if self.watch_pane:
             self._open_pane()
         try:
             self.child = subprocess.Popen(argv, env=program_env, pass_fds=tuple(inherited) + (
-                (filter_fd,) if filter_fd is not None else ()), preexec_fn=_scope if layout.landlock else None)
+                (filter_fd,) if filter_fd is not None else ()) + (bridge.passed() if bridge is not None else ()),
+                preexec_fn=_scope if layout.landlock else None)
         except (OSError, subprocess.SubprocessError) as exc:
             raise CannotStart(f"cannot start {ready.bwrap}: {getattr(exc, 'strerror', None) or exc}") from None
         finally:
             if filter_fd is not None:
                 os.close(filter_fd)
+            if bridge is not None:
+                bridge.started()
+        if bridge is not None:
+            try:
+                listeners = bridge.listen(settings.net.ports)       # before the program starts: bwrap waits
+            except OSError as exc:
+                self.child.kill()
+                self.child.wait()
+                raise CannotStart(f"the network wall could not be made here ({exc}) -- `wisp run --net=all` runs "
+                                  "with the host's network (no wall), `--net=off` with none") from None
         root = (self.child.pid, procs.start_of(self.child.pid))
         from wispsh.sandbox.view import Views
 
         self.views = Views(layout=layout, sandbox=root[0], seccomp=filter_fd is not None, sentry=self.sentry,
                            shell_fd=lambda path: self.shell_fds.get(os.path.realpath(path)))
         self.sentry.tick = self.views.keep
-        judge = Judge(layout=layout, wisp_home=home, root=root, asker=Asker(me=me, desk=desk), env=self.env,
+        asker = Asker(me=me, desk=desk)
+        judge = Judge(layout=layout, wisp_home=home, root=root, asker=asker, env=self.env,
                       views=self.views, sentry=self.sentry)
+        if bridge is not None:
+            from wispsh.sandbox.netgrants import Grants
+            from wispsh.sandbox.proxy import Proxy
+
+            self.proxy = Proxy(rules=settings.net, grants=Grants(home, layout.project, config.persist_days),
+                               asker=asker, home=home, config=judge.config, root=root[0], inside=bridge.inside,
+                               agent=wall.program_name(self.program), project=layout.project, line_of=judge.line_of,
+                               say=self.say)
+            self.proxy.start(listeners)
         acceptor = threading.Thread(target=self._accept, args=(judge,), name="wisp-run-accept", daemon=True)
         acceptor.start()
         self.sentry.start()
@@ -433,6 +463,8 @@ class Supervisor:
 
     def _teardown(self, run_dir: str) -> None:
         self.stopping.set()
+        if self.proxy is not None:
+            self.proxy.stop()
         if self.entry_points is not None:
             self._check_entry_points()
         for fd in self.shell_fds.values():
@@ -457,6 +489,59 @@ class Supervisor:
             for left in layouts.remove_placeholders(self.layout):
                 self.say(f"{left} was a placeholder made for this run and has changed; left as it is")
         shutil.rmtree(run_dir, ignore_errors=True)
+
+
+class _Bridge:
+    """bwrap's --info-fd (its child's pid) and --block-fd (the program waits until the proxy's listeners
+    exist inside the namespace's network: netns.listeners)."""
+
+    def __init__(self):
+        self.info_r, self.info_w = os.pipe()
+        self.block_r, self.block_w = os.pipe()
+        self.inside = None
+
+    def fds(self) -> dict:
+        return {"info_fd": self.info_w, "block_fd": self.block_r}
+
+    def passed(self) -> tuple:
+        return (self.info_w, self.block_r)
+
+    def started(self) -> None:
+        """bwrap has them (or failed to start): the supervisor's copies of bwrap's ends go."""
+        os.close(self.info_w)
+        os.close(self.block_r)
+
+    def listen(self, ports) -> list:
+        """The proxy's listener and one per listed host port, made inside; then the program may start."""
+        import json
+        import select
+        import time
+
+        from wispsh.sandbox import netns, netrules
+
+        try:
+            data, deadline = b"", time.monotonic() + netns.HELPER_SECONDS
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([self.info_r], [], [], left)[0]:
+                    raise netns.NetnsError("bwrap did not say its pid")
+                chunk = os.read(self.info_r, 4096)
+                data += chunk
+                try:
+                    self.inside = int(json.loads(data)["child-pid"])
+                    break
+                except (ValueError, KeyError):
+                    if not chunk:
+                        raise netns.NetnsError("bwrap ended before the namespace was made") from None
+            wanted = [("127.0.0.1", netrules.PROXY_PORT)]
+            for port in sorted(ports):
+                wanted += [("127.0.0.1", port), ("::1", port)]
+            made = netns.listeners(self.inside, wanted)
+            os.write(self.block_w, b"x")
+            return [(sock, None if port == netrules.PROXY_PORT else port) for sock, (_a, port) in zip(made, wanted)]
+        finally:
+            os.close(self.info_r)
+            os.close(self.block_w)
 
 
 def _scope() -> None:
