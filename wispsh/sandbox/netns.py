@@ -65,9 +65,9 @@ def listeners(target: int, addresses: list[tuple[str, int]]) -> list[socket.sock
                         raise
                     which += "0"
                     continue
-                made.append(sock.fileno())
+                made.append(sock)                   # kept: a socket object collected closes its fd
                 which += "1"
-            child.sendmsg([b"ok " + which.encode()], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", made))])
+            child.sendmsg([b"ok " + which.encode()], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [m.fileno() for m in made]))])
             os._exit(0)
         except BaseException as exc:                        # noqa: BLE001 - said to the parent, then gone
             try:
@@ -162,3 +162,55 @@ def peer_pid(root: int, inside: int, accepted: socket.socket) -> int | None:
         return None
     inode = socket_inode(inside, remote, local)         # the peer's own socket: its local end is our remote
     return holder(root, inode) if inode else None
+
+
+TRIAL = ("import socket,sys\n"
+         "s = socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=5)\n"
+         "s.sendall(b'ping'); sys.stdout.write(s.recv(4).decode())\n")
+
+
+def trial(bwrap: str) -> tuple[bool, str]:
+    """Whether the bridge works here: a namespace with a network of its own (bwrap --unshare-net), a listener
+    made inside it from outside, a connection from inside answered from outside. (ok, what happened)."""
+    import subprocess
+    import sys
+
+    info_r, info_w = os.pipe()
+    block_r, block_w = os.pipe()
+    port = 3128
+    argv = [bwrap, "--unshare-user", "--unshare-pid", "--unshare-net", "--die-with-parent", "--ro-bind", "/", "/",
+            "--dev", "/dev", "--proc", "/proc", "--info-fd", str(info_w), "--block-fd", str(block_r), "--",
+            sys.executable, "-I", "-S", "-c", TRIAL, str(port)]
+    try:
+        child = subprocess.Popen(argv, pass_fds=(info_w, block_r), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 stdin=subprocess.DEVNULL)
+    except OSError as exc:
+        return False, f"bwrap cannot start: {exc.strerror or exc}"
+    finally:
+        os.close(info_w)
+        os.close(block_r)
+    listener = None
+    try:
+        import json
+
+        with os.fdopen(info_r, "rb") as fh:
+            inside = int(json.loads(fh.readline() + fh.read(4096))["child-pid"])
+        listener = listeners(inside, [("127.0.0.1", port)])[0]
+        os.write(block_w, b"x")
+        listener.settimeout(10)
+        conn, _ = listener.accept()
+        with conn:
+            if conn.recv(4) == b"ping":
+                conn.sendall(b"pong")
+        out, err = child.communicate(timeout=10)
+        if out.decode() == "pong":
+            return True, "a connection from inside reached the supervisor's listener"
+        return False, f"the trial connection failed: {err.decode(errors='replace').strip()[-200:]}"
+    except (OSError, ValueError, KeyError, subprocess.TimeoutExpired) as exc:
+        child.kill()
+        child.wait()
+        return False, f"{getattr(exc, 'strerror', None) or exc}"
+    finally:
+        os.close(block_w)
+        if listener is not None:
+            listener.close()
