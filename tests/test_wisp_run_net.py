@@ -111,6 +111,8 @@ def test_listed_hosts_are_reached_through_the_proxy_and_nothing_else_leaves(tmp_
             s.sendall(b"GET /forwarded HTTP/1.0\\r\\n\\r\\n")
             return s.recv(100).decode().split("\\r\\n")[0]
         attempt("raw socket listed port", listed_port)
+        # the proxy's port cannot be taken over: it is held from outside before the program starts
+        attempt("bind the proxy's port", lambda: socket.socket().bind(("127.0.0.1", 3128)))
         # a python socket speaking SOCKS5 to the proxy, names resolved there (socks5h)
         attempt("socks5 listed", lambda: socks("web.wisp.test", HTTP, b"GET /socks HTTP/1.0\\r\\n\\r\\n"))
         attempt("socks5 unlisted", lambda: socks("asked.wisp.test", HTTP, b"GET /no HTTP/1.0\\r\\n\\r\\n"))
@@ -151,6 +153,7 @@ def test_listed_hosts_are_reached_through_the_proxy_and_nothing_else_leaves(tmp_
     """ % node)
     ok = "hello through the proxy"
     assert got["raw socket out"] == "Network is unreachable", got
+    assert got["bind the proxy's port"] == "Address already in use", got
     assert got["raw socket host loopback"] == "Connection refused", got        # the namespace's own loopback
     assert got["raw socket listed port"].startswith("HTTP/1.0 404"), got       # the forward of --allow-port
     assert got["socks5 listed"].startswith("HTTP/1.0 404") and got["socks5 unlisted"] == "socks reply 2", got

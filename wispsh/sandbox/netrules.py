@@ -134,7 +134,9 @@ def parse_entry(text: str, own: bool = True) -> Entry:
     raw = text.strip()
     host, port = raw, None
     if raw.startswith("["):
-        host, _, rest = raw[1:].partition("]")
+        host, bracket, rest = raw[1:].partition("]")
+        if not bracket:
+            raise NetError(f"{text!r}: an address in [ ] needs its ]")
         if rest:
             if not rest.startswith(":"):
                 raise NetError(f"{text!r}: not HOST, HOST:PORT or [ADDRESS]:PORT")
@@ -352,10 +354,12 @@ def resolve(rules: Settings, host: str, port: int) -> list[tuple]:
 
 def proxy_env(port: int = PROXY_PORT) -> dict:
     """What the agent and its children are started with: every proxy variable the common clients read, in
-    both cases (curl and git read only the lower-case http_proxy; Go, Python, npm either)."""
+    both cases (curl and git read only the lower-case http_proxy; Go, Python, npm either). ALL_PROXY names
+    the proxy as an HTTP one, though the same port speaks SOCKS5 too (`socks5h://127.0.0.1:PORT` for a client
+    told so): with a socks5h:// ALL_PROXY, Python's httpx without its socksio extra (the OpenAI and Anthropic
+    SDKs, litellm: mini-swe-agent 2.4.6 here) fails to make any client at all."""
     http = f"http://127.0.0.1:{port}"
-    values = {"HTTP_PROXY": http, "HTTPS_PROXY": http, "ALL_PROXY": f"socks5h://127.0.0.1:{port}",
-              "NO_PROXY": "localhost,127.0.0.1,::1"}
+    values = {"HTTP_PROXY": http, "HTTPS_PROXY": http, "ALL_PROXY": http, "NO_PROXY": "localhost,127.0.0.1,::1"}
     env = {}
     for name, value in values.items():
         env[name] = env[name.lower()] = value

@@ -6,7 +6,7 @@ It listens only inside the namespace (127.0.0.1:PROXY_PORT there, made by netns.
   interception), except the TLS ClientHello's server name, which is audited beside the CONNECT's host.
 - **plain HTTP** in absolute form (`HTTP_PROXY`: `GET http://host/path HTTP/1.1`): one request per connection,
   sent on in origin form with `Connection: close`; its method and path are audited.
-- **SOCKS5** (`ALL_PROXY=socks5h://…`: names resolved here), CONNECT only, no authentication.
+- **SOCKS5** on the same port (`socks5h://127.0.0.1:PORT`: names resolved here), CONNECT only, no authentication.
 And for each listed host loopback port (`--allow-port P`), a forward: 127.0.0.1:P and [::1]:P inside reach the
 host's 127.0.0.1:P, for programs that ignore proxies (psql, redis-cli).
 
@@ -111,6 +111,7 @@ class Proxy:
             if first == b"\x05":
                 self._socks(conn, who)
             elif first == b"\x04":
+                conn.recv(512)                                # (read, so that the close is no reset)
                 conn.sendall(b"\x00\x5b" + b"\x00" * 6)       # SOCKS4: rejected (socks5h is what is offered)
             elif first:
                 self._http(conn, who)
