@@ -129,7 +129,7 @@ class Watcher:
             return True
         head.conn.send({"type": "answer", "id": head.id, "choice": choice})
         if isinstance(head.request.get("net"), dict):
-            from wispsh.ask.reach import echo_reach
+            from wispsh.ask.prompt import echo_reach
 
             self.term.write(echo_reach(choice, note, str(head.request.get("pattern"))) + "\n")
         else:

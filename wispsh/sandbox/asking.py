@@ -130,7 +130,7 @@ class Asker:
         from wispsh.ask.broker import WITHDRAWN, ask_watchers_request
 
         if self.desk is not None and self.desk.why_not(req) is None:
-            from wispsh.ask.reach import tty_reach
+            from wispsh.ask.dialog import tty_reach
 
             got, where = self.desk.call(lambda fd: tty_reach(question, fd, config=config, env=env)), "tty"
         else:
