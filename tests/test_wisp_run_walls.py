@@ -395,6 +395,10 @@ def test_doctor_reports_each_wall_on_off_or_not_possible(tmp_path):
     write_config(env, {"run": {"writes": False, "sockets": False}})
     said = " ".join(subprocess.run([WISP, "doctor"], env=env, capture_output=True, text=True, timeout=60).stdout.split())
     assert "wall: writes: off (config run.writes is false)" in said and "wall: sockets: off" in said
+    assert "wall: network: ask: a network of its own" in said and "the bridge works here" in said, said[-1500:]
+    write_config(env, {"run": {"net": {"mode": "all"}}})
+    said = " ".join(subprocess.run([WISP, "doctor"], env=env, capture_output=True, text=True, timeout=60).stdout.split())
+    assert "wall: network: off (run.net.mode is \"all\")" in said, said[-1500:]
 
 
 def test_the_ssh_agent_socket_is_passed_only_when_asked(tmp_path):

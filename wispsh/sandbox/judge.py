@@ -230,7 +230,7 @@ class Judge:
                 beneath=beneath, plans=plans) if req.cwd else \
                 invoke.refusal("wispsh: not run: the working directory cannot be read")
             if outcome.shell is not None and outcome.line:
-                self._record(req, outcome.line)
+                self._record(req, plans[-1].line if plans else " ".join(req.argv))
                 if beneath is None and self.views is not None and self.views.any():
                     req.view = steering.kind_of(plans, allowed=True)
         return outcome
