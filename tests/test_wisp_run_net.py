@@ -90,6 +90,13 @@ def probe(env, cwd, servers, code, options=(), timeout=180):
     return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
 
 
+def answer(watcher, port: int, choice: str) -> None:
+    """Wait in `wisp watch` for the question about asked.wisp.test:PORT, and answer it."""
+    watcher.expect(r"wants to reach asked\.wisp\.test:%d" % port)
+    watcher.expect(r"> ")
+    watcher.send(choice + "\r")
+
+
 def connections(env) -> list[dict]:
     return [e for e in audit(env) if e.get("event") == "net.connect"]
 
@@ -230,14 +237,10 @@ def test_an_asked_host_stays_approved_for_the_scope_given_and_a_question_dies_wi
     try:
         agent = subprocess.Popen([WISP, "run", "--", PY, "-c", script], cwd=work, env=env, stdin=subprocess.DEVNULL,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        watcher.expect(r"wants to reach asked\.wisp\.test:%d" % servers.http_port)
-        watcher.expect(r"> ")
-        watcher.send("s\r")
+        answer(watcher, servers.http_port, "s")
         watcher.expect(r"wants to reach asked\.wisp\.test:%d" % servers.https_port)
         watcher.expect(r"withdrawn", timeout=20)
-        watcher.expect(r"wants to reach asked\.wisp\.test:%d" % servers.bare_port)
-        watcher.expect(r"> ")
-        watcher.send("y\r")
+        answer(watcher, servers.bare_port, "y")
         out, err = agent.communicate(timeout=120)
     finally:
         watcher.terminate(force=True)
@@ -286,13 +289,9 @@ def test_project_and_always_answers_outlive_the_run_and_once_is_one_connection(t
         agent = subprocess.Popen([WISP, "run", "--", PY, "-c", textwrap.dedent(fetch), str(servers.cert), web, web,
                                   tls], cwd=work, env=env,
                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        for answer in ("y", "p"):        # once: the second connection to the same host:port is asked again
-            watcher.expect(r"wants to reach asked\.wisp\.test:%d" % servers.http_port)
-            watcher.expect(r"> ")
-            watcher.send(answer + "\r")
-        watcher.expect(r"wants to reach asked\.wisp\.test:%d" % servers.https_port)
-        watcher.expect(r"> ")
-        watcher.send("a\r")
+        for choice in ("y", "p"):        # once: the second connection to the same host:port is asked again
+            answer(watcher, servers.http_port, choice)
+        answer(watcher, servers.https_port, "a")
         out, err = agent.communicate(timeout=120)
     finally:
         watcher.terminate(force=True)

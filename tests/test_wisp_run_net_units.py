@@ -202,11 +202,12 @@ def test_connect_tunnels_plain_http_is_rewritten_and_audited_with_its_method_and
         while not got.endswith(b"upstream says hi"):
             got += s.recv(1000)
     said = _talk(port, f"GET http://up.test:{upstream.port}/plain?q=1 HTTP/1.1\r\nHost: up.test\r\n"
-                       "Proxy-Authorization: Basic c2VjcmV0\r\nConnection: keep-alive\r\n\r\n".encode())
+                       "Proxy-Authorization: Basic c2VjcmV0\r\nConnection: keep-alive\r\nHost: fronted.test\r\n\r\n"
+                       .encode())
     assert said.startswith(b"HTTP/1.0 200") and said.endswith(b"upstream says hi")
     line, headers = upstream.seen[-1]
     assert line == "GET /plain?q=1 HTTP/1.1" and headers["Connection"] == "close"
-    assert "Proxy-Authorization" not in headers and headers["Host"] == "up.test"
+    assert "Proxy-Authorization" not in headers and headers["Host"] == f"up.test:{upstream.port}"   # the URL's
     time.sleep(0.2)
     connected = [e for e in _events(home) if e["event"] == "net.connect"]
     assert [(e["via"], e["decision"], e.get("method"), e.get("path")) for e in connected] == [
@@ -314,16 +315,49 @@ def test_the_program_at_the_other_end_is_found_from_the_tcp_table(proxied):
     assert question["net"]["pid"] > 0
 
 
+def _client_hello(name: str) -> bytes:
+    incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+    tls = ssl.create_default_context().wrap_bio(incoming, outgoing, server_hostname=name)
+    with pytest.raises(ssl.SSLWantReadError):
+        tls.do_handshake()
+    return outgoing.read()
+
+
 def test_the_tls_server_name_is_read_from_the_client_hello_and_nothing_else():
     from wispsh.sandbox.proxy import server_name
 
-    incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
-    tls = ssl.create_default_context().wrap_bio(incoming, outgoing, server_hostname="Named.Example.test")
-    with pytest.raises(ssl.SSLWantReadError):
-        tls.do_handshake()
-    hello = outgoing.read()
+    hello = _client_hello("Named.Example.test")
     assert server_name(hello) == "named.example.test"
     assert server_name(hello[:40]) is None and server_name(b"GET / HTTP/1.1\r\n") is None and server_name(b"") is None
+
+
+def test_a_tunnel_whose_client_hello_names_another_host_is_closed_before_a_byte_goes_on(proxied):
+    _proxy, port, upstream, _asker, home = proxied
+    got = []
+    sink = socket.socket()
+    sink.bind(("127.0.0.1", 0))
+    sink.listen(1)
+
+    def take():
+        conn, _ = sink.accept()
+        conn.settimeout(2)
+        try:
+            got.append(conn.recv(100))
+        except OSError:
+            got.append(b"")
+
+    threading.Thread(target=take, daemon=True).start()
+    _proxy.rules.ports.add(sink.getsockname()[1])
+    _proxy.rules.allow.insert(0, netrules.parse_entry(f"up.test:{sink.getsockname()[1]}"))
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(f"CONNECT up.test:{sink.getsockname()[1]} HTTP/1.1\r\n\r\n".encode())
+        assert s.recv(100).startswith(b"HTTP/1.1 200")
+        s.sendall(_client_hello("fronted.example.test"))
+        assert s.recv(100) == b""                           # closed
+    time.sleep(0.3)
+    assert got in ([b""], [])
+    closed = [e for e in _events(home) if e["event"] == "net.closed"]
+    assert closed[-1]["decision"] == "refused-sni" and closed[-1]["sni"] == "fronted.example.test"
 
 
 def test_the_question_fits_80_columns_and_says_who_what_and_the_scopes():

@@ -68,7 +68,6 @@ class Proxy:
         self.listeners: list[socket.socket] = []
         self.asking: dict[tuple[str, int], threading.Lock] = {}
         self.asking_lock = threading.Lock()
-        self.count = 0
 
     # ------------------------------------------------------------ serving
 
@@ -115,7 +114,7 @@ class Proxy:
                 conn.sendall(b"\x00\x5b" + b"\x00" * 6)       # SOCKS4: rejected (socks5h is what is offered)
             elif first:
                 self._http(conn, who)
-        except (OSError, ValueError):
+        except Exception:                   # noqa: BLE001 - a connection that breaks the protocol is closed
             pass
         finally:
             conn.close()
@@ -180,9 +179,9 @@ class Proxy:
             upstream, event = self._open(host, port, "http", who, conn, method=method, path=path)
         except Refused as exc:
             return _http_refusal(conn, exc)
-        headers = [h for h in lines[1:] if h and h.split(b":", 1)[0].strip().lower() not in DROPPED_HEADERS]
-        if not any(h.split(b":", 1)[0].strip().lower() == b"host" for h in headers):
-            headers.insert(0, b"Host: " + url.netloc.encode("latin-1"))
+        # the Host sent is the URL's: another one would reach another site behind the same address (a CDN's)
+        headers = [b"Host: " + url.netloc.encode("latin-1")] + [
+            h for h in lines[1:] if h and h.split(b":", 1)[0].strip().lower() not in DROPPED_HEADERS]
         sent = f"{method} {path} {version}".encode("latin-1") + b"\r\n" + b"\r\n".join(
             headers + [b"Connection: close"]) + b"\r\n\r\n"
         self._relay(conn, upstream, event, sent + rest)
@@ -327,12 +326,27 @@ class Proxy:
 
     def _relay(self, client: socket.socket, upstream: socket.socket, event: dict, first: bytes,
                tls: bool = False) -> None:
-        """Both ways until both ends are done; the bytes counted, the TLS server name read from the first
-        bytes (never decrypted), then the closing event."""
+        """Both ways until both ends are done; the bytes counted, then the closing event. In a tunnel the TLS
+        ClientHello's server name is read (never decrypted): one naming another host than the tunnel's is
+        refused (domain fronting: another site behind the same address), the tunnel closed before a byte of it
+        went on."""
         began = time.monotonic()
         counts = {"sent": 0, "received": 0}
         client.settimeout(None)
-        sni = None
+        extra = {}
+        if tls:
+            chunk = first or client.recv(BUFFER)
+            sni = server_name(chunk)
+            if sni:
+                extra["sni"] = sni
+            if sni and sni != event["host"] and not _is_address(event["host"]):
+                upstream.close()
+                self._audit("net.closed", None, event, decision="refused-sni", sni=sni,
+                            reasons=[f"the TLS server name {sni} is not {event['host']}, the host asked for"])
+                return
+            first = chunk
+            if not chunk:
+                _shut(upstream)
 
         def down() -> None:
             _pump(upstream, client, counts, "received")
@@ -343,31 +357,19 @@ class Proxy:
             if first:
                 upstream.sendall(first)
                 counts["sent"] += len(first)
-            if tls:
-                chunk = client.recv(BUFFER)
-                if chunk:
-                    sni = server_name(chunk)
-                    upstream.sendall(chunk)
-                    counts["sent"] += len(chunk)
-                    _pump(client, upstream, counts, "sent")
-                else:
-                    _shut(upstream)
-            else:
+                _pump(client, upstream, counts, "sent")
+            elif not tls:
                 _pump(client, upstream, counts, "sent")
         except OSError:
             _shut(upstream)
         back.join()
         upstream.close()
-        extra = {"sni": sni} if sni else {}
-        if sni and sni != event["host"]:
-            extra["sni_differs"] = True
         self._audit("net.closed", None, event, decision="closed", seconds=round(time.monotonic() - began, 3),
                     **counts, **extra)
 
     def _audit(self, kind: str, who: Who | None, target: dict, **fields) -> None:
         from wispsh.decide import audit
 
-        self.count += 1
         data = dict(target)
         data["pattern"] = f"{target['host']}:{target['port']}"
         if who is not None:
@@ -381,7 +383,7 @@ class Proxy:
             self.say(f"network audit not written: {exc}")
 
 
-DROPPED_HEADERS = (b"proxy-connection", b"proxy-authorization", b"connection", b"keep-alive")
+DROPPED_HEADERS = (b"proxy-connection", b"proxy-authorization", b"connection", b"keep-alive", b"host")
 
 
 def _pump(source: socket.socket, sink: socket.socket, counts: dict, key: str) -> None:
@@ -486,6 +488,16 @@ def _departure(conn: socket.socket):
         mine.close()
 
     return mine, stop
+
+
+def _is_address(host: str) -> bool:
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        return False
 
 
 def server_name(hello: bytes) -> str | None:
