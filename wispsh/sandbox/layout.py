@@ -2,7 +2,8 @@
 
 With the walls (walls.py says which places; steering.py which files steer tools): `/` read-only, the project,
 caches and agents' state writable, a private /tmp, /var/tmp, /dev and $XDG_RUNTIME_DIR, the secret stores
-empty, the host's unix sockets covered, /proc/sys read-only for root. Without the write wall, everything is
+empty, the host's unix sockets covered, /proc/sys read-only for root, and a network namespace of its own
+(`--unshare-net`, unless run.net.mode is "all"; the proxy's listener is made inside it: netns.py). Without the write wall, everything is
 as outside (`--dev-bind / /`: the same files, devices, network, terminal, environment) except what follows;
 with it, what follows holds too:
 

@@ -3,8 +3,9 @@ outside as the supervisor that owns the wisp home, judges every request, asks, r
 
 Lifecycle: check readiness (else refuse to start, with the reason and the fix); make the private run
 directory (the launcher, the request socket, the real-shell mount point) and the placeholders; listen; start
-bwrap with the layout; serve requests on threads until the program ends; remove what was made; exit with
-the program's status. SIGINT is left to the program (the person's Ctrl-C is for the agent); SIGTERM and
+bwrap with the layout; with the network wall, make the proxy's listeners inside the namespace's network
+while bwrap waits (netns.py), then let the program start; serve requests (and connections: proxy.py) on
+threads until the program ends; remove what was made; exit with the program's status. SIGINT is left to the program (the person's Ctrl-C is for the agent); SIGTERM and
 SIGHUP are passed on to it. bwrap runs with --die-with-parent: if this process dies, the namespace dies.
 """
 from __future__ import annotations
