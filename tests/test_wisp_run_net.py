@@ -331,3 +331,25 @@ def test_net_off_has_no_way_out_and_net_all_is_the_hosts_network(tmp_path, serve
     write_config(env, {"run": {"net": {"allow": ["exa mple.com"]}}})
     bad = wisp_run(env, "print(1)", work)
     assert bad.returncode == 1 and "run.net.allow" in bad.stderr, bad.stderr
+
+
+def test_the_supervisors_terminal_asks_about_a_host_when_the_program_holds_it(tmp_path, servers):
+    import pexpect
+
+    env = person(tmp_path)
+    work = project(tmp_path)
+    write_config(env, servers.config())
+    code = ("import urllib.request\n"
+            f"print('STATUS', urllib.request.urlopen('http://asked.wisp.test:{servers.http_port}/hello', timeout=60).status)")
+    child = pexpect.spawn("script", ["-qfc", f"{WISP} run -- {PY} -c \"{code}\"", "/dev/null"], env=env, cwd=str(work),
+                          encoding="utf-8", dimensions=(40, 120), timeout=60)
+    try:
+        child.expect(r"wants to reach asked\.wisp\.test:%d" % servers.http_port)
+        child.expect_exact("] no")
+        child.send("y\r")
+        child.expect(r"STATUS (\d+)")
+        assert child.match.group(1) == "200"
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert [(e["host"], e["decision"]) for e in connections(env)] == [("asked.wisp.test", "asked-once")]
