@@ -241,6 +241,7 @@ class Proxy:
             self._audit("net.connect", who, event, decision="refused", reasons=[verdict.why])
             raise Refused(verdict.why)
         scope = approval = None
+        reasons = [verdict.why]
         if verdict.go == "yes":
             decision = "listed-port" if verdict.listed is None else "listed"
         else:
@@ -248,6 +249,7 @@ class Proxy:
             if decision.startswith("denied"):
                 self._audit("net.connect", who, event, decision=decision, reasons=[why])
                 raise Refused(why)
+            reasons.append(why)                 # who answered, and how long it is kept
         try:
             addresses = netrules.resolve(self.rules, host, port)
         except OSError as exc:
@@ -276,7 +278,7 @@ class Proxy:
             upstream.settimeout(None)
             event["address"] = sockaddr[0]
             self._audit("net.connect", who, event, decision=decision, scope=scope, approval_id=approval,
-                        reasons=[verdict.why])
+                        reasons=reasons)
             return upstream, event
         why = f"{host}:{port} ({checked[0][1][0]}): {getattr(failure, 'strerror', None) or failure}"
         self._audit("net.connect", who, event, decision="failed", reasons=[why], scope=scope, approval_id=approval)
