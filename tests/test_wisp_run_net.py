@@ -272,12 +272,12 @@ def test_project_and_always_answers_outlive_the_run_and_once_is_one_connection(t
     other = tmp_path / "home" / "src" / "other"
     other.mkdir(parents=True)
     write_config(env, servers.config())
-    fetch = f"""
+    fetch = """
         import ssl, sys, urllib.request
         ctx = ssl.create_default_context(cafile=sys.argv[1])       # (named in argv: shown inside the private /tmp)
         for target in sys.argv[2:]:
             try:
-                print(urllib.request.urlopen(f"{{target}}/hello", timeout=60, context=ctx).status)
+                print(urllib.request.urlopen(f"{target}/hello", timeout=60, context=ctx).status)
             except urllib.error.HTTPError as exc:
                 print(exc.code)
             except OSError as exc:
