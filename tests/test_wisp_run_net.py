@@ -217,7 +217,7 @@ def test_an_asked_host_stays_approved_for_the_scope_given_and_a_question_dies_wi
     write_config(env, servers.config())
     watcher = spawn_watcher(env)
     script = textwrap.dedent(f"""
-        import socket, sys, time, urllib.request
+        import os, socket, sys, time, urllib.request
         def get(url):
             try:
                 return urllib.request.urlopen(url, timeout=60).status
@@ -229,7 +229,8 @@ def test_an_asked_host_stays_approved_for_the_scope_given_and_a_question_dies_wi
         # a client that gives up while the person is asked: the question is withdrawn
         s = socket.create_connection(("127.0.0.1", 3128))
         s.sendall(b"CONNECT asked.wisp.test:{servers.https_port} HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
-        time.sleep(1.0)                 # (the question is on the watcher's screen by then)
+        while not os.path.exists("close-now"):      # made by the test once the question is on the screen
+            time.sleep(0.05)
         s.close()
         print("approved", get("http://asked.wisp.test:{servers.bare_port}/"), flush=True)   # approved, yet 403
     """)
@@ -238,6 +239,7 @@ def test_an_asked_host_stays_approved_for_the_scope_given_and_a_question_dies_wi
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         answer(watcher, servers.http_port, "s")
         watcher.expect(r"wants to reach asked\.wisp\.test:%d" % servers.https_port)
+        (work / "close-now").touch()
         watcher.expect(r"withdrawn", timeout=20)
         answer(watcher, servers.bare_port, "y")
         out, err = agent.communicate(timeout=120)
