@@ -1,7 +1,7 @@
 """The namespace's own network, seen and reached from outside: the proxy's listeners made inside it, and who
 inside is at the other end of a connection.
 
-- **Listeners** (`listeners`). The namespace has a network namespace of its own (bwrap `--unshare-net`), with
+- **Listeners** (`listeners`, made while bwrap waits: `Bridge`). The namespace has a network namespace of its own (bwrap `--unshare-net`), with
   only its loopback. The supervisor makes its listening sockets *in* that network namespace before the program
   starts (bwrap waits on `--block-fd` until they exist): a child of the supervisor, forked while it has one
   thread, joins the user namespace that owns the network namespace and the network namespace itself
@@ -103,6 +103,59 @@ def listeners(target: int, addresses: list[tuple[str, int]]) -> list[socket.sock
     return out
 
 
+class Bridge:
+    """bwrap's --info-fd (its child's pid) and --block-fd (the program waits until the proxy's listeners
+    exist inside the namespace's network: netns.listeners)."""
+
+    def __init__(self):
+        self.info_r, self.info_w = os.pipe()
+        self.block_r, self.block_w = os.pipe()
+        self.inside = None
+
+    def fds(self) -> dict:
+        return {"info_fd": self.info_w, "block_fd": self.block_r}
+
+    def passed(self) -> tuple:
+        return (self.info_w, self.block_r)
+
+    def started(self) -> None:
+        """bwrap has them (or failed to start): the supervisor's copies of bwrap's ends go."""
+        os.close(self.info_w)
+        os.close(self.block_r)
+
+    def listen(self, ports) -> list:
+        """The proxy's listener and one per listed host port, made inside; then the program may start."""
+        import json
+        import select
+        import time
+
+        from wispsh.sandbox import netrules
+
+        try:
+            data, deadline = b"", time.monotonic() + HELPER_SECONDS
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([self.info_r], [], [], left)[0]:
+                    raise NetnsError("bwrap did not say its pid")
+                chunk = os.read(self.info_r, 4096)
+                data += chunk
+                try:
+                    self.inside = int(json.loads(data)["child-pid"])
+                    break
+                except (ValueError, KeyError):
+                    if not chunk:
+                        raise NetnsError("bwrap ended before the namespace was made") from None
+            wanted = [("127.0.0.1", netrules.PROXY_PORT)]
+            for port in sorted(ports):
+                wanted += [("127.0.0.1", port), ("::1", port)]
+            made = listeners(self.inside, wanted)
+            os.write(self.block_w, b"x")
+            return [(sock, None if port == netrules.PROXY_PORT else port) for sock, (_a, port) in zip(made, wanted)]
+        finally:
+            os.close(self.info_r)
+            os.close(self.block_w)
+
+
 def _hex_endpoint(address: str, port: int) -> str:
     """An endpoint as /proc/net/tcp{,6} writes it (addresses in the kernel's byte order)."""
     packed = socket.inet_pton(socket.AF_INET6 if ":" in address else socket.AF_INET, address)
@@ -171,32 +224,27 @@ TRIAL = ("import socket,sys\n"
 
 def trial(bwrap: str) -> tuple[bool, str]:
     """Whether the bridge works here: a namespace with a network of its own (bwrap --unshare-net), a listener
-    made inside it from outside, a connection from inside answered from outside. (ok, what happened)."""
+    made inside it from outside (Bridge, as `wisp run` makes the proxy's), a connection from inside answered
+    from outside. (ok, what happened)."""
     import subprocess
     import sys
 
-    info_r, info_w = os.pipe()
-    block_r, block_w = os.pipe()
-    port = 3128
+    from wispsh.sandbox.netrules import PROXY_PORT
+
+    bridge = Bridge()
     argv = [bwrap, "--unshare-user", "--unshare-pid", "--unshare-net", "--die-with-parent", "--ro-bind", "/", "/",
-            "--dev", "/dev", "--proc", "/proc", "--info-fd", str(info_w), "--block-fd", str(block_r), "--",
-            sys.executable, "-I", "-S", "-c", TRIAL, str(port)]
+            "--dev", "/dev", "--proc", "/proc", "--info-fd", str(bridge.info_w), "--block-fd", str(bridge.block_r),
+            "--", sys.executable, "-I", "-S", "-c", TRIAL, str(PROXY_PORT)]
     try:
-        child = subprocess.Popen(argv, pass_fds=(info_w, block_r), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        child = subprocess.Popen(argv, pass_fds=bridge.passed(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                  stdin=subprocess.DEVNULL)
     except OSError as exc:
         return False, f"bwrap cannot start: {exc.strerror or exc}"
     finally:
-        os.close(info_w)
-        os.close(block_r)
+        bridge.started()
     listener = None
     try:
-        import json
-
-        with os.fdopen(info_r, "rb") as fh:
-            inside = int(json.loads(fh.readline() + fh.read(4096))["child-pid"])
-        listener = listeners(inside, [("127.0.0.1", port)])[0]
-        os.write(block_w, b"x")
+        listener = bridge.listen(())[0][0]
         listener.settimeout(10)
         conn, _ = listener.accept()
         with conn:
@@ -206,11 +254,10 @@ def trial(bwrap: str) -> tuple[bool, str]:
         if out.decode() == "pong":
             return True, "a connection from inside reached the supervisor's listener"
         return False, f"the trial connection failed: {err.decode(errors='replace').strip()[-200:]}"
-    except (OSError, ValueError, KeyError, subprocess.TimeoutExpired) as exc:
+    except (OSError, subprocess.TimeoutExpired) as exc:
         child.kill()
         child.wait()
         return False, f"{getattr(exc, 'strerror', None) or exc}"
     finally:
-        os.close(block_w)
         if listener is not None:
             listener.close()

@@ -177,10 +177,11 @@ class Supervisor:
         if layout.writes_wall and wall.ClaudeState.wanted(wall.program_name(self.program), self.env):
             self.claude = wall.ClaudeState(self.env.get("HOME") or os.path.expanduser("~"))
             program_env.update(self.claude.hand_over())
-        bridge = _Bridge() if layout.net == "ask" else None      # the proxy's listeners made inside (netns.py)
-        if bridge is not None:
-            from wispsh.sandbox import netrules
+        bridge = None
+        if layout.net == "ask":                  # the proxy's listeners, made inside while bwrap waits (netns.py)
+            from wispsh.sandbox import netns, netrules
 
+            bridge = netns.Bridge()
             program_env.update(netrules.proxy_env())
         argv = layouts.bwrap_argv(layout, bwrap=ready.bwrap, disable_userns=ready.disable_userns,
                                   seccomp_fd=filter_fd, cwd=os.getcwd(), program=self.program,
@@ -490,59 +491,6 @@ class Supervisor:
             for left in layouts.remove_placeholders(self.layout):
                 self.say(f"{left} was a placeholder made for this run and has changed; left as it is")
         shutil.rmtree(run_dir, ignore_errors=True)
-
-
-class _Bridge:
-    """bwrap's --info-fd (its child's pid) and --block-fd (the program waits until the proxy's listeners
-    exist inside the namespace's network: netns.listeners)."""
-
-    def __init__(self):
-        self.info_r, self.info_w = os.pipe()
-        self.block_r, self.block_w = os.pipe()
-        self.inside = None
-
-    def fds(self) -> dict:
-        return {"info_fd": self.info_w, "block_fd": self.block_r}
-
-    def passed(self) -> tuple:
-        return (self.info_w, self.block_r)
-
-    def started(self) -> None:
-        """bwrap has them (or failed to start): the supervisor's copies of bwrap's ends go."""
-        os.close(self.info_w)
-        os.close(self.block_r)
-
-    def listen(self, ports) -> list:
-        """The proxy's listener and one per listed host port, made inside; then the program may start."""
-        import json
-        import select
-        import time
-
-        from wispsh.sandbox import netns, netrules
-
-        try:
-            data, deadline = b"", time.monotonic() + netns.HELPER_SECONDS
-            while True:
-                left = deadline - time.monotonic()
-                if left <= 0 or not select.select([self.info_r], [], [], left)[0]:
-                    raise netns.NetnsError("bwrap did not say its pid")
-                chunk = os.read(self.info_r, 4096)
-                data += chunk
-                try:
-                    self.inside = int(json.loads(data)["child-pid"])
-                    break
-                except (ValueError, KeyError):
-                    if not chunk:
-                        raise netns.NetnsError("bwrap ended before the namespace was made") from None
-            wanted = [("127.0.0.1", netrules.PROXY_PORT)]
-            for port in sorted(ports):
-                wanted += [("127.0.0.1", port), ("::1", port)]
-            made = netns.listeners(self.inside, wanted)
-            os.write(self.block_w, b"x")
-            return [(sock, None if port == netrules.PROXY_PORT else port) for sock, (_a, port) in zip(made, wanted)]
-        finally:
-            os.close(self.info_r)
-            os.close(self.block_w)
 
 
 def _scope() -> None:
