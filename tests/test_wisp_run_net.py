@@ -209,6 +209,9 @@ def test_listed_hosts_are_reached_through_the_proxy_and_nothing_else_leaves(tmp_
     assert len(lined) == 1 and lined[0]["line"].endswith("/by-a-line") and lined[0]["line"].startswith("curl"), curl
     closed = [e for e in audit(env) if e.get("event") == "net.closed"]
     assert any(e.get("sni") == "tls.wisp.test" and e["received"] > 0 for e in closed), closed
+    # each connection that went through is audited when it opened and when it closed
+    opened = sorted((e["host"], e["port"], e["via"]) for e in seen if e["decision"].startswith("listed"))
+    assert opened == sorted((e["host"], e["port"], e["via"]) for e in closed), (opened, closed)
 
 
 def test_an_asked_host_stays_approved_for_the_scope_given_and_a_question_dies_with_its_connection(tmp_path, servers):

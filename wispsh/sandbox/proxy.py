@@ -68,6 +68,7 @@ class Proxy:
         self.listeners: list[socket.socket] = []
         self.asking: dict[tuple[str, int], threading.Lock] = {}
         self.asking_lock = threading.Lock()
+        self.open = 0                   # connections being served (stop waits for them briefly)
 
     # ------------------------------------------------------------ serving
 
@@ -79,7 +80,9 @@ class Proxy:
             self.listeners.append(sock)
             threading.Thread(target=self._accept, args=(sock, port), name="wisp-run-net", daemon=True).start()
 
-    def stop(self) -> None:
+    def stop(self, wait: float = 2.0) -> None:
+        """No new connection; those open are given `wait` seconds to end (the program has ended, so their
+        ends inside are closed), so that each one's closing event is in the audit."""
         self.stopping.set()
         for sock in self.listeners:
             try:
@@ -87,6 +90,9 @@ class Proxy:
             except OSError:
                 pass
             sock.close()
+        deadline = time.monotonic() + wait
+        while self.open and time.monotonic() < deadline:
+            time.sleep(0.01)
 
     def _accept(self, listener: socket.socket, port) -> None:
         while not self.stopping.is_set():
@@ -100,6 +106,8 @@ class Proxy:
             threading.Thread(target=self._serve, args=(conn, port), daemon=True).start()
 
     def _serve(self, conn: socket.socket, port) -> None:
+        with self.asking_lock:
+            self.open += 1
         try:
             who = self._who(conn)
             conn.settimeout(HANDSHAKE_SECONDS)
@@ -119,6 +127,8 @@ class Proxy:
         finally:
             conn.close()
             self.slots.release()
+            with self.asking_lock:
+                self.open -= 1
 
     def _who(self, conn: socket.socket) -> Who:
         from wispsh.sandbox import netns, procs
