@@ -494,7 +494,8 @@ def walls_checks(env) -> list:
         settings = wall.settings(load_config(wisp_home(env)))
     except ConfigError as exc:
         return [Check(WARN, "wisp run walls", f"unknown: the config cannot be read ({exc})", "fix config.json")]
-    if not readiness.check().ok:
+    ready = readiness.check()
+    if not ready.ok:
         return [Check(WARN, "wisp run walls", "not possible here: wisp run cannot start (above)")]
 
     def wall_check(name: str, on: bool, detail: str, key: str, flag: str) -> Check:
@@ -538,7 +539,7 @@ def walls_checks(env) -> list:
     else:
         found.append(Check(WARN, "wall: nesting", f"not possible here: {why}",
                            "an agent's own sandbox (codex sandbox, srt) needs wisp run started as a user"))
-    found.append(network_check(settings.net, readiness.check().bwrap))
+    found.append(network_check(settings.net, ready.bwrap))
     return found
 
 
