@@ -134,3 +134,18 @@ def node_env_proxy() -> bool:
     except ValueError:
         return False
     return major >= 24 or (major == 22 and minor >= 21)
+
+
+def serving(tmp_path_factory, name: str):
+    """For a module's `servers` fixture: the servers with their certificate, closed after (skips where the
+    machine lacks openssl)."""
+    import pytest
+
+    if not shutil.which("openssl"):
+        pytest.skip("machine lacks openssl")
+    root = tmp_path_factory.mktemp(name)
+    cert, key = make_cert(root)
+    found = Servers(root, cert, key)
+    found.cert = cert
+    yield found
+    found.close()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from net_support import Servers, make_cert, node_env_proxy
+from net_support import node_env_proxy, serving
 from run_support import PY, WISP, audit, needs_bwrap, needs_userns, person, spawn_watcher, wisp_run, write_config
 
 pytestmark = [needs_bwrap, needs_userns]
@@ -65,14 +65,7 @@ def run(argv, **kw):
 
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory):
-    if not shutil.which("openssl"):
-        pytest.skip("machine lacks openssl")
-    root = tmp_path_factory.mktemp("net")
-    cert, key = make_cert(root)
-    found = Servers(root, cert, key)
-    found.cert = cert
-    yield found
-    found.close()
+    yield from serving(tmp_path_factory, "net")
 
 
 def project(tmp_path) -> Path:

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 from install import install
-from net_support import Servers, make_cert
+from net_support import serving
 from run_support import WISP, needs_bwrap, needs_userns, person, write_config
 
 pytestmark = [needs_bwrap, needs_userns]
@@ -39,14 +39,7 @@ def _node_inside(node: str, tmp_path, servers) -> str:
 
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory):
-    if not shutil.which("openssl"):
-        pytest.skip("machine lacks openssl")
-    root = tmp_path_factory.mktemp("node-net")
-    cert, key = make_cert(root)
-    found = Servers(root, cert, key)
-    found.cert = cert
-    yield found
-    found.close()
+    yield from serving(tmp_path_factory, "node-net")
 
 
 def test_node_22_fetch_and_https_reach_a_listed_host_through_the_proxy(tmp_path, servers):

@@ -145,7 +145,7 @@ def parse_entry(text: str, own: bool = True) -> Entry:
         host, port = raw.split(":")
     wild = host.startswith("*.")
     name = normal_host(host[2:] if wild else host)
-    if not valid_name(name) or (wild and _is_address(name)):
+    if not valid_name(name) or (wild and is_address(name)):
         raise NetError(f"{text!r}: not a host name, *.domain or address")
     if port is None:
         ports = WEB_PORTS
@@ -158,7 +158,7 @@ def parse_entry(text: str, own: bool = True) -> Entry:
     return Entry(("*." if wild else "") + name, ports, own)
 
 
-def _is_address(host: str) -> bool:
+def is_address(host: str) -> bool:
     try:
         ipaddress.ip_address(host)
         return True
@@ -217,7 +217,7 @@ def check_section(value) -> str | None:
                 return f"run.net.allowPorts: a list of port numbers (1-65535, not {PROXY_PORT}: the proxy's)"
         elif key == "hosts":
             if not isinstance(item, dict) or not all(isinstance(k, str) and valid_name(normal_host(k))
-                                                     and isinstance(v, str) and _is_address(normal_host(v))
+                                                     and isinstance(v, str) and is_address(normal_host(v))
                                                      for k, v in item.items()):
                 return "run.net.hosts: an object of host name -> IP address"
         elif key == "defaults":
@@ -297,12 +297,12 @@ def listed(rules: Settings, host: str, port: int) -> Entry | None:
 def before(rules: Settings, host: str, port: int) -> Verdict:
     """By name, before resolving: yes (listed, or a listed loopback port), no (host-local and not listed),
     or ask."""
-    if host in LOCAL_NAMES or (_is_address(host) and kind_of(host) == LOOPBACK):
+    if host in LOCAL_NAMES or (is_address(host) and kind_of(host) == LOOPBACK):
         if port in rules.ports:
             return Verdict("yes", f"the host's port {port} is listed (--allow-port)")
         return Verdict("no", f"{host}:{port} is this machine itself: a host-local port is reachable only when listed "
                              f"(wisp run --allow-port {port}, or run.net.allowPorts)")
-    if _is_address(host) and kind_of(host) == NEVER:
+    if is_address(host) and kind_of(host) == NEVER:
         return Verdict("no", f"{host} is not an address anything may be reached at")
     entry = listed(rules, host, port)
     if entry is not None:
@@ -341,7 +341,7 @@ def resolve(rules: Settings, host: str, port: int) -> list[tuple]:
     import socket
 
     fixed = rules.hosts.get(host)
-    if fixed is not None or _is_address(host):
+    if fixed is not None or is_address(host):
         address = fixed or host
         family = socket.AF_INET6 if ":" in address else socket.AF_INET
         return [(family, (address, port) if family == socket.AF_INET else (address, port, 0, 0))]

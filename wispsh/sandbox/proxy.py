@@ -351,7 +351,9 @@ class Proxy:
             sni = server_name(chunk)
             if sni:
                 extra["sni"] = sni
-            if sni and sni != event["host"] and not _is_address(event["host"]):
+            from wispsh.sandbox.netrules import is_address
+
+            if sni and sni != event["host"] and not is_address(event["host"]):
                 upstream.close()
                 self._audit("net.closed", None, event, decision="refused-sni", sni=sni,
                             reasons=[f"the TLS server name {sni} is not {event['host']}, the host asked for"])
@@ -500,16 +502,6 @@ def _departure(conn: socket.socket):
         mine.close()
 
     return mine, stop
-
-
-def _is_address(host: str) -> bool:
-    import ipaddress
-
-    try:
-        ipaddress.ip_address(host)
-        return True
-    except ValueError:
-        return False
 
 
 def server_name(hello: bytes) -> str | None:
