@@ -68,7 +68,8 @@ def test_add_list_revoke_clear_round_trip(h):
     sub.mkdir()
     other = added(h, "npm *", "--scope", "project", "--dir", str(sub))
     table = h.wisp("approvals", "list").stdout
-    assert table.splitlines()[0].split() == ["ID", "SCOPE", "LEVEL", "EXPIRES", "PATTERN", "DIRECTORY"]
+    assert table.splitlines()[0].split() == ["ID", "SCOPE", "LEVEL", "EXPIRES", "PATTERN", "DIRECTORY", "EFFECTS"]
+    assert "(ordinary)" in table        # added by hand: no record of effects, so ordinary work only
     assert always in table and "git commit *" in table and str(h.project.resolve()) in table
     listed = json.loads(h.wisp("approvals", "--json").stdout)["approvals"]
     assert [(a["id"], a["pattern"], a["scope"], a["level"], a["directory"]) for a in listed] == [

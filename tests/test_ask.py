@@ -176,7 +176,7 @@ def test_the_plan_comes_first_then_each_question_answered_with_enter(shell, tmp_
     for shown in ("approve this command? (1 of 2)", "rm -rf build && git -C app push", "^^^^^^^^^^^^",
                   "high:", "recursive delete", "rm *", "[y] once  [s] session  [p] project  [a] always  [n"):
         assert shown in screen
-    assert "covers every `rm …` rated high or lower, with whatever it writes" in " ".join(screen.split())
+    assert "covers every `rm …` rated high or lower that does only what this one does (" in " ".join(screen.split())
     shell.child.send("s")
     assert not settles(out) and "this command? (2 of 2)" not in shell.child.read_nonblocking(4096, timeout=0.3)  # no Enter yet
     shell.child.send("\r")

@@ -35,7 +35,7 @@ def build_plan(spec: dict):
         judged.append(Judged(part, Key(program=text.split()[0], verb=None, pattern=pattern, exact=False),
                              Verdict.of(Level.parse(level), "test.rule", *reasons)))
     questions = tuple(Question(pattern=p, exact=False, level=Level.parse(lv), findings=Verdict.of(Level.parse(lv), "test.rule", *rs).findings,
-                               parts=tuple(ix), whole_line=whole)
+                               parts=tuple(ix), whole_line=whole, effects=("change",))
                       for p, lv, rs, ix, whole in spec["questions"])
     top = max((q.level for q in questions), default=Level.SAFE)
     return Plan(line=spec["line"], split=Split(spec["line"], tuple(parts)), judged=tuple(judged),

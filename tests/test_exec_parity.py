@@ -214,12 +214,16 @@ def test_unreadable_script_gives_the_real_shells_message_and_status(target, way,
         assert (got.returncode, got.stdout, got.stderr) == (want.returncode, want.stdout, want.stderr)
 
 
-def test_stdin_mode_runs_exactly_the_bytes_read(way, env):
+def test_stdin_mode_reads_commands_as_the_real_shell_does(env, tmp_path):
+    """A gated shell (session/): bash reads its input a byte at a time, so the script's own `read` takes the
+    line after it; dash reads a block ahead, so its `read` finds nothing. The gate reads as each does."""
     text = b'echo "from stdin $0 $1"\nread -r next || echo "no more input"\necho "next=${next:-}"\n'
-    argv0, got = way("bash", ["-s", "arg1"], env=env, input=text)
-    assert got.returncode == 0
-    # The script's own `read` finds nothing: wispsh read (and checked) every byte before anything ran.
-    assert got.stdout == f"from stdin {argv0} arg1\nno more input\nnext=\n".encode()
+    for name, said in (("bash", ""), ("sh", "no more input\nnext=\n")):
+        shim = str(make_shim(tmp_path / "shims", name))
+        got = subprocess.run([shim, "-s", "arg1"], capture_output=True, env=env, input=text)
+        want = real(name, shim, ["-s", "arg1"], env=env, input=text)
+        assert (got.returncode, got.stdout, got.stderr) == (want.returncode, want.stdout, want.stderr)
+        assert got.stdout == f"from stdin {shim} arg1\n{said}".encode()
 
 
 # ---------------------------------------------------------------- shims on PATH, nesting, refusals
@@ -276,14 +280,15 @@ def test_usage_error_exits_2(env):
     assert got.returncode == 2 and got.stderr.startswith("wispsh:")
 
 
-def test_interactive_on_a_terminal_is_the_real_shell_with_our_pid(tmp_path, env):
+def test_interactive_on_a_terminal_is_the_real_shell_beneath_its_gate(tmp_path, env):
+    """A gated shell (session/): the process the caller started stays as the gate, the real bash is its child."""
     shim = make_shim(tmp_path / "shims", "bash")
     child = pexpect.spawn(str(shim), ["--norc", "--noprofile"], env={**env, "PS1": "ready$ "},
                           timeout=60, encoding="utf-8")
     try:
         child.expect_exact("ready$ ")
-        child.sendline("echo pid=$$ depth=$WISP_DEPTH")
-        child.expect(r"pid=(\d+) depth=(\d+)")
+        child.sendline("echo ppid=$PPID depth=$WISP_DEPTH")
+        child.expect(r"ppid=(\d+) depth=(\d+)")
         assert int(child.match.group(1)) == child.pid and child.match.group(2) == "1"
         child.sendline("exit 5")
         child.expect(pexpect.EOF)

@@ -16,18 +16,19 @@ import pytest
 
 from wispsh.decide import audit, gate, store
 from wispsh.config import Config
-from wispsh.model import Answer, DenyHit, Judged, Key, Level, Part, Split, Verdict
+from wispsh.model import Answer, DenyHit, Finding, Judged, Key, Level, Part, Split, Verdict
 
 M, H, D, L, S = Level.MODERATE, Level.HIGH, Level.DANGEROUS, Level.LOW, Level.SAFE
 REPO = Path(__file__).resolve().parent.parent
 
 
 def judged(text: str, pattern: str, level: Level, *, legacy: str | None = None, exact: bool = False,
-           reasons: tuple[str, ...] = ("test reason",), start: int = 0) -> Judged:
+           reasons: tuple[str, ...] = ("test reason",), start: int = 0, kind: str = "change") -> Judged:
+    """A part whose findings have the effect `kind` (an ordinary one unless told otherwise)."""
     argv = tuple(text.split())
     part = Part(text=text, span=(start, start + len(text)), argv=argv, words=argv)
     key = Key(program=argv[0], verb=None, pattern=pattern, exact=exact, legacy=legacy, command=argv)
-    return Judged(part, key, Verdict.of(level, "test.rule", *reasons))
+    return Judged(part, key, Verdict(level, tuple(Finding(level, "test.rule", r, kind) for r in reasons)))
 
 
 class Gate:
@@ -54,9 +55,11 @@ class Gate:
         return gate.settle(plan, answers, config=self.config, cwd=str(cwd or self.project), env=self.env,
                            source="wispsh")
 
-    def grant(self, pattern: str, scope: str, level: Level, cwd: Path | None = None):
+    def grant(self, pattern: str, scope: str, level: Level, cwd: Path | None = None, effects=("change",)):
+        """A grant as an answer makes one: with the effects of the part it was given for (the parts here do
+        "change" unless told otherwise); effects=None: one stored without that record."""
         return store.grant(self.home, pattern=pattern, scope=scope, level=level, source="test",
-                           cwd=str(cwd or self.project), env=self.env)
+                           cwd=str(cwd or self.project), env=self.env, effects=effects)
 
     def kinds(self, plan) -> list[str]:
         return [d.kind for d in plan.decisions]

@@ -9,6 +9,7 @@ from wispsh import keys
 from wispsh.model import Level
 from wispsh.parse.split import split_line
 from wispsh.policy import effects, engine
+from wispsh.policy.tables import PATH_VERBS
 from wispsh.programs.table import Command, On, Row
 from test_rules_support import make_place
 
@@ -120,9 +121,7 @@ def test_every_effect_kind_is_the_policys():
         if what == "row":
             assert item.does in effects.EFFECTS, f"{item.id}: unknown effect kind {item.does!r}"
         if what == "on":
-            assert item.action in ("list", "read", "write", "create", "delete", "mode", "run", "send", "build",
-                                   "unpack"), \
-                item.id
+            assert item.action in PATH_VERBS, item.id
 
 
 def test_no_rule_id_is_used_twice():

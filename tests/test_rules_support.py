@@ -72,3 +72,21 @@ def describe(outcome: Outcome) -> str:
 
 def here() -> str:
     return os.path.dirname(os.path.abspath(__file__))
+
+
+def rule_ids(outcome: Outcome) -> set[str]:
+    """Every rule id the line's verdicts name (each part's worst findings and the whole line's)."""
+    return {f.rule for j in outcome.parts for f in j.verdict.findings} | {f.rule for f in outcome.line.findings}
+
+
+def reaches(line: str, place: Place, least: Level, rule: str | None = None) -> None:
+    """The line reaches `least`, with a finding of `rule` among its reasons (when given)."""
+    outcome = judge(line, place)
+    assert outcome.reached >= least, describe(outcome)
+    assert rule is None or rule in rule_ids(outcome), describe(outcome)
+
+
+def stays_within(line: str, place: Place, most: Level) -> None:
+    """The line reaches no more than `most` (a benign look-alike)."""
+    outcome = judge(line, place)
+    assert outcome.reached <= most, describe(outcome)

@@ -359,7 +359,9 @@ def test_an_interactive_shell_is_not_an_allowed_line(tmp_path):
     try:
         child.sendline("PS1='IN''> '")
         child.expect_exact("IN> ")
-        child.sendline("sh -c 'rm -rf victim'; echo rc=$?")
+        child.sendline("sh -c 'rm -rf victim'")     # the typed command is judged whole (session/)
+        child.expect_exact("IN> ")
+        child.sendline("echo rc=$?")
         child.expect(r"rc=(\d+)")
         assert child.match.group(1) == "126"
         child.sendline("exit")

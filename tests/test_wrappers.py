@@ -21,6 +21,10 @@ def cmd(text: str) -> tuple[str | None, ...]:
 
 # (argv, command that runs, wrappers outermost first)
 RUNS = [
+    # sshpass types a password into what it runs: keyed and judged as that command
+    ("sshpass -p pw ssh host uptime", "ssh host uptime", ("sshpass",)),
+    ("sshpass -f pw.txt scp f host:", "scp f host:", ("sshpass",)),
+    ("sshpass -e -v rsync -a d host:d", "rsync -a d host:d", ("sshpass",)),
     # sudo
     ("sudo rm x", "rm x", ("sudo",)),
     ("sudo -u root rm x", "rm x", ("sudo",)),

@@ -27,13 +27,17 @@ class Outcome:
     `line`: the exec runs a checked line (what a nested shell beneath it counts as an allowed line); `config`:
     the config it was judged under (in-process, the nested token carries what it needs of it)."""
 
-    __slots__ = ("status", "stdout", "stderr", "shell", "argv", "env_add", "env_drop", "held", "line", "config")
+    __slots__ = ("status", "stdout", "stderr", "shell", "argv", "env_add", "env_drop", "held", "line", "config",
+                 "session")
 
     def __init__(self, *, status=0, stdout="", stderr="", shell=None, argv=(), env_add=None, env_drop=(),
-                 held=None, line=False, config=None):
+                 held=None, line=False, config=None, session=None):
         self.status, self.stdout, self.stderr = status, stdout, stderr
         self.shell, self.argv, self.env_add, self.held, self.line = shell, tuple(argv), env_add or {}, held, line
         self.env_drop, self.config = tuple(env_drop), config
+        # a gated shell (no line: commands typed or piped into it, session/): the caller runs the session with
+        # `shell` as its real shell; argv is its argv0, options and operands; session says how it is driven
+        self.session: dict | None = session
 
     def __repr__(self) -> str:
         if self.shell:
@@ -158,14 +162,17 @@ def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, ans
             invocation = shell.parse(argv, stdin_is_tty=stdin_is_tty, grammar=grammar)
             mode = invocation.mode
 
+    if mode == shell.STDIN and not invocation.explain and _parse_only(invocation.options):
+        # `bash -n < x` (SWE-ReX's pre-check): the shell reads its input, checks the syntax and runs none of it
+        return runs(real_shell, invocation.passthrough_argv(), depth, line=False)
+    if mode in (shell.INTERACTIVE, shell.STDIN) and not invocation.explain:
+        # also beneath an allowed line: what is typed or piped into a shell comes from whoever holds its input
+        # (Codex's `bash -lc 'bash --norc'`, then writes to it), not from the line that was allowed
+        return _gated_shell(invocation, env=env, cwd=cwd, config=config, real_shell=real_shell, depth=depth,
+                            answers=answers, source=source)
     if mode in (shell.INTERACTIVE, shell.PASSTHROUGH):
-        # Interactive: gating typed lines comes later. Passthrough: the shell only prints or refuses.
-        # Neither is a checked line: what an interactive shell starts is not beneath an allowed line (nor
-        # beneath the one above it: its token is dropped).
-        from wispsh.decide.nested import VARIABLE
-
-        return runs(real_shell, invocation.passthrough_argv(), depth, line=False,
-                    env_drop=(VARIABLE,) if mode == shell.INTERACTIVE else ())
+        # Passthrough: the shell only prints or refuses; not a checked line.
+        return runs(real_shell, invocation.passthrough_argv(), depth, line=False)
     if mode == shell.COMMAND:
         text = invocation.line
         data = None
@@ -230,6 +237,70 @@ def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, ans
     else:
         outcome = runs(real_shell, invocation.source_argv(HELD_WORD[2:]), depth, line=True, held=data, config=config)
     outcome.stderr = flow.warning_lines(warnings)          # said before the shell runs
+    return outcome
+
+
+def _restricted(invocation, real_shell: str) -> bool:
+    names = (os.path.basename(invocation.argv0).lstrip("-"), os.path.basename(os.path.realpath(real_shell)))
+    return any(n.startswith("rbash") for n in names) or any(
+        w in ("--restricted", "-restricted") or w[:1] == "-" and not w.startswith("--") and "r" in w[1:]
+        and w not in ("-o", "-O") for w in invocation.options)
+
+
+def _parse_only(options) -> bool:
+    """Whether these options leave noexec on (`-n`, `-o noexec`; the last of -n/+n wins): a shell that is not
+    interactive then reads its commands and runs none of them."""
+    options = list(options)
+    on = False
+    for i, word in enumerate(options):
+        if word in ("-o", "+o") and options[i + 1:i + 2] == ["noexec"]:
+            on = word == "-o"
+        elif word[:1] in "-+" and not word.startswith("--") and "n" in word[1:] and word not in ("-o", "+o", "-O", "+O"):
+            on = word[0] == "-"
+    return on
+
+
+def _gated_shell(invocation, *, env, cwd, config, real_shell, depth, answers, source) -> Outcome:
+    """A shell started without a line (its commands typed or piped in): a gated shell (session/), each command
+    judged before it runs. What the shell runs at start besides (an untrusted --rcfile, BASH_ENV, exported
+    functions) is judged first. Not a checked line: nothing it starts counts as beneath an allowed line (its
+    token above is dropped), and approvals of the shell itself (`bash *`) cover nothing typed into it."""
+    from wispsh import flow
+    from wispsh.cli import shell
+    from wispsh.decide.nested import VARIABLE
+
+    if _restricted(invocation, real_shell):
+        return refusal("wispsh: not run: a restricted shell (-r, rbash) cannot be a gated shell: the gate's plumbing "
+                       "needs the redirections it forbids; give it its commands with -c; nothing ran")
+    warnings: list[str] = []
+    for checked in shell.implicit_code(invocation, env, real_shell, ("",)):
+        refused = flow.verdict(checked, config=config, cwd=cwd, env=env, answers=answers, source=source,
+                               warnings=warnings)
+        if refused is not None:
+            return refusal(refused, warnings)
+    base = os.path.basename(os.path.realpath(real_shell))
+    family = "bash" if base.startswith("bash") else "zsh" if base.startswith("zsh") else "posix"
+    interactive = invocation.mode == shell.INTERACTIVE
+    options, posix = invocation.options, False
+    if interactive and family != "bash":
+        # only bash's line editor can hand the gate each typed line: an interactive sh is bash in posix mode
+        # (dash has no line editing to lose), an interactive zsh or ksh is bash; without a bash, the piped driver
+        from wispsh import realshell
+
+        try:
+            bash = realshell.find_shell("bash", config, env, invocation.argv0)
+        except realshell.ShellNotFound:
+            bash = None
+        if bash is not None:
+            posix = family == "posix"
+            real_shell, family = bash, "bash"
+            options = tuple(w for w in options if posix and w[:1] in "-+" and not w.startswith("--")) + (
+                () if posix else ("--norc",))
+    outcome = runs(real_shell, (invocation.argv0, *options, *invocation.args), depth, line=False,
+                   env_drop=(VARIABLE,))
+    outcome.session = {"family": family, "interactive": interactive, "login": invocation.login,
+                       "options": len(options), "posix": posix}
+    outcome.stderr = flow.warning_lines(warnings)
     return outcome
 
 

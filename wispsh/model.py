@@ -255,18 +255,29 @@ class Finding(Record):
         _set(self, 'reason', reason)
         _set(self, 'kind', kind)
 
+    @property
+    def effect(self) -> str:
+        """What kind of thing the finding says the part does, as a standing approval records it: the policy's
+        effect kind for a program's row ("fetch", "change", "run-code"), the rule itself where the place or the
+        variable is the point ("path.send.secret", "path.embed.secret", "env.LD_PRELOAD", "flow.…")."""
+        kind = self.kind
+        return kind if kind and kind[:5] != "path:" and kind != "env" else self.rule
+
 
 class Verdict(Record):
-    """A level and the findings behind it (the worst ones first)."""
+    """A level and the findings behind it (the worst ones first), and every effect the part has at any level
+    (what a standing approval must match: decide/gate.py)."""
 
     level: Level
     findings: tuple[Finding, ...]
+    effects: tuple[tuple[str, Level], ...]     # (Finding.effect, its level) of every finding above safe
 
-    __slots__ = FIELDS = ('level', 'findings')
+    __slots__ = FIELDS = ('level', 'findings', 'effects')
 
-    def __init__(self, level, findings=()) -> None:
+    def __init__(self, level, findings=(), effects=None) -> None:
         _set(self, 'level', level)
         _set(self, 'findings', findings)
+        _set(self, 'effects', tuple((f.effect, f.level) for f in findings) if effects is None else effects)
 
     @property
     def reasons(self) -> tuple[str, ...]:
@@ -340,16 +351,18 @@ class Question(Record):
     findings: tuple[Finding, ...]
     parts: tuple[int, ...]              # indices of the parts it covers
     whole_line: bool
+    effects: tuple[str, ...]            # what its parts do (at the threshold or above): what a grant covers
 
-    __slots__ = FIELDS = ('pattern', 'exact', 'level', 'findings', 'parts', 'whole_line')
+    __slots__ = FIELDS = ('pattern', 'exact', 'level', 'findings', 'parts', 'whole_line', 'effects')
 
-    def __init__(self, pattern, exact, level, findings, parts, whole_line=False) -> None:
+    def __init__(self, pattern, exact, level, findings, parts, whole_line=False, effects=()) -> None:
         _set(self, 'pattern', pattern)
         _set(self, 'exact', exact)
         _set(self, 'level', level)
         _set(self, 'findings', findings)
         _set(self, 'parts', parts)
         _set(self, 'whole_line', whole_line)
+        _set(self, 'effects', effects)
 
     @property
     def reasons(self) -> tuple[str, ...]:

@@ -44,6 +44,18 @@ def tool_output(said: str) -> str:
     return data.get("output", said) if isinstance(data, dict) else said
 
 
+def codex_exec_under_wisp_run(box: Sandbox, exe: str, url: str, prompt: str, timeout: float = 300):
+    """`codex exec` inside `wisp run` (its own sandbox off: it cannot nest there), against the stub at `url`."""
+    (box.home / ".codex").mkdir(exist_ok=True)
+    (box.home / ".codex" / "config.toml").write_text(
+        'model = "stub-model"\nmodel_provider = "stub"\ncheck_for_update_on_startup = false\n'
+        f'[model_providers.stub]\nname = "stub"\nbase_url = "{url}/v1"\nenv_key = "STUB_API_KEY"\n'
+        'wire_api = "responses"\n[analytics]\nenabled = false\n[otel]\nexporter = "none"\n')
+    return subprocess.run([WISP, "run", "--", exe, "exec", "--dangerously-bypass-approvals-and-sandbox",
+                           "--skip-git-repo-check", prompt], cwd=box.project, env=box.env(STUB_API_KEY="dummy"),
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
+
+
 def _claude(box: Sandbox, exe: str, url: str):
     env = box.env(ANTHROPIC_BASE_URL=url, ANTHROPIC_API_KEY="sk-ant-stub-0000000000000000000000",
                   CLAUDE_CODE_SHELL=str(box.wrap / "bash"), SHELL=str(box.wrap / "bash"))

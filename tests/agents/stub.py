@@ -19,7 +19,9 @@ APIs ("flavor"):
 The script is stateless per request: the number of tool results already in the conversation says which
 step comes next, so retries and side requests (titles, summaries, token counts) never move it. A request
 that offers no shell tool gets a short text answer. A step is a command string, or a dict whose `cmd` is the
-command and whose other keys are added to the tool call's arguments (Codex's `shell`, `login`, ...).
+command and whose other keys are added to the tool call's arguments (Codex's `shell`, `login`, `tty`, ...);
+`"tool": "write_stdin"` (responses) types `cmd` into the session the last tool result named (Codex's unified
+exec: `chars`, `session_id`).
 Nothing here talks to any other host.
 """
 from __future__ import annotations
@@ -324,7 +326,11 @@ class StubModel:
         rid = "resp_" + uuid.uuid4().hex[:20]
         if index >= 0:
             cmd, extra = _step(self.script[index])
-            args = {"cmd": cmd, **extra} if tool == "exec_command" else {"command": ["bash", "-lc", cmd], **extra}
+            tool = extra.pop("tool", tool)
+            if tool == "write_stdin":
+                args = {"session_id": self._last_session(body), "chars": cmd, **extra}
+            else:
+                args = {"cmd": cmd, **extra} if tool == "exec_command" else {"command": ["bash", "-lc", cmd], **extra}
             item = {"type": "function_call", "id": f"fc_{uuid.uuid4().hex[:12]}", "call_id": f"call_{index:04d}_{uuid.uuid4().hex[:6]}",
                     "name": tool, "arguments": json.dumps(args), "status": "completed"}
         else:
@@ -341,6 +347,16 @@ class StubModel:
             ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
             ("response.completed", {"type": "response.completed", "response": response}),
         ])
+
+    def _last_session(self, body: dict) -> int | None:
+        """The session id the latest tool result names (`Process running with session ID 1234`)."""
+        import re
+
+        for said in reversed(self._tool_results(body)):
+            found = re.search(r"session[ _]id\D{0,4}(\d+)", said, re.IGNORECASE)
+            if found:
+                return int(found.group(1))
+        return None
 
     def _gemini(self, handler, path, body):
         index, tool = self._next(body)

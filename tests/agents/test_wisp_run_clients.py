@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 
-from clients import tool_output
+from clients import codex_exec_under_wisp_run, tool_output
 from install import install
 from run_support import WISP, needs_bwrap, needs_userns
 from sandbox import Sandbox
@@ -56,13 +56,7 @@ def test_codex_login_shell_and_a_model_named_dash_are_gated(tmp_path):
               {"cmd": "echo planted > planted.txt", "shell": "/usr/bin/dash"}, "echo x >> ~/.bashrc",
               "find victim -delete"]
     with StubModel("responses", script) as stub:
-        (box.home / ".codex").mkdir()
-        (box.home / ".codex" / "config.toml").write_text(
-            'model = "stub-model"\nmodel_provider = "stub"\ncheck_for_update_on_startup = false\n'
-            f'[model_providers.stub]\nname = "stub"\nbase_url = "{_listed(box, stub)}/v1"\nenv_key = "STUB_API_KEY"\n'
-            'wire_api = "responses"\n[analytics]\nenabled = false\n[otel]\nexporter = "none"\n')
-        done = _wisp_run(box, [exe, "exec", "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check",
-                               PROMPT], box.env(STUB_API_KEY="dummy"))
+        done = codex_exec_under_wisp_run(box, exe, _listed(box, stub), PROMPT)
         results = {cmd: tool_output(text) for cmd, text in stub.results()}
     said = done.stdout + done.stderr
     assert len(results) == len(script), said[-3000:]

@@ -114,6 +114,8 @@ def valid_request(req: object) -> bool:
         return False
     if not isinstance(req.get("reasons"), list) or not all(isinstance(r, str) for r in req["reasons"]):
         return False
+    if not isinstance(req.get("effects", []), list) or not all(isinstance(e, str) for e in req.get("effects", [])):
+        return False
     if not isinstance(req.get("index"), int) or not isinstance(req.get("count"), int):
         return False
     parts = req.get("parts")
@@ -148,7 +150,7 @@ def question_request(plan: Plan, index: int, *, cwd: str, env: Mapping[str, str]
     return {
         "line": plan.line, "index": index, "count": len(plan.questions), "pattern": q.pattern,
         "exact": q.exact, "level": str(q.level), "reasons": list(q.reasons),
-        "rules": [f.rule for f in q.findings], "whole_line": q.whole_line,
+        "rules": [f.rule for f in q.findings], "whole_line": q.whole_line, "effects": list(q.effects),
         "findings": [{"level": str(f.level), "rule": f.rule, "text": f.reason} for f in q.findings],
         "parts": parts, "cwd": cwd, "agent": agent, "session": session,
         "this_line_only": this_line_only(plan, q),
@@ -289,8 +291,14 @@ def remember_text(req: dict) -> str:
         what = f"every `{pattern[:-2]} …`"
     else:
         what = f"`{pattern}`"
-    return (f"{pattern}  covers {what} rated {req['level']} or lower, with whatever it writes through "
-            "redirections (> file)")
+    effects = req.get("effects")
+    if isinstance(effects, list) and effects:
+        from wispsh.policy.effects import effect_words
+
+        does = f" that does only what this one does ({'; '.join(effect_words(e) for e in effects)})"
+    else:
+        does = ""
+    return f"{pattern}  covers {what} rated {req['level']} or lower{does}"
 
 
 def render_plan(req: dict, *, colour: bool, width: int = 80) -> str:

@@ -96,7 +96,8 @@ def _with_opinion(j: Judged, opinion: Opinion) -> Judged:
         return replace(j, opinion=opinion)
     raised = replace(opinion, raised=True)
     said = f"model {opinion.model}: {opinion.reason or 'no reason given'}"
-    verdict = Verdict(opinion.level, (Finding(opinion.level, RULE, said),) + j.verdict.findings)
+    verdict = Verdict(opinion.level, (Finding(opinion.level, RULE, said),) + j.verdict.findings,
+                      ((RULE, opinion.level),) + j.verdict.effects)
     return replace(j, verdict=verdict, opinion=raised)
 
 

@@ -95,14 +95,15 @@ def _beneath_allowed_line(argv: list[str]) -> None:
     event, then the real shell. Returns when the token does not hold (the line is then judged in full)."""
     from wispsh.cli import shell
     from wispsh.decide import nested
-    from wispsh.invoke import _read_all, read_script
+    from wispsh.invoke import read_script
     from wispsh.support import signing
 
     try:
         invocation = shell.parse(argv, stdin_is_tty=os.isatty(0))
     except shell.UsageError:
         return
-    if invocation.explain or invocation.yes or invocation.mode not in (shell.COMMAND, shell.SCRIPT, shell.STDIN):
+    # a shell without a line is a gated shell (session/) even here: its commands are not the allowed line's
+    if invocation.explain or invocation.yes or invocation.mode not in (shell.COMMAND, shell.SCRIPT):
         return
     env = os.environ
     home = signing.wisp_home(env)
@@ -129,20 +130,17 @@ def _beneath_allowed_line(argv: list[str]) -> None:
     grammar = shell.grammar_of(real_shell)
     if grammar != invocation.grammar:
         invocation = shell.parse(argv, stdin_is_tty=os.isatty(0), grammar=grammar)
-        if invocation.mode not in (shell.COMMAND, shell.SCRIPT, shell.STDIN):
+        if invocation.mode not in (shell.COMMAND, shell.SCRIPT):
             return
     depth = realshell.next_depth(env)
     realshell.check_depth(depth)
     data = None
     if invocation.mode == shell.COMMAND:
         text = invocation.line
-    elif invocation.mode == shell.SCRIPT:
+    else:
         data = read_script(invocation.script, env, real_shell)
         if data is None:
             return                                  # the full path says what the shell would say
-        text = data.decode("utf-8", "surrogateescape")
-    else:
-        data = _read_all(0)                         # read once: from here on this path decides
         text = data.decode("utf-8", "surrogateescape")
     if nested.needs_deny_check(text, bool(config.deny)):
         hit = _deny_hit(text, config)
@@ -197,6 +195,8 @@ def perform(outcome, env: dict[str, str]) -> int:
         if outcome.status == invoke.REFUSED:
             os._exit(invoke.REFUSED)            # as realshell.refuse: nothing else runs on the way out
         return outcome.status
+    if outcome.session is not None:
+        _gated_shell(outcome, env)
     _refresh_bundle()
     if "wispsh.parse.split" in sys.modules:     # a crash guard's child nobody collected: not the shell's child
         sys.modules["wispsh.parse.split"].collect_guard()
@@ -210,6 +210,21 @@ def perform(outcome, env: dict[str, str]) -> int:
 
 
 REFUSED_UNREACHABLE = 126  # exec_shell never returns; fail closed if it ever did
+
+
+def _gated_shell(outcome, env: dict[str, str]) -> "NoReturn":  # noqa: F821
+    """A shell without a line: this process stays as the gate (session/), judging in-process, warm."""
+    from wispsh.parse import split
+    from wispsh.session import driver, judges, start
+
+    # a warm host, as the supervisor: no fork per parse (a native crash would end the gate, and with it the
+    # real shell, whose only input is the gate: nothing runs unjudged)
+    split.collect_guard()
+    split.guard_native_crashes(False)
+    env = {k: v for k, v in env.items() if k not in outcome.env_drop}
+    env.update(outcome.env_add)
+    spec = start.spec_of(outcome.shell, outcome.argv, outcome.session, env)
+    driver.exit_like(start.run(spec, judges.InProcess()))
 
 
 def _refresh_bundle() -> None:

@@ -42,8 +42,8 @@ END_OF_OPTIONS = ("-", "--")
 # Modes
 COMMAND = "command"          # -c LINE
 SCRIPT = "script"            # SCRIPT [ARGS]
-STDIN = "stdin"              # no line, stdin not a terminal: the script comes from stdin
-INTERACTIVE = "interactive"  # no line, stdin a terminal: the real shell as it was asked for
+STDIN = "stdin"              # no line, stdin not a terminal: a gated shell reading commands from it (session/)
+INTERACTIVE = "interactive"  # no line, stdin a terminal: a gated interactive shell (session/hook.py)
 VERSION = "version"          # wispsh --version
 HELP = "help"                # wispsh --help
 PASSTHROUGH = "passthrough"  # the shell will only print or refuse (bash --version, `-c` without a line)
@@ -52,6 +52,8 @@ PASSTHROUGH = "passthrough"  # the shell will only print or refuse (bash --versi
 HELP_TEXT = """\
 usage: wispsh [--yes] [sh options] -c LINE [NAME [ARG...]]
        wispsh [--yes] [sh options] SCRIPT [ARG...]
+       wispsh [sh options] [-s] [ARG...]    (a gated shell: each command read
+              from stdin or typed is judged before the real shell runs it)
        wispsh --explain [--json] -c LINE | SCRIPT     (or a script on stdin)
 
 wispsh stands in for sh: it splits the line (or script) into every command it

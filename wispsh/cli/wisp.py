@@ -157,9 +157,10 @@ def _show_approvals(as_json: bool) -> None:
     if not rows:
         say("no standing approvals")
         return
-    header = ("ID", "SCOPE", "LEVEL", "EXPIRES", "PATTERN", "DIRECTORY")
+    header = ("ID", "SCOPE", "LEVEL", "EXPIRES", "PATTERN", "DIRECTORY", "EFFECTS")
     table = [header] + [(r["id"], r["scope"], r["level"], r["expires"] or "-",
-                         r.get("pattern") or r.get("command") or "", r["directory"] or "-") for r in rows]
+                         r.get("pattern") or r.get("command") or "", r["directory"] or "-",
+                         ",".join(r["effects"]) if "effects" in r else "(ordinary)") for r in rows]
     from wispsh.support.text import shown
 
     table = [tuple(shown(c) for c in row) for row in table]
@@ -180,7 +181,9 @@ def approvals_group(ctx: click.Context, as_json: bool) -> None:
 @approvals_group.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print the approvals as JSON.")
 def approvals_list(as_json: bool) -> None:
-    """List standing approvals: id, pattern, scope, directory, level, expiry."""
+    """List standing approvals: id, pattern, scope, directory, level, expiry, and the effects each covers (what
+    the parts it was granted for did; one added by hand, or stored before effects were recorded, covers ordinary
+    work only)."""
     _show_approvals(as_json)
 
 

@@ -5,7 +5,9 @@ plan():   per part, does it run (below the threshold, or a standing approval cov
 settle(): the single place where answers become grants and audit events.
 
 A standing approval only decides whether to ask; it covers a part only when its level at grant is at least
-the part's level, and never a dangerous part.
+the part's level, the part does nothing of another kind than what it was granted for (its effects at the
+threshold or above are among those the grant recorded: a `curl *` granted for a fetch does not cover a curl
+that sends a file), and never a dangerous part.
 """
 from __future__ import annotations
 
@@ -40,11 +42,31 @@ def _standing(config: Config, cwd: str, env):
         return store.Standing((), (f"approvals could not be read: {exc}",))
 
 
-def _covering(standing, pattern: str, texts: tuple[str, ...], legacy: str | None, level: Level) -> Decision | None:
-    """The narrowest standing approval that covers a part keyed `pattern` at `level`, as a Decision."""
+def effects_of(verdicts, threshold: Level) -> frozenset:
+    """What parts do, as a grant records it: the effects of their findings at the threshold or above (those
+    below it do not ask on their own)."""
+    return frozenset(effect for v in verdicts for effect, level in v.effects if level >= threshold)
+
+
+def covers_effects(approval, effects: frozenset) -> bool:
+    """A grant covers only parts that do nothing of another kind than what it was granted for; one stored
+    without a record of its effects covers ordinary work only (policy/effects.ordinary)."""
+    if approval.effects is None:
+        if not effects:
+            return True
+        from wispsh.policy.effects import ordinary       # (a store with old entries: not the hot path)
+
+        return all(ordinary(e) for e in effects)
+    return effects.issubset(approval.effects)
+
+
+def _covering(standing, pattern: str, texts: tuple[str, ...], legacy: str | None, level: Level,
+              effects: frozenset = frozenset()) -> Decision | None:
+    """The narrowest standing approval that covers a part keyed `pattern` at `level` doing `effects`, as a
+    Decision."""
     direct, old = [], []
     for a in standing.approvals:
-        if a.level < level:
+        if a.level < level or not covers_effects(a, effects):
             continue
         if a.exact_text:                            # pre-ADR-0015 entry: an exact command line
             if a.pattern in texts:
@@ -59,6 +81,20 @@ def _covering(standing, pattern: str, texts: tuple[str, ...], legacy: str | None
     if old:
         best = min(old, key=lambda a: SCOPE_ORDER.index(a.scope))
         return Decision("cached-legacy", best.id)
+    return None
+
+
+def uncovered_note(standing, pattern: str, level: Level, effects: frozenset) -> str | None:
+    """Why an approval of this very pattern, at a level that would do, did not cover the part: it does something
+    of another kind ([approval.effects]); None when no such approval stands."""
+    for a in standing.approvals:
+        if a.pattern == pattern and not a.exact_text and a.level >= level and not covers_effects(a, effects):
+            from wispsh.policy.effects import ordinary
+
+            granted = ", ".join(a.effects) if a.effects is not None else "ordinary work (no record of its effects)"
+            extra = sorted(e for e in effects if (e not in a.effects if a.effects is not None else not ordinary(e)))
+            return (f"{pattern}: the {a.scope} approval {a.id} was given for {granted}; this part also does "
+                    f"{', '.join(extra)}, so it is asked [approval.effects]")
     return None
 
 
@@ -104,18 +140,20 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
 
     if covered:
         hit = None
+        line_effects = effects_of([line_verdict] + [j.verdict for j in judged], threshold)
         if standing is not None:
             usable = _once_grants(standing) if any(map(_runs_what_only_run_time_says, judged)) else standing
-            hit = _covering(usable, line, (line,), None, line_verdict.level)
+            hit = _covering(usable, line, (line,), None, line_verdict.level, line_effects)
         above = Decision(hit.kind, hit.approval_id) if hit else Decision("covered-line")
         decisions = [Decision("below-threshold") if lv < threshold else above for lv in levels]
         if hit:
             return made(decisions, covered=True, notes=notes)
         question = Question(pattern=line, exact=True, level=line_verdict.level, findings=line_verdict.findings,
-                            parts=tuple(range(len(judged))), whole_line=True)
+                            parts=tuple(range(len(judged))), whole_line=True, effects=tuple(sorted(line_effects)))
         return made(decisions, [question], verdict="ask", covered=True, notes=notes)
 
     decisions: list[Decision] = []
+    notes = list(notes)
     for j, lv in zip(judged, levels):
         if lv < threshold:
             decisions.append(Decision("below-threshold"))
@@ -123,7 +161,11 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
         hit = None
         if lv < Level.DANGEROUS and standing is not None:
             usable = _once_grants(standing) if _runs_what_only_run_time_says(j) else standing
-            hit = _covering(usable, j.key.pattern, (j.key.pattern, j.part.text, line), j.key.legacy, lv)
+            effects = effects_of((j.verdict,), threshold)
+            hit = _covering(usable, j.key.pattern, (j.key.pattern, j.part.text, line), j.key.legacy, lv, effects)
+            note = uncovered_note(usable, j.key.pattern, lv, effects) if hit is None else None
+            if note is not None and note not in notes:
+                notes.append(note)
         decisions.append(hit or Decision("ask"))
 
     questions: list[Question] = []
@@ -132,15 +174,17 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
         if d.kind != "ask":
             continue
         pattern = j.key.pattern
+        effects = effects_of((j.verdict,), threshold)
         if pattern not in index:
             index[pattern] = len(questions)
             questions.append(Question(pattern=pattern, exact=j.key.exact, level=j.verdict.level,
-                                      findings=j.verdict.findings, parts=(i,)))
+                                      findings=j.verdict.findings, parts=(i,), effects=tuple(sorted(effects))))
             continue
         q = questions[index[pattern]]
         findings = q.findings + tuple(f for f in j.verdict.findings if f.reason not in q.reasons)
         questions[index[pattern]] = Question(pattern=q.pattern, exact=q.exact, level=max(q.level, j.verdict.level),
-                                             findings=findings, parts=q.parts + (i,))
+                                             findings=findings, parts=q.parts + (i,),
+                                             effects=tuple(sorted(effects.union(q.effects))))
     return made(decisions, questions, verdict="ask" if questions else "run", notes=notes)
 
 
@@ -191,13 +235,14 @@ def _remember(config: Config, question: Question, scope: str, *, source: str, cw
     home = Path(config.home)
     try:
         return store.grant(home, pattern=question.pattern, scope=scope, level=question.level, source=source,
-                           cwd=cwd, env=env, persist_days=config.persist_days, here=here, ident=ident), None
+                           cwd=cwd, env=env, persist_days=config.persist_days, here=here, ident=ident,
+                           effects=question.effects), None
     except (store.StoreError, OSError) as exc:
         if scope not in PERSISTED or here is None:
             return None, f"not remembered ({exc}): it counted for this line only"
         try:
             made = store.grant(home, pattern=question.pattern, scope="session", level=question.level,
-                               source=source, cwd=cwd, env=env, here=here, ident=ident)
+                               source=source, cwd=cwd, env=env, here=here, ident=ident, effects=question.effects)
             return made, f"{exc}; remembered for this session only"
         except (store.StoreError, OSError) as exc2:
             return None, f"not remembered ({exc}; {exc2}): it counted for this line only"

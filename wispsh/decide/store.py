@@ -55,6 +55,9 @@ class Approval:
     session: str | None = None      # session id (once/session scopes)
     granter: tuple[int, float] | None = None   # once: the granting process (pid, start time)
     turn: str | None = None         # once: WISP_TURN at grant
+    # what the parts it was granted for did ("fetch", "change", "path.write.project"): it covers only parts that
+    # do nothing else. None: stored without that record (before issue 27, or by hand): ordinary work only
+    effects: tuple[str, ...] | None = None
 
     def to_json(self) -> dict:
         data: dict = {"id": self.id}
@@ -63,6 +66,8 @@ class Approval:
             data["verbKeys"] = True     # ADR 0027: `git *` written now means git with no verb
         data.update(scope=self.scope, directory=self.directory, level=str(self.level), source=self.source,
                     created=iso(self.created), expires=iso(self.expires) if self.expires is not None else None)
+        if self.effects is not None:
+            data["effects"] = list(self.effects)
         if self.scope in RUNTIME_SCOPES:
             data.update(session=self.session, granter=list(self.granter) if self.granter else None,
                         turn=self.turn)
@@ -237,7 +242,17 @@ def _entry(raw: object) -> Approval:
     return Approval(id=ident, pattern=pattern, scope=scope, level=Level.parse(level), source=source,
                     created=created, expires=parse_time(raw.get("expires")),
                     directory=directory if scope == "project" else None, exact_text=exact_text,
-                    pre_verb=not exact_text and raw.get("verbKeys") is not True)
+                    pre_verb=not exact_text and raw.get("verbKeys") is not True, effects=_effects(raw, ident))
+
+
+def _effects(raw: dict, ident) -> tuple[str, ...] | None:
+    """An entry's recorded effects: a list of strings, or none recorded (None: it covers ordinary work only)."""
+    effects = raw.get("effects")
+    if effects is None:
+        return None
+    if not isinstance(effects, list) or not all(isinstance(e, str) for e in effects):
+        raise ValueError(f"entry {ident}: effects must be a list of strings")
+    return tuple(effects)
 
 
 def parse_approvals(data: bytes, *, at: float) -> tuple[Approval, ...]:
@@ -307,7 +322,7 @@ def _runtime_grant(raw: dict, session_id: str) -> Approval:
     return Approval(id=raw["id"], pattern=raw["pattern"], scope=raw["scope"], level=Level.parse(raw["level"]),
                     source=raw.get("source", ""), created=parse_time(raw.get("created")) or 0.0,
                     session=session_id, granter=(int(granter[0]), float(granter[1])) if granter else None,
-                    turn=raw.get("turn"))
+                    turn=raw.get("turn"), effects=_effects(raw, raw["id"]))
 
 
 def _grant_key(home: Path, *, create: bool) -> bytes | None:
@@ -491,8 +506,11 @@ def store_error(exc: OSError, path: Path) -> StoreError:
 
 
 def grant(home: Path, *, pattern: str, scope: str, level: Level, source: str, cwd: str, env=None,
-          persist_days: float = 30.0, here=None, exact_text: bool = False, ident: str | None = None) -> Approval:
-    """Remember one answer (under `ident` when given). Raises StoreError when the store cannot be written."""
+          persist_days: float = 30.0, here=None, exact_text: bool = False, ident: str | None = None,
+          effects=None) -> Approval:
+    """Remember one answer (under `ident` when given), with the effects of what it was given for (None: no
+    record, ordinary work only). Raises StoreError when the store cannot be written."""
+    effects = tuple(effects) if effects is not None else None
     from wispsh.decide import session
 
     env = os.environ if env is None else env
@@ -505,7 +523,7 @@ def grant(home: Path, *, pattern: str, scope: str, level: Level, source: str, cw
         made = Approval(id=ident or new_id(), pattern=pattern, scope=scope, level=level, source=source,
                         created=now, expires=now + persist_days * 86400,
                         directory=session.project_root(cwd) if scope == "project" else None,
-                        exact_text=exact_text)
+                        exact_text=exact_text, effects=effects)
         try:
             update_persisted(home, lambda entries: entries + [made])
         except OSError as exc:
@@ -520,7 +538,7 @@ def grant(home: Path, *, pattern: str, scope: str, level: Level, source: str, cw
             granter = (pid, session.start_time(pid) or 0.0)
     made = Approval(id=ident or new_id(), pattern=pattern, scope=scope, level=level, source=source, created=now,
                     session=here.session.id, granter=granter,
-                    turn=(env.get("WISP_TURN") or None) if scope == "once" else None)
+                    turn=(env.get("WISP_TURN") or None) if scope == "once" else None, effects=effects)
     try:
         with locked(home):
             gdir = _prepare_runtime(env)

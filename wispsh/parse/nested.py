@@ -117,16 +117,18 @@ def _variable(out: Builder, index: int, name: str, value: str | None) -> None:
 
 def _shell_line(out: Builder, index: int, raw: RawPart, row, args: list, unwrapped) -> bool:
     """sh's own command line: `-c CODE [NAME ARGS]`, a script file, or code on stdin (`-s`, no operand)."""
-    k, takes_code, reads_stdin = 0, False, False
+    k, takes_code, reads_stdin, noexec, interactive = 0, False, False, False, False
     while k < len(args):
         arg = args[k]
         if arg is None:
-            out.dynamic(index, "shell -c code" if takes_code else "a shell option")
+            if not (takes_code and noexec and not interactive):     # `bash -n -c "$X"` runs none of it
+                out.dynamic(index, "shell -c code" if takes_code else "a shell option")
             return True
         if arg in ("--", "-"):
             k += 1
             break
         if arg.startswith("--"):
+            noexec = noexec or arg in ("--noexec", "--no-exec", "--no-execute")
             k += 2 if arg in row.takes_value else 1
             continue
         if len(arg) > 1 and arg[0] in "-+":
@@ -135,10 +137,17 @@ def _shell_line(out: Builder, index: int, raw: RawPart, row, args: list, unwrapp
                 takes_code = True
             if arg[0] == "-" and "s" in cluster:
                 reads_stdin = True
+            interactive = interactive or arg[0] == "-" and "i" in cluster
+            if "n" in cluster:
+                noexec = arg[0] == "-"     # the last of -n / +n wins
+            if "o" in cluster and k + 1 < len(args) and args[k + 1] == "noexec":
+                noexec = arg[0] == "-"
             k += 1
             k += sum(1 for ch in cluster if ch in "oO")   # -o NAME / +O NAME take the next word
             continue
         break
+    if noexec and not interactive:
+        return True     # `bash -n`: it reads its code (-c, a file, its input) and runs none of it
     if takes_code:
         if k >= len(args):
             return False

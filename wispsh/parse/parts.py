@@ -166,13 +166,13 @@ def settle_program(raw: RawPart) -> None:
 
 
 def loops_used(text: str, loops: tuple) -> tuple[tuple, str | None]:
+    """Every loop around a part (its variable is bound there, used or not: `for HISTFILE in …; do history -w`
+    reads it by name, `for x in …; do ((x))` evaluates it), and the context shown: the loops its text expands."""
     if not loops:
         return (), None
-    used = tuple(loop for loop in loops
-                 if re.search(r"\$\{?[#!]?" + re.escape(loop.var) + r"(?![A-Za-z0-9_])", text))
-    if not used:
-        return (), None
-    return used, "; ".join(f"{loop.var} in {loop.over}" for loop in used)
+    used = [loop for loop in loops
+            if re.search(r"\$\{?[#!]?" + re.escape(loop.var) + r"(?![A-Za-z0-9_])", text)]
+    return tuple(loops), "; ".join(f"{loop.var} in {loop.over}" for loop in used) or None
 
 
 def second_of(raw: RawPart) -> str:

@@ -58,7 +58,7 @@ class Segment:
     """One simple command found by the scanner (character offsets into the scanned text)."""
 
     __slots__ = ("start", "end", "words", "assignments", "redirects", "origin", "parent", "pipeline", "stage",
-                 "background", "stdin_code", "stdin_quoted", "heredoc_code", "nested_code", "opaque")
+                 "background", "stdin_code", "stdin_quoted", "heredoc_code", "nested_code", "opaque", "loops")
 
     def __init__(self, start: int, end: int, words: list, assignments: list | None = None,
                  redirects: list | None = None, origin: str = "top", pipeline: int | None = None, stage: int = 0,
@@ -72,6 +72,18 @@ class Segment:
         self.stdin_quoted = False
         self.heredoc_code: list = []       # $(…) bodies of unquoted heredocs
         self.nested_code: list = []        # (origin, code) to split on its own: `a \`b\``
+        self.loops: tuple = ()             # the `for`/`select` headers before it (LoopHeader)
+
+
+class LoopHeader:
+    """A `for NAME in WORDS` / `select NAME in WORDS` header the scanner read: where it stands, the variable, and
+    its words as written ((start, end) offsets; none: `"$@"`). The variable keeps its last value after the
+    loop, so every segment after the header is given it (a superset of the loop's body)."""
+
+    __slots__ = ("at", "var", "words", "has_in")
+
+    def __init__(self, at: int, var: str, words: list, has_in: bool):
+        self.at, self.var, self.words, self.has_in = at, var, words, has_in
 
 
 class _Region:
@@ -431,6 +443,59 @@ def code_sites(text: str) -> list[Site]:
     return sites
 
 
+def arithmetic_regions(text: str) -> list[tuple[str, str]]:
+    """Every place in `text`, read as code (and in its unquoted heredoc bodies), where bash evaluates text as
+    arithmetic, as (kind, the text it evaluates, as written): "((" an arithmetic command or a `for ((…))`
+    header, "$((" and "$[" expansions, "[" a subscript (`${a[…]}`, `a[…]=`, `([k]=v)`), "${:" the offset and
+    length of `${x:…}`; and "${!" an indirection (the variable's value names the variable read, its subscript
+    evaluated), given as the variable's name. Text too deep to lex is one region of its own (kind "?")."""
+    try:
+        lexed = _lex(text)
+    except TooDeep:
+        return [("?", text)]
+    found = _arithmetic_in(text, lexed)
+    for start, end, quoted, _ in lexed.heredocs.values():
+        if not quoted:
+            body = text[start:end]
+            if "$" in body:
+                try:
+                    found.extend(_arithmetic_in(body, _lex(body, _HEREDOC)))
+                except TooDeep:
+                    found.append(("?", body))
+    return found
+
+
+def _arithmetic_in(text: str, lexed: _Lexed) -> list[tuple[str, str]]:
+    found = []
+    region_at = lexed.region_at
+    skip = lexed.comments | lexed.bodies
+    for start, end in lexed.jump.items():
+        if start in skip:
+            continue
+        c = text[start]
+        if c == "(" and text.startswith("((", start) and start not in region_at and (
+                start == 0 or text[start - 1] != "$"):
+            found.append(("((", text[start + 2:end - 2] if text.endswith("))", 0, end) else text[start + 2:end]))
+        elif c == "$" and text.startswith("$((", start) and start not in region_at:
+            found.append(("$((", text[start + 3:end - 2] if text.endswith("))", 0, end) else text[start + 3:end]))
+        elif c == "[":
+            kind = "$[" if start and text[start - 1] == "$" else "["
+            found.append((kind, text[start + 1:end - 1] if text[end - 1:end] == "]" else text[start + 1:end]))
+        elif c == "$" and text.startswith("${", start):
+            head = _PARAM_HEAD.match(text, start + 2)
+            if head is None:
+                continue
+            name = head.group(0)
+            j = head.end()
+            if name[:1] == "!" and len(name) > 1 and text[j:j + 1] in ("}", "["):
+                found.append(("${!", name[1:]))
+            if j < end and text[j] == "[":     # its subscript is a region of its own: skip past it
+                j = lexed.jump.get(j, j)
+            if text.startswith(":", j) and text[j + 1:j + 2] not in ("-", "=", "+", "?") and name[:1] != "!":
+                found.append(("${:", text[j + 1:end - 1]))
+    return found
+
+
 def substitution_bodies(text: str) -> list[str]:
     """The code of every outermost $(…) and `…` in text read like a heredoc body or a quoted value
     (quotes do not protect: used where bash evaluates a subscript or an unquoted heredoc)."""
@@ -508,8 +573,9 @@ class _Cutter:
     """Cuts one code region into segments."""
 
     def __init__(self, text: str, lexed: _Lexed, out: list[Segment], pipelines: list[int],
-                 patterns: set[int] | None = None):
+                 patterns: set[int] | None = None, headers: list | None = None):
         self.text = text
+        self.headers = headers if headers is not None else []   # LoopHeaders of the whole text, in order
         self.lexed = lexed
         self.out = out
         self.pipelines = pipelines
@@ -630,12 +696,35 @@ class _Cutter:
         self.herestring: str | None = None
         self.seg_start: int | None = None
         self.seg_end = 0
+        self._finish_header()
         self.header = False
         self.header_word = ""
+        self.loop: list | None = None     # a for/select header being read: [at, var, words, seen `in`]
         self.background = False
         self.pending_redirect = None
         self.coproc = False             # just read `coproc`: a NAME may follow
         self.coproc_name: tuple[int, int] | None = None
+
+    def _header_word(self, word: str, start: int, end: int) -> None:
+        """A word of a for/select header: the name, `in`, then the words it ranges over."""
+        loop = self.loop
+        if loop is None:
+            return None
+        if loop[1] is None:
+            loop[1] = word if _NAME.match(word) else None
+            if loop[1] is None:
+                self.loop = None        # `for ((…))`: nothing bound by name
+        elif not loop[3] and word == "in":
+            loop[3] = True
+        elif loop[3]:
+            loop[2].append((start, end))
+        return None
+
+    def _finish_header(self) -> None:
+        loop = getattr(self, "loop", None)
+        if loop is not None and loop[1] is not None:
+            self.headers.append(LoopHeader(loop[0], loop[1], loop[2], loop[3]))
+        self.loop = None
 
     def _touch(self, start: int, end: int) -> None:
         if self.seg_start is None:
@@ -691,23 +780,28 @@ class _Cutter:
                 return None
         if not self.words and not self.assignments:
             if self.header and word in _HEADER_ENDERS:
+                self._finish_header()
                 self.header = False
                 self.seg_start = None
                 return None
             if self.header:
-                return None
+                return self._header_word(word, word_start, end)
             if word in _SKIP_WORDS:
                 return None
             if word in _HEADER_WORDS:
                 self.header = True
                 self.header_word = word
+                if word in ("for", "select"):
+                    self.loop = [word_start, None, [], False]
                 return None
         if self.header:
             if word in _HEADER_ENDERS:
+                self._finish_header()
                 self.header = False
                 self.words.clear()
                 self.seg_start = None
-            return None
+                return None
+            return self._header_word(word, word_start, end)
         if not self.words and is_assignment(word):
             self.assignments.append(word)
         else:
@@ -727,6 +821,8 @@ class _Cutter:
             seg = Segment(self.seg_start, self.seg_end, [self.text[a:b] for a, b in self.words],
                           list(self.assignments), list(self.redirects), origin=self.origin,
                           pipeline=self.pipeline, stage=self.stage, background=self.background)
+            if self.headers:
+                seg.loops = tuple(h for h in self.headers if h.at < seg.start)
             for start, end, quoted, strip in self.heredocs:   # the last one is stdin; all are expanded
                 body = self.text[start:end]
                 if strip:
@@ -773,6 +869,7 @@ def scan(text: str) -> list[Segment]:
     parent_of_region: dict[int, int | None] = {}
     handed_on: set[int] = set()    # backtick regions passed on as code of their own, with what they hold
     patterns: set[int] = set()     # `(a|b)` of a case item: patterns, not a subshell
+    headers: list = []             # every for/select header, in the order read
     for index, region in enumerate(lexed.regions):
         if region.code_parent in handed_on:
             handed_on.add(index)
@@ -795,7 +892,7 @@ def scan(text: str) -> list[Segment]:
             handed_on.add(index)
             continue
         before = len(out)
-        cutter = _Cutter(text, lexed, out, pipelines, patterns)
+        cutter = _Cutter(text, lexed, out, pipelines, patterns, headers)
         holders = cutter.cut(region.inner_start, region.inner_end, region.origin)
         committed_by_region[index] = ([h[0] for h in holders], holders)
         for seg in out[before:]:

@@ -14,7 +14,7 @@ import gc
 import os
 import sys
 
-from wispsh.model import Assignment, Part, Redirect, Split
+from wispsh.model import Assignment, LoopRange, Part, Redirect, Split
 from wispsh.parse import guards, nested, scan, tree
 from wispsh.parse.guards import Flagged, TooDeep
 from wispsh.parse.parts import Builder, Job, RawPart, loops_used, settle_program
@@ -92,7 +92,7 @@ def _split(line: str) -> Split:
                 done += 1
             if len(out.parts) > MAX_PARTS:
                 return _whole_line_opaque(line, f"more than {MAX_PARTS} parts: judged whole")
-    if not out.parts and line.strip() and not _only_comments(line):
+    if not out.parts and line.strip() and not _only_comments(line) and not _only_arithmetic(line):
         # Defensive: text with no part would be dropped; judge it whole instead.
         out.add(RawPart(line, (0, len(line)), [], [], origin="opaque", opaque=True))
         out.distrust("no command found in non-blank text: judged whole")
@@ -299,6 +299,7 @@ def _split_missed(out: Builder, job: Job, first: int, missed: list) -> None:
 def _scan(out: Builder, job: Job) -> None:
     segments = scan.scan(job.code)
     offset = len(out.parts)
+    headers: dict = {}      # LoopHeader -> its LoopRange (made once however many segments follow it)
     ids: dict[int, int] = {}
     for seg in segments:
         if seg.pipeline is not None and seg.pipeline not in ids:
@@ -314,12 +315,52 @@ def _scan(out: Builder, job: Job) -> None:
                       code_depth=job.depth, stdin_code=seg.stdin_code, stdin_quoted=seg.stdin_quoted,
                       opaque=seg.opaque, local=(seg.start, seg.end))
         settle_program(raw)
-        raw.loops, raw.context = loops_used(text, job.loops)
+        raw.loops, raw.context = loops_used(text, job.loops + _header_loops(job, seg.loops, headers))
         index = out.add(raw)
         for origin, code in seg.nested_code:
             out.enqueue(code, origin, index)
         if seg.heredoc_code:   # $(…) in an unquoted heredoc body: code of its own, parsed once
             out.enqueue("\n".join(seg.heredoc_code), "heredoc", index)
+
+
+def _header_loops(job: Job, found: tuple, made: dict) -> tuple:
+    """The LoopRanges of the for/select headers the scanner read before a segment."""
+    loops = []
+    for header in found:
+        loop = made.get(header)
+        if loop is None:
+            code = job.code
+            words = [code[a:b] for a, b in header.words]
+            over = " ".join(words) if header.has_in else '"$@"'
+            span = job.line_span(header.words[0][0], header.words[-1][1]) if header.words else None
+            loop = made[header] = LoopRange(header.var, over.replace("\n", " "), tuple(unquote(w) for w in words), span)
+        loops.append(loop)
+    return tuple(loops)
+
+
+def _only_arithmetic(line: str) -> bool:
+    """`((count++))`, `(( n > 0 )) && ((n--))`: arithmetic commands and nothing else. They run no command; the
+    values they evaluate are judged by the rules (policy/arith.py), so nothing is dropped."""
+    if "((" not in line:
+        return False
+    try:
+        lexed = scan._lex(line)
+    except scan.TooDeep:
+        return False
+    rest, at = [], 0
+    for start in sorted(k for k in lexed.jump if line.startswith("((", k) and k not in lexed.region_at and
+                        (k == 0 or line[k - 1] != "$")):
+        if start < at:
+            continue
+        if not line.endswith("))", 0, lexed.jump[start]):
+            return False        # unclosed: not an arithmetic command
+        rest.append(line[at:start])
+        at = lexed.jump[start]
+    rest.append(line[at:])
+    left = "".join(rest)
+    for token in ("&&", "||", ";", "!", "\n", " ", "\t"):
+        left = left.replace(token, "")
+    return left == "" and not _only_comments(line)
 
 
 def _only_comments(line: str) -> bool:

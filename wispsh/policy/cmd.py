@@ -19,7 +19,7 @@ class Facts:
     __slots__ = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp",
                  "runtime_code", "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp",
                  "deletes", "lists_big", "found_under", "secret_copy", "links", "builds", "sends", "reads", "names",
-                 "images", "runs_images")
+                 "images", "runs_images", "encrypts")
 
     def __init__(self) -> None:
         self.secret_source = ""         # why this part emits secrets ("" when it does not)
@@ -50,6 +50,7 @@ class Facts:
         # name "*" for every name. A name is "NAME:TAG STORE" (programs/containers.py local_image)
         self.images: list[tuple[str, str]] = []
         self.runs_images: list[str] = []    # local image names it runs by tag (a build before it may have made them)
+        self.encrypts = False           # encrypts the files it reads (with a key or passphrase of its caller's)
 
     def summary(self) -> "FactsSummary":
         values = _FACT_VALUES(self)
@@ -157,15 +158,23 @@ class Cmd:
 
     # ------------------------------------------------------------ findings
 
-    def sets_variable(self, name: str, value: str | None, text: str, split: bool = False) -> bool:
+    def sets_variable(self, name: str, value: str | None, text: str, split: bool = False, how: str = "") -> bool:
         """`NAME=value` given to what runs: the policy's table of variables that make programs run code
         (policy/env.py) says how bad. A command line it names (PAGER, EDITOR, GIT_SSH_COMMAND) is judged too:
-        `split` when the splitter made parts of it, else here. True when it found something."""
+        `split` when the splitter made parts of it, else here. True when it found something.
+
+        `how`: the form that binds it when it is not `NAME=value` (`read`, `for`, `printf -v`, …: the variable
+        model, policy/bindings.py); such a form binding text known only at run time to a variable that steers
+        a program is code the gate cannot read (at least high)."""
         from wispsh.policy.env import judge_variable, variable_rule
 
         found = judge_variable(name, value, text, self.place)
         if found is not None:
             level, reason = found
+            if how and value is None:
+                level, reason = max(level, Level.HIGH), f"{how} binds {name} to text known only at run time: {reason}"
+            elif how:
+                reason = f"{reason} ({how} binds it)"
             rule = variable_rule(name.split("[", 1)[0].rstrip("+") or "unknown")
             self.found.append(Finding(self.ctx.overrides.get(rule, level), rule, reason, "env"))
         if not split and value is not None and UNKNOWN not in value:
@@ -197,10 +206,13 @@ class Cmd:
     def place(self, word: str) -> places.Place:
         return places.place(word, self.ctx, self.cwd)
 
-    def _apply(self, action: str, word: str, verb: str, tree_unknown_dangerous: bool = False) -> places.Place:
+    def _apply(self, action: str, word: str, verb: str, tree_unknown_dangerous: bool = False,
+               column: str | None = None) -> places.Place:
+        """The finding for `action` on the place `word` names (rule path.ACTION.CLASS), at the level of the
+        policy's `column` for that place (the action's own, unless it is a kind of another: embed reads)."""
         where = self.place(word)
         rule = f"path.{action}.{places.CLASS_IDS[where.cls]}"
-        level = self.ctx.path_level(action, where.cls, rule)
+        level = self.ctx.path_level(column or action, where.cls, rule)
         if tree_unknown_dangerous and where.whole_unknown:
             level = Level.DANGEROUS
         if level > Level.SAFE:
@@ -247,8 +259,8 @@ class Cmd:
     def create(self, word: str, verb: str = "creates") -> places.Place:
         return self._apply("create", word, verb)
 
-    def read(self, word: str, verb: str = "reads") -> places.Place:
-        where = self._apply("read", word, verb)
+    def read(self, word: str, verb: str = "reads", action: str = "read") -> places.Place:
+        where = self._apply(action, word, verb, column="read")
         self.facts.reads.append(where.path)
         public_key = where.path.endswith(".pub") and not where.glob     # ~/.ssh/id_ed25519.pub is meant to be shared
         if (where.cls in places.SECRET_CLASSES and not public_key or where.whole_unknown) and \
@@ -257,6 +269,47 @@ class Cmd:
         if where.cls == places.NETDEV:
             self.facts.net_dev = True
         return where
+
+    def read_tree(self, word: str, verb: str = "reads", hidden: bool = True, action: str = "read") -> places.Place:
+        """Every file under a directory (`grep -r`, `rg`, `tar c`, `cp -r`): a tree that holds a secret store
+        (your home, /, ~/.config, /etc) reads that store too, so it is judged as reading the secrets there
+        (path.read-tree.secret); any other tree as reading the directory. `hidden=False`: the reader skips
+        dot-named entries, so a store behind one is not read."""
+        where = self.place(word)
+        store = places.store_under(where, self.ctx, hidden) if where.cls not in places.SECRET_CLASSES else None
+        if store is None:
+            return self.read(word, verb, action)
+        rule = "path.read-tree.secret"
+        level = self.ctx.path_level("read", places.SECRET, rule)
+        shown = store.replace(self.ctx.home, "~", 1) if store.startswith(self.ctx.home + "/") else store
+        self.found.append(Finding(level, rule, f"{verb} every file under {_describe(where, word)}, the secrets "
+                                               f"in {shown} among them", "path:read"))
+        self.facts.reads.append(where.path)
+        if not self.facts.secret_source:
+            self.facts.secret_source = f"reads every file under {_describe(where, word)} (secrets among them)"
+        return places.Place(store, places.SECRET, True, False, False)
+
+    def embed(self, word: str, verb: str = "puts the contents of", recursive: bool = False) -> places.Place:
+        """A file whose contents go into what the command makes - a commit or tag message, an object in the
+        repository, an archive member: a read (the place decides: path.embed.CLASS at the read's level), and a
+        secret put there is copied where a later push or upload takes it (facts.secret_copy)."""
+        where = self.read_tree(word, verb, action="embed") if recursive else self.read(word, verb, "embed")
+        if where.cls in places.SECRET_CLASSES:
+            self.facts.secret_copy = True
+        return where
+
+    def unknown_reads(self) -> None:
+        """A program the gate does not know, given a secret's path (an operand, an option's value `--x=F`, a
+        response file `@F`, a `file://F` URL), can print it: it is judged as reading it (GTFOBins' file-read
+        of hundreds of tools). Other paths say nothing of what it does with them."""
+        for word in self.args:
+            if UNKNOWN in word or "/" not in word and "." not in word:
+                continue
+            path = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
+            path = path[1:] if path.startswith("@") else path[7:] if path.startswith("file://") else path
+            if path and not path.startswith("-") and "://" not in path and \
+                    self.place(path).cls in places.SECRET_CLASSES:
+                self.read(path, f"{self.name} is given")
 
     def list_names(self, word: str, verb: str = "lists") -> places.Place:
         """Names, sizes, modes of what a path holds; not its contents."""

@@ -89,21 +89,35 @@ def compile_patterns(config: Config) -> tuple[tuple[str, re.Pattern], ...]:
     return user + builtin
 
 
-def _without_quoted_heredocs(split: Split) -> str:
-    """The line without the bodies of quoted heredocs: they are data, never run. One pass over the line
-    (cutting each body out of a copy of the whole line made many heredocs quadratic)."""
+def _without_quoted_heredocs(split: Split, judged=()) -> str:
+    """The line without the bodies of quoted heredocs, and of those a shell only parses (`bash -n <<EOF`):
+    they are data, never run (an unquoted body's $(…) are parts of their own, checked as parts). One pass over
+    the line (cutting each body out of a copy of the whole line made many heredocs quadratic)."""
     line = split.line
     if "\\\n" in line:
         line = line.replace("\\\n", "")      # bash joins a backslash-newline: `r\⏎m` is `rm`
     pieces: list[str] = []
     at = 0
-    for part in sorted((p for p in split.parts if p.stdin_quoted and p.stdin_code), key=lambda p: p.span[0]):
+    parsed = {id(item.part) for item in judged if item.part.stdin_code and _parses_only(item.key)}
+    for part in sorted((p for p in split.parts if p.stdin_code and (p.stdin_quoted or id(p) in parsed)),
+                       key=lambda p: p.span[0]):
         found = line.find(part.stdin_code, max(at, part.span[0]))   # type: ignore[arg-type]
         if found >= 0:
             pieces.append(line[at:found])
             at = found + len(part.stdin_code)    # type: ignore[arg-type]
     pieces.append(line[at:])
     return "".join(pieces)
+
+
+def _parses_only(key) -> bool:
+    """A shell started to check syntax (`bash -n`): it runs nothing of what it reads."""
+    if key is None or not key.command:
+        return False
+    from wispsh.programs.interpreters import SHELLS, read_shell_words
+
+    if key.program not in SHELLS or any(w is None for w in key.command[1:]):
+        return False
+    return read_shell_words(list(key.command[1:]))[3]
 
 
 def _checked_second(item: Judged) -> str:
@@ -144,7 +158,7 @@ def check(split: Split, judged: tuple[Judged, ...], config: Config) -> DenyHit |
         hit = _hit(user, list(dict.fromkeys(t for t in texts if t)))
         if hit:
             return hit
-    texts = [_without_quoted_heredocs(split)]
+    texts = [_without_quoted_heredocs(split, judged)]
     if not split.ok:
         texts.append(split.second)
     for item in judged:

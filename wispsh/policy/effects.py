@@ -26,6 +26,8 @@ EFFECTS: dict[str, tuple[Level, str]] = {
     "serve": (M, "serves the project's files on a port (a development server)"),
     "local-service": (M, "starts, stops or changes local containers, machines or background services"),
     "unknown": (M, "a program or verb the gate does not know"),
+    "hunt": (M, "searches files for secrets and prints what it finds (over the project; over the home or / it "
+                "reads the secrets there)"),
     "discard": (H, "throws away work that cannot be recovered, within the project"),
     "publish": (H, "publishes work where others see it (push, release, publish)"),
     "send": (H, "sends data off this machine"),
@@ -43,6 +45,7 @@ EFFECTS: dict[str, tuple[Level, str]] = {
     "secret": (H, "reads or prints a secret"),
     "debug": (H, "attaches to other programs or captures their traffic"),
     "shell-state": (H, "changes what later commands of this shell run (aliases, functions, builtins)"),
+    "agent": (H, "starts an AI agent: it runs commands of its own choosing"),
     "destroy": (D, "destroys what cannot be recovered (remote history, databases, disks, infrastructure)"),
     "privilege": (D, "takes or grants privilege"),
     "persist": (D, "plants something that runs on its own later"),
@@ -54,6 +57,7 @@ EFFECTS: dict[str, tuple[Level, str]] = {
     "credentials": (D, "changes passwords or mints credentials"),
     "halt": (D, "stops the machine or every process"),
     "gate": (D, "tampers with the gate itself"),
+    "agent-ungated": (D, "starts an AI agent with its own approvals off: it runs whatever its prompt says, unasked"),
 }
 
 # A user's table may raise any finding and lower most; never these: the gate's own integrity.
@@ -100,3 +104,49 @@ def level_of(kind: str) -> Level:
 
 def path_level(action: str, cls: str) -> Level:
     return PATHS[cls][_COLUMN[action]]
+
+
+# ---------------------------------------------------------------- what a standing approval covers
+
+# A standing approval covers a later part only when the part does nothing of another kind than the part it was
+# granted for (decide/gate.py: its effects at the threshold or above are among the grant's). An approval stored
+# without a record of its effects (granted before they were recorded, or added by hand with `wisp approvals
+# add`) covers the effects of ordinary work only: everything but these kinds, which read or move secrets, run
+# code the gate cannot read, steer tools, start agents or plant things; and of the path effects, only those on
+# the project, temporary directories and harmless devices (`rm -rf build`, `> out.txt`), and running the
+# project's or the system's own code. Anything else asks again.
+NOT_ORDINARY = frozenset({"secret", "send", "leak", "run-code", "run-fetched", "run-unpinned", "install-foreign",
+                          "steer", "debug", "expose", "remote", "backdoor", "credentials", "privilege", "persist",
+                          "gate", "weaken", "agent", "agent-ungated", "hunt", "shell-state"})
+ORDINARY_PLACES = frozenset({"project", "project-root", "temp", "harmless-device"})
+ORDINARY_RULES = frozenset({"path.run.system", "path.build.system"})
+
+
+def ordinary(effect: str) -> bool:
+    """Whether an effect (model.Finding.effect) is one an approval without a record of its effects covers."""
+    if effect in EFFECTS:
+        return effect not in NOT_ORDINARY
+    if effect in ORDINARY_RULES:
+        return True
+    if effect.startswith("path."):
+        pieces = effect.split(".")
+        return len(pieces) == 3 and pieces[1] not in ("send", "embed") and pieces[2] in ORDINARY_PLACES
+    return False
+
+
+PATH_ACTION_WORDS = {"list": "lists", "read": "reads", "write": "writes", "create": "creates", "delete": "deletes in",
+                     "delete-tree": "deletes whole trees of", "mode": "changes modes in", "send": "sends",
+                     "embed": "puts into its output", "run": "runs code from", "build": "builds", "read-tree":
+                     "reads every file of", "unpack": "extracts into"}
+
+
+def effect_words(effect: str) -> str:
+    """An effect as the dialog says it ("reads the network", "writes the project"); an id it has no words for
+    as it is."""
+    if effect in EFFECTS:
+        return EFFECTS[effect][1]
+    pieces = effect.split(".")
+    if len(pieces) == 3 and pieces[0] == "path" and pieces[1] in PATH_ACTION_WORDS:
+        place = next((cls for cls, short in P.CLASS_IDS.items() if short == pieces[2]), pieces[2])
+        return f"{PATH_ACTION_WORDS[pieces[1]]} {place}"
+    return effect

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 
 from wispsh.model import Finding, Judged, Key, Level, Part, Verdict
-from wispsh.policy import tables
+from wispsh.policy import bindings, tables
 from wispsh.policy import places, secrets
 from wispsh.parse.words import expand_braces
 from wispsh.policy.cmd import NO_IMAGES, Cmd, Facts, expand_word
@@ -94,7 +94,8 @@ def _resolve(command, written, subst) -> list[str]:
 
 
 _NAMES_USED = lazy_re(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
-READ_BY_NAME = ("PWD", "HISTFILE")      # variables the rules read without a `$NAME` in the part (`$(pwd)`, history)
+# variables the rules read without a `$NAME` in the part (`$(pwd)`, history, how an expansion splits)
+READ_BY_NAME = ("PWD", "HISTFILE", "IFS")
 
 
 def _used_of(line_vars: dict, part: Part) -> dict:
@@ -110,10 +111,12 @@ def _used_of(line_vars: dict, part: Part) -> dict:
 
 
 def _uses_loop_var(written, loops) -> list:
+    """The loops whose variable the command reads: its words expand it, or a rule reads it by name
+    (`for HISTFILE in ~/.bashrc; do history -w; done`)."""
     found = []
     for loop in loops:
         needle = ("$" + loop.var, "${" + loop.var)
-        if any(needle[0] in w or needle[1] in w for w in written):
+        if loop.var in READ_BY_NAME or any(needle[0] in w or needle[1] in w for w in written):
             found.append(loop)
     return found
 
@@ -159,7 +162,7 @@ def _merged(cmds) -> Cmd:
             merged = cmd
         else:
             merged.found.extend(cmd.found)
-            _merge_facts(merged.facts, cmd.facts)
+            merge_facts(merged.facts, cmd.facts)
     return merged
 
 
@@ -192,8 +195,10 @@ def _fed_through_xargs(part, key, ctx, cwd, subst, command, written, names, imag
     return _merged(reading(name) for name in names[:MAX_LOOP_VARIANTS])
 
 
-def _merge_facts(into: Facts, other: Facts) -> None:
-    for name in ("net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "runtime_code", "interp"):
+def merge_facts(into: Facts, other) -> None:
+    """What `other` (Facts or their summary) found, added to `into`."""
+    for name in ("net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "runtime_code", "interp", "deletes",
+                 "encrypts"):
         setattr(into, name, getattr(into, name) or getattr(other, name))
     into.secret_source = into.secret_source or other.secret_source
     into.writes.extend(other.writes)
@@ -215,6 +220,8 @@ def _analyse_once(part, key, ctx, cwd, subst, command, written, xargs_word=UNKNO
     if part.redirects:
         _judge_redirects(cmd, part, subst)
     _judge_assignments(cmd, part, key, ctx, cwd)
+    if part.loops or key is not None and bindings.binds(part, key) or "${" in part.text:
+        _judge_bindings(cmd, part, key)
     _judge_file_substitutions(cmd, part)
     if not command:
         if part.runtime_program:
@@ -223,12 +230,22 @@ def _analyse_once(part, key, ctx, cwd, subst, command, written, xargs_word=UNKNO
     args = _resolve(command, written, subst)
     first = args[0]
     if part.runtime_program or command[0] is None and (UNKNOWN in first or not first):
-        cmd.does("run-code", "program.runtime", "the program is chosen at run time")
-        cmd.facts.runtime_code = True
-        if "/" in first and UNKNOWN not in first:
-            # `T=/tmp/i.sh; …; "$T"`: the line's own variable names the file that runs
-            cmd.facts.runs.append(places.place(first, ctx, cwd).path)
-        return cmd
+        named = _named_program(first, written[0] if written else "", subst.get("IFS"))
+        if named is None:
+            cmd.does("run-code", "program.runtime", "the program is chosen at run time")
+            cmd.facts.runtime_code = True
+            if "/" in first and UNKNOWN not in first:
+                # `T=/tmp/i.sh; …; "$T"`: the line's own variable names the file that runs
+                cmd.facts.runs.append(places.place(first, ctx, cwd).path)
+            if any("://" in a for a in args[1:]):
+                # `$X https://…`: a program chosen at run time, given a URL, may fetch it (then `| sh` runs it)
+                cmd.facts.net_fetch = True
+                cmd.facts.fetch_writes.extend(_redirect_writes(cmd, part))
+            return cmd
+        # `c=cu; c=${c}rl; $c URL`: the line's own variables name the program, judged as that program
+        cmd.does("nothing", "program.named-by-variables", f"the line's own variables name the program: {named[0]}")
+        args = named + args[1:]
+        first = args[0]
     if key is not None and key.runs_nothing:
         if key.program in ("env", "printenv"):
             from wispsh.programs.interpreters import env_dump
@@ -242,8 +259,27 @@ def _analyse_once(part, key, ctx, cwd, subst, command, written, xargs_word=UNKNO
         cmd.cwd = places.place(chdir, ctx, cwd).path
     _judge_program_path(cmd, first)
     _dispatch(cmd)
+    if part.opaque and "code.line-variables" in cmd.fired:
+        # `x=ls; eval $x`: the code the splitter could not see is the line's own variables', now judged
+        cmd.found = [f for f in cmd.found if f.rule != "parse.opaque"]
     _after(cmd, part, key)
     return cmd
+
+
+def _named_program(value: str, written: str, ifs: str | None = None) -> list[str] | None:
+    """The words a program word the line's own variables made stands for (split as bash splits an unquoted
+    expansion, by the line's own IFS when it sets one), or None when it is known only at run time (or is a
+    glob)."""
+    if not value or UNKNOWN in value or any(c in value for c in "*?[") or ifs is not None and UNKNOWN in ifs:
+        return None
+    if written[:1] in ("'", '"'):
+        return [value]
+    if ifs is not None:
+        for ch in ifs:
+            value = value.replace(ch, " ")
+    # the words of an expansion are not tilde-expanded: `~` there names a directory called ~
+    words = ["./" + w if w.startswith("~") else w for w in value.split()]
+    return words or None
 
 
 READ_FILE_SUBST = lazy_re(r"\$\(\s*<\s*([^()\s;&|]+)\s*\)")
@@ -394,6 +430,7 @@ WRAPPER_FILE_OPTIONS = {
     ("ltrace", "--output"): "write", ("time", "-o"): "write", ("time", "--output"): "write",
     ("xargs", "-a"): "read", ("xargs", "--arg-file"): "read", ("strace", "-E"): "env", ("strace", "--env"): "env",
     ("ltrace", "-F"): "read", ("ltrace", "--config"): "read", ("env", "-u"): "unset", ("env", "--unset"): "unset",
+    ("sshpass", "-f"): "password",
 }
 WRAPPER_NAMES = frozenset(name for name, _ in WRAPPER_FILE_OPTIONS)
 
@@ -452,6 +489,8 @@ def _judge_wrapper_options(cmd: Cmd, part: Part, key: Key | None) -> None:
             where = cmd.read(value)
             if where.cls in places.SECRET_CLASSES and (cmd.facts.net_send or cmd.facts.net_fetch):
                 cmd.does("leak", "flow.secret-to-network", f"feeds {where.path} ({where.cls}) to a command that reaches the network")
+        elif what == "password":     # the password a wrapper types for the command: used, not sent anywhere else
+            cmd.read(value, "reads the password it types from")
         elif what == "unset":
             if value.startswith("WISP_"):
                 cmd.does("gate", "env.wisp", f"removes {value}, which changes the gate itself")
@@ -515,6 +554,7 @@ def _dispatch(cmd: Cmd) -> None:
             cmd.does("run-code", "program.runtime", "the program is chosen at run time")
         else:
             cmd.does("unknown", "program.unknown", f"{name} is not a program the gate knows")
+            cmd.unknown_reads()
         words = cmd.delegate_to
         if not words:
             return
@@ -624,20 +664,89 @@ def _judge_assignments(cmd: Cmd, part: Part, key: Key | None, ctx: Context, cwd:
                 known = expand_word(written, cmd.subst) if written and "$(" not in written and "`" not in written \
                     else _substitution_value(written, ctx, cwd)
                 cmd.facts.assigns[assignment.name] = known if UNKNOWN not in known else UNKNOWN
+                if UNKNOWN not in known:
+                    _stored_code(cmd, assignment.name, known)
             else:
                 cmd.facts.assigns[assignment.name] = places.expand_tilde(value, ctx, cwd) if value.startswith("~") \
                     else value.replace(":~", ":" + ctx.home)
+
+
+def _judge_bindings(cmd: Cmd, part: Part, key: Key | None) -> None:
+    """The variables the part binds by any form but `NAME=value` (policy/bindings.py: a loop around it, read,
+    printf -v, mapfile, getopts, ${NAME:=word}, a declaration): each judged as `NAME=value` is (a variable
+    that steers a program, whatever bound it), and kept for the parts after it (Facts.assigns: `read
+    HISTFILE < f; history -w` writes what f names). A loop's variable is the loop's own (engine: variants)."""
+    seen = set()
+    for b in bindings.of_part(part, key):
+        if b.how in ("assignment", "prefix"):
+            continue        # _judge_assignments
+        if b.name == bindings.RUNTIME_NAME:
+            if ("runtime", b.how) not in seen:
+                seen.add(("runtime", b.how))
+                cmd.does("steer", "env.runtime-name", f"{b.how} binds a variable whose name is known only at run time "
+                                                      "(it may be PATH, BASH_ENV or any variable that steers a program)")
+            continue
+        value = b.value
+        if value is None and b.written is not None and "$" in b.written:
+            known = expand_word(b.written, cmd.subst)
+            value = known if UNKNOWN not in known else None
+        if (b.name, value) in seen:
+            continue
+        seen.add((b.name, value))
+        if b.how == "nameref":
+            _nameref(cmd, b.name, value)
+            continue
+        if b.subscript is None and b.how not in bindings.DECLARERS and b.how != "unset":
+            # (a declaration's NAME=value the builtin's own rule judges; unset binds nothing that runs)
+            shown = b.written if b.written is not None else "…"
+            cmd.sets_variable(b.name, value, f"{b.name}={shown}", how=b.how)
+        if value is not None and b.how != "for" and (b.value is None or b.how not in bindings.DECLARERS):
+            _stored_code(cmd, b.name, value)
+        if b.how != "for" and b.subscript is None:
+            cmd.facts.assigns[b.name] = UNKNOWN if value is None else value
+
+
+def _nameref(cmd: Cmd, name: str, target: str | None) -> None:
+    """`declare -n r=BASH_ENV`: r is another name for BASH_ENV, and what r is given later (by any form) steers
+    what BASH_ENV steers; a target known only at run time may be any variable."""
+    from wispsh.policy.env import judge_variable, variable_rule
+
+    if target is None or not bindings.NAME.fullmatch(target.split("[", 1)[0]):
+        cmd.does("steer", "env.runtime-name", f"declare -n makes {name} a name for a variable known only at run "
+                                              "time (it may be PATH, BASH_ENV or any variable that steers a program)")
+        return
+    base = target.split("[", 1)[0]
+    found = judge_variable(base, None, f"{base}=$(…)", cmd.place)
+    if found is not None:
+        rule = variable_rule(base)
+        cmd.found.append(Finding(cmd.ctx.overrides.get(rule, max(found[0], H)), rule,
+                                 f"declare -n makes {name} another name for {base}: what {name} is given, {found[1]}",
+                                 "env"))
+
+
+def _stored_code(cmd: Cmd, name: str, value: str) -> None:
+    """`d=$; x="a[$d(rm -rf ~)]"`, `printf -v x 'a[\\x24(…)]'`: a value built at run time that holds a $(…) or
+    backticks runs them wherever bash later evaluates its text (`$((x))`, `[[ $x -eq 1 ]]`, `${!x}`, a prompt):
+    judged as code where it is stored, as the splitter judges one written literally (parse/nested.py)."""
+    if "$(" not in value and "`" not in value:
+        return
+    from wispsh.parse import scan
+
+    for body in scan.substitution_bodies(value)[:4]:
+        if body.strip():
+            cmd.code_text(body, f"{name} holds code that runs where bash evaluates it", at_least=Level.HIGH)
 
 
 MKTEMP = lazy_re(r"""^["']?\$\(\s*mktemp((?:\s+[-\w.=/]+)*)\s*\)["']?$""")
 
 
 def _substitution_value(written: str, ctx: Context, cwd: str) -> str:
-    """What a `$(…)` assigned to a variable prints, when the gate can know the kind of place: mktemp makes a
-    fresh file in the temporary directory (or under the directory or template it is given)."""
+    """What a `$(…)` assigned to a variable prints, when the gate can know it: mktemp makes a fresh file in the
+    temporary directory (or under the directory or template it is given); printf and echo of static words
+    print them (`x=$(printf 'a[\\x24(…)]')`: text built at run time, judged where it is stored)."""
     m = MKTEMP.match(written)
     if m is None:
-        return UNKNOWN
+        return _printed_value(written)
     words = m.group(1).split()
     tmp = (ctx.env.get("TMPDIR") or "/tmp").rstrip("/") or "/tmp"
     template, base, in_tmp = None, None, False
@@ -661,6 +770,28 @@ def _substitution_value(written: str, ctx: Context, cwd: str) -> str:
     if base is not None:
         return base.rstrip("/") + "/" + name
     return f"{tmp}/{name}" if in_tmp or template is None else f"{cwd}/{name}"
+
+
+PRINTED = lazy_re(r"""^"?\$\(\s*(printf|echo)\s+([^$`|;&<>]*)\)"?$""")
+
+
+def _printed_value(written: str) -> str:
+    m = PRINTED.match(written)
+    if m is None:
+        return UNKNOWN
+    import shlex
+
+    try:
+        words = shlex.split(m.group(2))
+    except ValueError:
+        return UNKNOWN
+    if m.group(1) == "printf":
+        return bindings.printf_output(words[0], words[1:]).rstrip("\n") if words else UNKNOWN
+    escapes = False
+    while words and words[0] in ("-e", "-n", "-E", "-ne", "-en"):
+        escapes = escapes or "e" in words.pop(0)
+    text = " ".join(words)
+    return bindings.printf_output(text.replace("%", "%%"), []) if escapes else text
 
 
 PROJECT_PATH_VARIABLES = frozenset({"PYTHONPATH", "NODE_PATH", "PERL5LIB", "RUBYLIB", "PERLLIB", "CLASSPATH",
@@ -695,7 +826,8 @@ def worst(found) -> Verdict:
     for f in found:
         if f.level == level and all(f.reason != k.reason for k in kept):
             kept.append(f)
-    return Verdict(level, tuple(kept[:4]))
+    effects = tuple({(f.effect, f.level): None for f in found if f.level > S})     # every effect, once
+    return Verdict(level, tuple(kept[:4]), effects)
 
 
 def judge(part: Part, key: Key, ctx: Context) -> Judged:

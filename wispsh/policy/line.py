@@ -11,7 +11,8 @@ from bisect import bisect_left, bisect_right
 from wispsh.model import Finding, Judged, Level, Split, Verdict
 from wispsh.policy.cmd import NO_FACTS
 from wispsh.policy.engine import worst
-from wispsh.policy import places, secrets
+from wispsh.policy import arith, places, secrets
+from wispsh.policy.bindings import printf_output
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.support.lazyre import lazy_re, re
 
@@ -36,7 +37,9 @@ def judge_whole_line(split: Split, judged: tuple[Judged, ...], ctx) -> Verdict:
     _copies_then_sends(judged, facts, found)
     _write_then_run(judged, facts, found, ctx)
     _lifecycle_edits(judged, facts, found, ctx)
+    _encrypt_then_delete(judged, facts, found, ctx)
     _padding(split, judged, facts, found)
+    found.extend(arith.line_findings(judged, ctx, split.line, split.ok))
     return worst(found)
 
 
@@ -391,6 +394,44 @@ def _copies_then_sends(judged, facts, found) -> None:
         copied = copied or f.secret_copy or into_repository
 
 
+# The places whose files are yours to lose (not the project's, which git keeps, nor the system's).
+YOURS = frozenset({places.HOME, places.ANCESTOR, places.HOME_OTHER, places.DOTFILE, places.SECRET,
+                   places.UNKNOWN_PLACE})
+YOUR_IDS = frozenset(places.CLASS_IDS[c] for c in YOURS)
+
+
+def _encrypt_then_delete(judged, facts, found, ctx) -> None:
+    r"""Ransomware's shape: files of your home encrypted (gpg -c, openssl enc, zip -e, 7z -p, age, ccrypt) on a
+    line that also deletes files of your home (rm, shred, find -delete, zip -m, 7z -sdel): the originals
+    gone, the copies under a key of the caller's. Dangerous whatever order the parts run in (`find ~ -exec gpg
+    -c {} \; -delete` encrypts in a part judged after the find that deletes)."""
+    encrypted = None
+    for i, f in enumerate(facts):
+        if not f.encrypts:
+            continue
+        part = judged[i].part
+        reads = list(f.reads)
+        if part.pipeline is not None:   # `tar cz ~/Documents | openssl enc …`: what the stages before it read
+            reads += [p for j in range(max(0, i - 16), i) if judged[j].part.pipeline == part.pipeline
+                      for p in facts[j].reads]
+        if any(places.classify(path, ctx) in YOURS for path in reads):
+            encrypted = i
+            break
+    if encrypted is None:
+        return
+    for index, item in enumerate(judged):
+        if not facts[index].deletes:
+            continue
+        hit = next((f for f in item.verdict.findings if f.rule.startswith(("path.delete.", "path.delete-tree."))
+                    and f.rule.rsplit(".", 1)[-1] in YOUR_IDS or f.rule in ("find.deletes-broad", "shred.destroys")),
+                   None)
+        if hit is not None:
+            found.append(Finding(D, "flow.encrypt-then-delete", f"'{judged[encrypted].part.text[:40]}' encrypts files "
+                                                                f"of your home and '{item.part.text[:40]}' deletes "
+                                                                "them (ransomware's shape)", "destroy"))
+            return
+
+
 # What a build, install or test run of a directory runs of it, besides the code it builds.
 BUILD_FILES = ("setup.py", "pyproject.toml", "setup.cfg", "Makefile", "makefile", "GNUmakefile", "package.json",
                "build.rs", "Cargo.toml", "CMakeLists.txt", "configure", "meson.build", "build.gradle",
@@ -417,6 +458,9 @@ def _write_then_run(judged, facts, found, ctx) -> None:
             else:
                 level, why = _written_code_level(judged[writer], ctx, path)
                 found.append(Finding(max(H, level), "flow.write-then-run", f"writes {path} and then runs it" + why))
+                if _output_sent(judged, facts, index) and _reads_secrets(judged[writer], ctx, path):
+                    found.append(Finding(D, "flow.secret-to-network", f"writes {path}, a script that reads secrets, "
+                                                                      "then runs it into the network"))
         if f.writes:
             fed = part.pipeline is not None and fetching_stage.get(part.pipeline) == part.stage - 1
             unpacks = fed or bool(written) and any(_origin(written, path, kind="fetch") for path in f.reads)
@@ -574,11 +618,36 @@ def printed_text(part, key) -> str | None:
         while words and program == "echo" and words[0] in ("-e", "-n", "-E", "-ne", "-en"):
             words.pop(0)
         if program == "printf" and words:
-            return _printf_text(words[0], words[1:])
+            return printf_output(words[0], words[1:])
         return " ".join(words).replace("\\n", "\n")
     if part.stdin_code and program in ("cat", None):
         return part.stdin_code
     return None
+
+
+def _output_sent(judged, facts, index: int) -> bool:
+    """Whether what the part prints goes off the machine: a later stage of its pipeline sends its input."""
+    part = judged[index].part
+    if part.pipeline is None:
+        return False
+    return any(facts[j].net_send and judged[j].part.pipeline == part.pipeline and judged[j].part.stage > part.stage
+               for j in range(index + 1, min(len(judged), index + 64)))
+
+
+def _reads_secrets(writer, ctx, path: str = "") -> bool:
+    """Whether the code a part wrote (echo/printf/a heredoc) reads or prints a secret when run."""
+    text = printed_text(writer.part, writer.key) or writer.part.stdin_code
+    if not text or len(text) > MAX_WRITTEN_CODE:
+        return False
+    try:
+        verdict = ctx.judge_code(text, ctx, None)
+    except Exception:       # fail closed: what cannot be read may read anything
+        return True
+    return any(f.kind in ("secret", "leak") or f.kind == "path:read" and f.level >= H or f.rule in ENV_DUMPS
+               for f in verdict.findings)
+
+
+ENV_DUMPS = frozenset({"env.dump", "printenv.all", "builtin.prints-environment"})
 
 
 def _written_code_level(writer, ctx, path: str = "") -> tuple[Level, str]:
@@ -609,28 +678,6 @@ def _package_scripts(text: str) -> str | None:
     if not isinstance(scripts, dict):
         return None
     return "\n".join(value for value in scripts.values() if isinstance(value, str)) or None
-
-
-_PRINTF_ESCAPE = lazy_re(r"\\(x[0-9A-Fa-f]{1,2}|0?[0-7]{1,3}|[abefnrtv\\'\"]|u[0-9A-Fa-f]{4})")
-_PRINTF_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
-                  "\\": "\\", "'": "'", '"': '"'}
-
-
-def _printf_text(fmt: str, args: list[str]) -> str:
-    """What `printf FMT ARGS` prints, near enough to judge it as code: escapes decoded, %s/%b filled in."""
-    def escape(m):
-        code = m.group(1)
-        if code in _PRINTF_SIMPLE:
-            return _PRINTF_SIMPLE[code]
-        if code[0] == "x":
-            return chr(int(code[1:], 16))
-        if code[0] == "u":
-            return chr(int(code[1:], 16))
-        return chr(int(code, 8) & 0xFF)
-    queue = list(args)
-    out = re.sub(r"%[-+ #0-9.]*([sbdqc%])", lambda m: "%" if m.group(1) == "%" else
-                 (queue.pop(0) if queue else ""), fmt)
-    return _PRINTF_ESCAPE.sub(escape, out + (" " + " ".join(queue) if queue else ""))
 
 
 def _padding(split: Split, judged, facts, found) -> None:

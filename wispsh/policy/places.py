@@ -58,7 +58,7 @@ PUT_THERE = ("/opt/", "/srv/", "/mnt/", "/media/", "/home/", "/Users/")
 PACKAGE_TREES = ("/opt/homebrew/", "/opt/local/")
 DEVICE_PREFIXES = ("/dev/sd", "/dev/nvme", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/mmcblk", "/dev/disk",
                    "/dev/mapper/", "/dev/md", "/dev/loop", "/dev/mem", "/dev/kmem", "/dev/port", "/dev/dm-",
-                   "/dev/rdisk", "/dev/sr", "/dev/fd0")
+                   "/dev/rdisk", "/dev/sr", "/dev/fd0", "/proc/kcore")
 # Under home: secret stores (reading leaks, writing plants access).
 HOME_SECRETS = (".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker/config.json", ".netrc",
                 ".git-credentials", ".pypirc", ".password-store", ".vault-token", ".npmrc",
@@ -71,14 +71,21 @@ HOME_SECRETS = (".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", "
                 ".config/heroku", ".netlify", ".vercel", ".config/gcloud", ".claude/.credentials.json",
                 ".codex/auth.json", ".gemini/oauth_creds.json", ".qwen/oauth_creds.json",
                 ".config/github-copilot/hosts.json", ".config/github-copilot/apps.json", ".local/share/opencode/auth.json",
-                ".aider.conf.yml.secret", ".config/gh/hosts.yml", ".config/op/config", ".docker/config.json")
+                ".aider.conf.yml.secret", ".config/gh/hosts.yml", ".config/op/config", ".docker/config.json",
+                # browsers' profiles where snap, flatpak and other vendors keep them
+                "snap/firefox/common/.mozilla", ".var/app/org.mozilla.firefox/.mozilla",
+                ".var/app/com.google.Chrome/config/google-chrome", ".var/app/org.chromium.Chromium/config/chromium",
+                ".config/vivaldi", ".config/opera", "Library/Application Support/Firefox",
+                "Library/Application Support/Microsoft Edge", "Library/Application Support/BraveSoftware",
+                "Library/Safari")
 SECRET_NAMES = frozenset({"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "id_ed25519_sk", "id_ecdsa_sk",
                           "authorized_keys", "known_hosts", ".env", "credentials", "credentials.json", ".netrc",
                           ".pgpass", "shadow", "gshadow", "master.key", "secrets.yml", "secrets.yaml",
                           "service-account.json", ".git-credentials", ".htpasswd", "environ", ".bash_history",
                           ".zsh_history", ".python_history", ".psql_history", ".mysql_history",
                           ".node_repl_history", ".sh_history", ".histfile", "id_rsa.key", ".env.local",
-                          ".env.production"})
+                          ".env.production", "key4.db", "key3.db", "cookies.sqlite", "signons.sqlite",
+                          "Login Data", "Login Data For Account"})     # (browsers' password and cookie stores)
 # Project files that make tools fetch from elsewhere.
 PROJECT_CONFIG_NAMES = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", "pip.conf", "pip.ini",
                                   ".bunfig.toml", "bunfig.toml", ".gitattributes", ".gitmodules", ".mise.toml",
@@ -149,7 +156,7 @@ def _is_secret_name(path: str) -> bool:
         return True
     if name.endswith(SECRET_SUFFIXES) and not name.endswith(".pub"):
         return not (name.endswith((".pem", ".crt")) and any(h in name.lower() for h in PUBLIC_HINTS))
-    return path.startswith("/proc/") and name == "environ"
+    return path.startswith("/proc/") and name in ("environ", "mem")     # a process's environment or memory
 
 
 _SECRET_SAMPLES = tuple(SECRET_NAMES) + ("id_rsa", "id_ed25519", "id_ecdsa", "server.key", "cert.pem", "a.p12",
@@ -508,3 +515,25 @@ def is_directory(where: Place) -> bool:
 
 
 SECRET_CLASSES = frozenset({SECRET, PROJECT_SECRET, WISP_KEY})
+
+# The secret stores a whole tree can hold, by where they are (HOME_SECRETS under the home, SYSTEM_SECRETS as
+# they are): a recursive read of a directory that holds one reads that store too (`grep -r key ~`, `tar c /etc`).
+# The project's own secrets (a .env) are not named here: they are found by name, file by file.
+SYSTEM_STORES = tuple(s.rstrip("_") for s in SYSTEM_SECRETS)
+
+
+def store_under(where: Place, ctx, hidden: bool = True) -> str | None:
+    """A secret store (a path) that lies inside the tree `where` names, or None. `hidden=False`: the reader
+    skips hidden entries (rg and ag without --hidden), so a store behind a dot-named directory is not read."""
+    if where.unknown or not where.path.startswith("/"):
+        return None
+    top = where.path.rstrip("/") + "/" if where.path != "/" else "/"
+    home = ctx.home.rstrip("/") + "/"
+    for store in (home + s for s in HOME_SECRETS):
+        if store.startswith(top) and store != top.rstrip("/") and (
+                hidden or not any(step.startswith(".") for step in store[len(top):].split("/"))):
+            return store
+    for store in SYSTEM_STORES:
+        if store.startswith(top) and (hidden or not any(step.startswith(".") for step in store[len(top):].split("/"))):
+            return store
+    return None

@@ -97,3 +97,43 @@ def judge_text(cmd, text: str, what: str) -> None:
         finding = verdict.findings[0]
         cmd.found.append(Finding(verdict.level, finding.rule, f"{what}: {finding.reason} (in the script)",
                                  finding.kind))
+
+
+# The words that name a command's own input (`sed -f -`), and the pipes bash hands a process substitution as.
+INPUT_WORDS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+
+
+def script_file(cmd, word: str, what: str, judge, rule: str) -> None:
+    """A script a tool is told to run by an option (`sed -f F`, `awk -f F`): its text is judged by `judge(text)`
+    (the tool's own reading of it: sed's `e`/`w`/`r`, awk's system()) when the gate can read it - a file of the
+    project, a heredoc or here-string fed to `-f -`; else it is code the gate cannot read, judged as running F:
+    a project file not there (yet) is project code (moderate; a line that writes it first is the line rules'),
+    its input, a pipe (`/dev/fd/N`, `<(…)`), a file known only at run time or one outside the project high.
+    Every file is recorded as run (facts.runs)."""
+    part = cmd.part
+    cmd.fired.add(rule)
+    if word in INPUT_WORDS:
+        if part is not None and part.stdin_code is not None and part.stdin_quoted:
+            judge(part.stdin_code)          # a quoted heredoc or here-string: its text, as written
+        else:
+            cmd.facts.stdin_interp = True
+            cmd.does("run-code", "path.run.stdin", f"{what} a script from its input")
+        return
+    where = cmd.place(word)
+    if UNKNOWN in word or where.cls not in PROJECT:
+        if UNKNOWN in word:
+            cmd.facts.runtime_code = True   # `-f <(curl …)`, `-f "$S"`: the script is text known only at run time
+        cmd.run_file(word, what)            # a pipe, a run-time name, a file outside the project
+        return
+    status, text, path = project_script(cmd, word)
+    cmd.facts.runs.append(where.path)
+    if status == OK:
+        judge(text)
+    elif status == MISSING:
+        cmd.does("run-project", "path.run.project", f"{what} {word}, a project file the gate could not read "
+                                                    f"(not there yet)")
+    elif path != where.path:
+        cmd.does("run-code", "script.link-out", f"{what} {word}, a link to {path} outside the project")
+    else:
+        cmd.does("run-code", "script.unreadable", f"{what} {word}, which the gate could not read (not a small "
+                                                  f"text file)")

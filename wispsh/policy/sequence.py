@@ -20,6 +20,7 @@ from _operator import attrgetter
 from wispsh.model import Finding, Judged, Part, Verdict, replace
 from wispsh.policy import engine
 from wispsh.policy.cmd import NO_IMAGES
+from wispsh.policy.engine import READ_BY_NAME
 from wispsh.policy.line import printed_text
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.sources import IMAGE_STORE_VARIABLES
@@ -28,7 +29,10 @@ MAX_PIPED_TEXT = 20_000
 
 
 def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
-    judged: list[Judged] = []
+    """Every part judged, in the order bash reaches them: by where they stand in the line (the code a part
+    hands on, `eval 'X=…'`, `sh -c '…'`, stands where its holder does; the splitter lists it after the line's
+    other parts), so that what a part binds or changes reaches the parts after it."""
+    judged: list = [None] * len(parts)
     cwd, line_vars = ctx.cwd, {}
     certain = True          # every cd and assignment so far ran for certain before what follows
     last_mover_end = 0
@@ -36,8 +40,11 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
     named: dict = {}        # pipeline -> (stage, the path names that stage prints: ls F, find D, echo F)
     same: dict = {}         # a part's words and place in its pipeline -> (key, verdict, facts) judged alone
     built, built_end = NO_IMAGES, 0     # images built for certain if the line goes on by `&&` from built_end
-    functions = _line_functions(parts, line) if "(" in line or "function" in line else None
-    for index, part in enumerate(parts):
+    function_starts: dict = {}      # where a function's body starts -> the index of its first part
+    functions = _line_functions(parts, line, function_starts) if "(" in line or "function" in line else None
+    bodies: dict = {}       # function name -> its body parts' facts (for its calls)
+    for index in sorted(range(len(parts)), key=lambda k: parts[k].span[0]):     # (stable: a holder first)
+        part = parts[index]
         images = NO_IMAGES
         if built and part.parent is None:
             if line[built_end:part.span[0]].strip() == "&&":
@@ -62,7 +69,7 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
             before = named.get(part.pipeline)
             if before is not None and before[0] == part.stage - 1:
                 fed_names = before[1]      # `ls ~/.ssh/id_* | xargs cat`: the names are what xargs appends
-        uses_vars = bool(line_vars) and _uses_variables(part)
+        uses_vars = bool(line_vars) and (_uses_variables(part) or not line_vars.keys().isdisjoint(READ_BY_NAME))
         moved = cwd != ctx.cwd or uses_vars or found_file is not None or bool(fed_names)
         if known is None:
             alone = engine.judge(part, key, ctx)
@@ -89,21 +96,25 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
                      else " (its image built by the line before it)")
             again = engine.verdict_of(cmd)
             again = Verdict(again.level, tuple(Finding(f.level, f.rule, f.reason + where, f.kind)
-                                                for f in again.findings))
+                                                for f in again.findings), again.effects)
             # the cd and variables' certainty (the images' is the `&&` chain, above)
             sure = found_file is None and not fed_names and (
                 not (cwd != ctx.cwd or uses_vars) or certain and "||" not in line[last_mover_end:part.span[0]])
             verdict = again if sure or again.level > alone.verdict.level else alone.verdict
             item = Judged(part, key, verdict, cmd.facts.summary())
         if functions and key is not None and functions.get(key.program, len(line)) < part.span[0]:
+            body = bodies.get(key.program)
+            if body is None:        # once per function: its body is the same for every call
+                body = bodies[key.program] = [judged[k].facts for k in _function_body(
+                    parts, functions[key.program], index, function_starts)]
             if moved:
-                item = _function_call(item, seen, key, ctx, cwd, line_vars)
+                item = _function_call(item, seen, key, ctx, cwd, line_vars, body)
             else:       # the same call again: judged the same
                 called = same.get((signature, "call"))
                 if called is None:
-                    called = same[(signature, "call")] = _function_call(item, seen, key, ctx, cwd, line_vars)
+                    called = same[(signature, "call")] = _function_call(item, seen, key, ctx, cwd, line_vars, body)
                 item = Judged(part, key, called.verdict, called.facts)
-        judged.append(item)
+        judged[index] = item
         if part.pipeline is not None:
             text = printed_text(part, key)
             if text is not None and len(text) <= MAX_PIPED_TEXT:
@@ -148,17 +159,18 @@ def _images_after(built: frozenset, changes, builds: bool) -> frozenset:
 NOT_IN_A_NAME = frozenset(" \t\n;&|(){}<>'\"$`\\=")
 
 
-def _line_functions(parts, line: str) -> dict:
+def _line_functions(parts, line: str, starts: dict) -> dict:
     """The functions the line itself defines: name -> where the body of its first definition starts. A body's
     commands are parts of their own (origin "function", or "subshell" for `f() (…)`), judged where they stand;
     the head just before the first of them names it (`f() {`, `function f {`, `function f() (`)."""
     found: dict = {}
-    for part in parts:
+    for index, part in enumerate(parts):
         if part.parent is None and part.origin in ("function", "subshell"):
             start = part.span[0]
             name = _function_head(line[max(0, start - 256):start])
             if name:
                 found.setdefault(name, start)
+                starts.setdefault(start, index)
     return found
 
 
@@ -186,12 +198,37 @@ def _function_head(before: str) -> str:
     return name if parens and (not keyword or keyword[-1] in NOT_IN_A_NAME) else ""
 
 
-def _function_call(item: Judged, seen, key, ctx, cwd, line_vars) -> Judged:
+MAX_BODY_PARTS = 256
+
+
+def _function_body(parts, start: int, before: int, starts: dict) -> list[int]:
+    """The parts of a function's body that starts at `start` (their indices, before the call at `before`): the
+    run of function parts from its first (`starts`: where each body starts -> its first part), with what they
+    hold."""
+    first = starts.get(start)
+    if first is None or first >= before:
+        return []
+    body: list[int] = []
+    inside: set = set()
+    for k in range(first, before):
+        part = parts[k]
+        if part.parent is None and part.origin not in ("function", "subshell") or len(body) >= MAX_BODY_PARTS:
+            break
+        if part.parent is None or part.parent in inside:
+            body.append(k)
+            inside.add(k)
+    return body
+
+
+def _function_call(item: Judged, seen, key, ctx, cwd, line_vars, body=()) -> Judged:
     """A call of a function the line defined before it (`f() { echo "hello $1"; }; f world`): its body is
-    judged as the parts it is, so the call is no unknown program (its redirects and assignments still count)."""
+    judged as the parts it is, so the call is no unknown program (its redirects and assignments still count);
+    what the body does flows through the call (`f() { curl "$@"; }; f URL | sh` pipes what curl fetched)."""
     if not any(f.rule == "program.unknown" for f in item.verdict.findings):
         return item
     cmd = engine.analyse(seen, key, ctx, cwd=cwd, line_vars=line_vars)
+    for facts in body:
+        engine.merge_facts(cmd.facts, facts)
     cmd.found = [f for f in cmd.found if f.rule != "program.unknown"]
     cmd.does("nothing", "program.line-function", f"calls {key.program}, a function this line defines (its body "
                                                   "is judged as the commands it holds)")

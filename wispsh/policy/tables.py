@@ -12,10 +12,10 @@ from wispsh.programs.grammar import UNKNOWN, Options
 from wispsh.programs.table import DEST, FIRST, HERE, LAST, OPERANDS, REST, SOURCES, Command, On, Row
 
 FACT_FLAGS = frozenset({"net_fetch", "net_send", "net_dev", "decoder", "stdin_interp", "interp", "runtime_code",
-                        "deletes", "noop"})
+                        "deletes", "noop", "encrypts"})
 PATH_VERBS = {"read": "reads", "list": "lists", "write": "writes", "create": "creates", "delete": "deletes",
               "mode": "changes the mode of", "run": "runs", "send": "sends", "build": "builds",
-              "unpack": "extracts into"}
+              "unpack": "extracts into", "embed": "puts the contents of"}
 
 
 def run(cmd, node: Command, args, prefix: str) -> None:
@@ -130,16 +130,22 @@ def apply(cmd, effect: On, o: Options) -> None:
         return
     cmd.fired.add(effect.id)
     action, says = effect.action, effect.says or PATH_VERBS.get(effect.action, effect.action)
-    recursive = effect.recursive is not None and effect.recursive.holds(o, ())
+    recursive = effect.recursive is not None and _any_holds(effect.recursive, o)
     if action == "write" and effect.into:
         sources = words(cmd, On("read", SOURCES, id=effect.id), o)
         into = o.value("t", "target-directory") is not None
         for dest in targets:
             cmd.write_into(dest, sources, says, into=into)
         return
+    hidden = effect.hidden is None or _any_holds(effect.hidden, o)
     for word in targets:
         if action == "read":
-            cmd.read(word, says)
+            if recursive:
+                cmd.read_tree(word, says, hidden)
+            else:
+                cmd.read(word, says)
+        elif action == "embed":
+            cmd.embed(word, says, recursive)
         elif action == "list":
             where = cmd.list_names(word, says)
             # what it prints: the names of a directory's entries (bare), else the names it was given
@@ -163,6 +169,13 @@ def apply(cmd, effect: On, o: Options) -> None:
             cmd.unpack_into(word, says)
         else:
             raise ValueError(f"{effect.id}: unknown action {action!r}")
+
+
+def _any_holds(condition, o: Options) -> bool:
+    """A condition, or a tuple of them of which any may hold (rg reads hidden files with --hidden or -uu)."""
+    if isinstance(condition, tuple):
+        return any(c.holds(o, o.args) for c in condition)
+    return condition.holds(o, o.args)
 
 
 def _id(prefix: str) -> str:

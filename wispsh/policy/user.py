@@ -49,7 +49,7 @@ ON_KEYS = {"action", "select", "id", "says", "recursive", "when", "into", "examp
 WHEN_KEYS = {"flag", "value", "unless", "no_value", "operands", "arg", "operand", "first", "count", "runtime",
              "at_most"}
 SELECTIONS = {"operands", "first", "rest", "last", "sources", "dest", "here"}
-ACTIONS = {"list", "read", "write", "create", "delete", "mode", "run", "build", "unpack"}
+ACTIONS = {"list", "read", "write", "create", "delete", "mode", "run", "build", "unpack", "embed"}
 
 
 class UserRules:

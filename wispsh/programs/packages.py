@@ -1927,7 +1927,88 @@ GIT_HOOKS = Program(
     no_verb=Row("hooks.run-all", "run-project", "{cmd} runs the project's hooks", examples=("pre-commit",)),
 )
 
+# ---------------------------------------------------------------- compilers and TeX: options that name a program
+
+@emits({"cc.runs-program": ["gcc -wrapper /bin/sh,-s x.c", "gcc -fplugin=./p.so x.c", "cc -B /tmp/bin x.c",
+                            "clang -Xclang -load -Xclang ./p.so x.c"],
+        "cc.response-file": ["gcc @opts.txt x.c"]})
+def compiler_programs(cmd, o) -> None:
+    """What a C compiler runs besides itself: -wrapper PROG (every subprocess through PROG), plugins (-fplugin=,
+    -load), other directories' assemblers and linkers (-B DIR), a specs file; `@FILE` reads options from FILE."""
+    args = list(o.args)
+    for i, word in enumerate(args):
+        if word in ("-wrapper", "-B", "-specs") or word.startswith(("-fplugin=", "-specs=", "-B/", "-B.", "-fpass-plugin=")) \
+                or word == "-load" and i > 0 and args[i - 1] == "-Xclang":
+            cmd.does("run-code", "cc.runs-program", f"{cmd.name} {word.split('=', 1)[0]} runs a program or library it "
+                                                    "is given")
+        elif word.startswith("@") and len(word) > 1:
+            cmd.fired.add("cc.response-file")
+            cmd.read(word[1:])
+
+
+COMPILER = Program(
+    "gcc", aliases=("cc", "g++", "c++", "clang", "clang++"), doc="C and C++ compilers: they write their output",
+    grammar=Grammar(values="oIDLlxuBU", long_values=("wrapper", "specs")),
+    rows=(Row("cc.compiles", "change", "{cmd} compiles (it writes its output)", examples=("gcc -o app main.c",)),),
+    on=(On("write", ("option", "o"), id="cc.output", examples=("gcc -o ~/.bashrc x.c",)),
+        On("read", OPERANDS, id="cc.sources", examples=("gcc -x c -E ~/.ssh/id_rsa",))),
+    hook=compiler_programs,
+    examples={"gcc -o app main.c": "moderate", "gcc -wrapper /bin/sh,-s x.c": "high"},
+)
+
+TEX_SHELL = ("shell-escape", "enable-write18")
+TEX_READS = lazy_re(r"\\(?:verbatim)?input\s*\{([^}]+)\}|\\include\s*\{([^}]+)\}|\\openin\w*\s*=?\s*([^\s}\\]+)")
+TEX_WRITE18 = lazy_re(r"\\write18\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+
+
+@emits({"tex.shell-escape": ["pdflatex --shell-escape doc.tex", "latex -shell-escape '\\write18{id}'"],
+        "tex.output": ["pdflatex -output-directory=~ x.tex"],
+        "tex.inline": ["latex '\\documentclass{article}\\begin{document}x\\end{document}'"]})
+def tex_document(cmd, o) -> None:
+    """A TeX engine compiles its documents (run-project: TeX reads any file and writes its output here);
+    --shell-escape lets `\\write18{CMD}` run CMD in a shell. A document given as text (`latex '\\input{F}'`) is
+    read for the files it inputs and the commands it runs."""
+    shell = any(f"-{flag}" in o.args or f"--{flag}" in o.args for flag in TEX_SHELL)
+    for word in o.args:         # TeX's options are single-dash long ones: -output-directory=DIR
+        if word.lstrip("-").startswith("output-directory="):
+            cmd.fired.add("tex.output")
+            cmd.write(word.split("=", 1)[1], f"{cmd.name} writes into")
+    if shell:
+        cmd.does("run-code", "tex.shell-escape", f"{cmd.name} --shell-escape lets the document run shell commands")
+    for word in o.operands:
+        if word.startswith("-"):
+            continue
+        if not word.startswith("\\"):
+            cmd.read(word)
+            continue
+        cmd.fired.add("tex.inline")
+        for groups in TEX_READS.findall(word):
+            for path in groups:
+                if path:
+                    cmd.read(path.strip(), f"{cmd.name} puts into its output")
+        for command in TEX_WRITE18.findall(word) if shell else ():
+            cmd.code_text(command, f"{cmd.name} \\write18 runs")
+
+
+TEX = Program(
+    "latex", aliases=("pdflatex", "xelatex", "lualatex", "tex", "pdftex", "luatex", "xetex", "etex", "platex",
+                      "uplatex"),
+    doc="TeX engines: they compile documents; --shell-escape lets a document run commands",
+    rows=(Row("tex.compiles", "run-project", "{cmd} compiles a document (TeX reads any file it names)",
+              examples=("pdflatex paper.tex",)),),
+    hook=tex_document,
+)
+LATEXMK = Program(
+    "latexmk", doc="runs TeX as often as needed; the commands and perl it is given run",
+    rows=(Row("latexmk.commands", "run-code", "latexmk runs the command or perl code it is given",
+              When(arg=("-pdflatex=", "-latex=", "-lualatex=", "-xelatex=", "-e", "-r", "-bibtex=", "-makeindex=",
+                        "-dvipdf=", "-ps2pdf=")),
+              examples=("latexmk -pdf -pdflatex='/bin/sh #' x.tex", "latexmk -e '$x=1' x.tex")),
+          Row("latexmk.builds", "run-project", "latexmk compiles the project's documents (and runs its latexmkrc)",
+              examples=("latexmk -pdf paper.tex",))),
+)
+
 PROGRAMS = programs(PIP, UV, UVX, PIPX, POETRY, NPM, PNPM, YARN, BUN, NPX, BUNX, PNPX, CARGO, GO, GEM, BUNDLE,
                     CONDA, COMPOSER, TWINE, APT, DNF, ZYPPER, SNAP, EMERGE, PACMAN, BREW, DPKG, RPM, APT_KEY,
                     ADD_APT_REPOSITORY, APT_MARK, *QUIET, *CHECKERS, RUFF, *FORMATTERS, MAKE, PYTEST, TOX, NOX, JUST, TASK, DOTNET, NUGET,
-                    GIT_HOOKS)
+                    GIT_HOOKS, COMPILER, TEX, LATEXMK)

@@ -4,20 +4,37 @@ kernel's log. Shell builtins that only move around or report are here too; wrapp
 are unwrapped before any table is read, so their entries here judge them alone."""
 from __future__ import annotations
 
-from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, programs
+from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, emits, programs
 
 PRINTERS = (
-    "apropos", "arch", "bc", "bg", "break", "btop", "builtin", "caffeinate", "cal", "colordiff", "command",
-    "continue", "cowsay", "csvlook", "delta", "df", "diff3", "difft", "dirs", "disown", "exec", "exit", "expr",
-    "factor", "false", "fc-list", "fg", "figlet", "free", "fx", "getconf", "getopts", "gh-status", "glow", "gron",
-    "groups", "help", "htop", "id", "info", "ionice", "jless", "jobs", "last", "ldd", "locale", "logname", "lsblk",
-    "lscpu", "lsof", "lspci", "lsusb", "md5", "mktemp", "netstat", "nice", "nm", "nohup", "notify-send", "nproc",
-    "objdump", "otool", "pbcopy", "pbpaste", "pgrep", "popd", "ps", "pwd", "readelf", "return", "say", "sdiff",
-    "seq", "setopt", "shasum", "shift", "shopt", "size", "sleep", "ss", "stdbuf", "stty", "sw_vers", "sync",
+    "apropos", "arch", "bg", "break", "btop", "builtin", "caffeinate", "cal", "command",
+    "continue", "cowsay", "df", "dirs", "disown", "exec", "exit", "expr",
+    "factor", "false", "fc-list", "fg", "figlet", "free", "getconf", "getopts", "gh-status",
+    "groups", "help", "htop", "id", "info", "inotifywait", "inotifywatch", "ionice", "jobs", "locale", "logname", "lsblk",
+    "lscpu", "lsof", "lspci", "lsusb", "mktemp", "netstat", "nice", "nohup", "notify-send", "nproc",
+    "pbcopy", "pbpaste", "pgrep", "popd", "ps", "pwd", "return", "say",
+    "seq", "setopt", "shift", "shopt", "sleep", "stdbuf", "stty", "sw_vers", "sync",
     "system_profiler", "time", "timeout", "times", "tldr", "top", "tput", "tty", "type", "ulimit", "umask",
     "unalias", "uname", "unsetopt", "uptime", "users", "uuidgen", "vmstat", "w", "wait", "watch", "whatis",
-    "whereis", "which", "who", "whoami", "wl-copy", "wl-paste", "xclip", "xsel", "yamllint", "yes",
+    "whereis", "which", "who", "whoami", "wl-copy", "wl-paste", "xclip", "xsel", "yes",
 )
+# Printers of the files they are given (contents, differences, a rendering, a dump): their operands are reads.
+# (GTFOBins' file-read: what a tool prints of a file reaches the agent as `cat` would.)
+FILE_PRINTERS = ("bc", "colordiff", "csvlook", "delta", "diff3", "difft", "fx", "glow", "gron", "jless", "sdiff",
+                 "yamllint", "objdump", "otool", "ldd")
+# Tools that only print a digest or sizes of their files: a listing, not their contents.
+FILE_DIGESTS = ("md5", "shasum", "size")
+# GNU binutils read options from `@FILE` and print the lines they cannot parse: the file is read.
+BINUTILS = ("nm", "readelf")
+
+
+@emits({"printer.response-file": ["nm @opts.txt", "readelf -a @~/.ssh/id_rsa"]})
+def response_files(cmd, o) -> None:
+    """`@FILE` operands are files of options, read (and echoed in errors)."""
+    for word in o.args:
+        if word.startswith("@") and len(word) > 1:
+            cmd.fired.add("printer.response-file")
+            cmd.read(word[1:])
 NOOP = Row("noop", "nothing", "does nothing", sets=("noop",), examples=(":", "true"))
 
 SPECIAL = (
@@ -25,20 +42,29 @@ SPECIAL = (
     Program("echo", doc="prints its words", rows=(
         Row("echo.nothing", "nothing", "prints an empty line", When(operands=False), sets=("noop",),
             examples=("echo",), not_examples=("echo hi",)),)),
-    Program("date", doc="prints the date; -s/--set sets the system clock",
+    Program("date", doc="prints the date; -s/--set sets the system clock; -f reads dates (and echoes bad ones)",
             grammar=Grammar(values="dfrs", long_values=("date", "file", "reference", "set")),
             rows=(Row("date.set", "system", "sets the system clock", When(value=("s", "set")),
-                      examples=("date -s '2020-01-01'",)),)),
+                      examples=("date -s '2020-01-01'",)),),
+            on=(On("read", ("option", "f", "file"), id="date.file", examples=("date -f ~/.ssh/id_rsa",)),)),
+    Program("last", aliases=("lastb",), doc="prints logins; -f reads another log file",
+            grammar=Grammar(values="fnst", long_values=("file", "limit", "since", "until", "time-format")),
+            on=(On("read", ("option", "f", "file"), id="last.file", examples=("last -f ~/.ssh/id_rsa",)),)),
+    Program("ss", doc="prints sockets; -F reads a filter from a file (and echoes it in errors)",
+            grammar=Grammar(values="FfA", long_values=("filter", "family", "query")),
+            on=(On("read", ("option", "F", "filter"), id="ss.filter-file", examples=("ss -a -F ~/.ssh/id_rsa",)),)),
     Program("ifconfig", doc="prints network interfaces; with settings, changes them",
             rows=(Row("ifconfig.shows", "nothing", "shows one interface", When(at_most=1), stop=True,
                       examples=("ifconfig eth0", "ifconfig -a")),
                   Row("ifconfig.changes", "system", "changes network configuration",
                       examples=("ifconfig eth0 down", "ifconfig eth0 10.0.0.2 netmask 255.0.0.0")))),
-    Program("dmesg", doc="prints the kernel's log; -C/-c clears it, -D/-n changes it",
-            grammar=Grammar(values="nfl", longs=("clear", "read-clear", "console-off", "console-level")),
+    Program("dmesg", doc="prints the kernel's log; -C/-c clears it, -D/-n changes it, -F prints a file instead",
+            grammar=Grammar(values="nflF", long_values=("file",),
+                            longs=("clear", "read-clear", "console-off", "console-level")),
             rows=(Row("dmesg.clears", "system", "clears or changes the kernel's log",
                       When(flag=("C", "c", "D", "n", "clear", "read-clear", "console-off", "console-level")),
-                      examples=("dmesg -C",)),)),
+                      examples=("dmesg -C",)),),
+            on=(On("read", ("option", "F", "file"), id="dmesg.file", examples=("dmesg -rF ~/.ssh/id_rsa",)),)),
     Program("renice", doc="changes the priority of running processes",
             rows=(Row("renice.processes", "kill", "changes the priority of other processes",
                       examples=("renice -n 10 -p 123",)),)),
@@ -58,5 +84,14 @@ SPECIAL = (
             on=(On("write", ("option", "output"), id="xmllint.output", examples=("xmllint --output ~/.bashrc a.xml",)),)),
 )
 PLAIN = tuple(Program(name, doc=f"{name}: prints facts or its words") for name in PRINTERS)
+FILE_PRINTING = tuple(Program(name, doc=f"{name}: prints the files it is given",
+                              on=(On("read", OPERANDS, id=f"{name}.reads", examples=(f"{name} notes.txt",)),))
+                      for name in FILE_PRINTERS)
+DIGESTS = tuple(Program(name, doc=f"{name}: prints digests or sizes of its files",
+                        on=(On("list", OPERANDS, id=f"{name}.files", examples=(f"{name} notes.txt",)),))
+                for name in FILE_DIGESTS)
+BINUTIL_PROGRAMS = tuple(Program(name, doc=f"{name}: prints what an object file holds; @FILE reads options",
+                                 on=(On("read", OPERANDS, id=f"{name}.reads", examples=(f"{name} a.out",)),),
+                                 hook=response_files) for name in BINUTILS)
 
-PROGRAMS = programs(*SPECIAL, *PLAIN)
+PROGRAMS = programs(*SPECIAL, *PLAIN, *FILE_PRINTING, *DIGESTS, *BINUTIL_PROGRAMS)

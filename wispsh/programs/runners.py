@@ -249,6 +249,7 @@ def screen_command(cmd, o: Options) -> None:
                 if typed.strip() and UNKNOWN not in typed:
                     cmd.fired.add("screen.stuff")
                     cmd.code_text(typed, "screen stuff types", at_least=_floor(cmd, "run-code"))
+            _screen_runs(cmd, args[i:])
             return
         if arg in SCREEN_READ:
             cmd.fired.add("screen.lists")
@@ -272,6 +273,34 @@ def screen_command(cmd, o: Options) -> None:
     if UNKNOWN not in command[0]:
         cmd.does("session", "screen.runs", f"screen runs {command[0]} in a session")
     _hand_on(cmd, command, "screen.runs", "screen")
+
+
+@emits({"screen.exec": ["screen -X exec rm -rf ~", "screen -X screen make", "screen -X backtick 1 60 60 uptime",
+                        "screen -X source /tmp/cmds"]})
+def _screen_runs(cmd, words: list[str]) -> None:
+    """The screen commands sent with -X that run a program: `exec [FDPAT] CMD…` (in the window), `screen CMD…`
+    (a new window), `backtick ID LIFESPAN AUTOREFRESH CMD…` (again and again, for the status line), `source F`."""
+    head, rest = (words[0], words[1:]) if words else ("", [])
+    if head == "exec":
+        if rest and re.fullmatch(r"[.!|:]+", rest[0]):
+            rest = rest[1:]                 # the file-descriptor pattern
+    elif head == "backtick":
+        rest = rest[3:]
+    elif head == "source":
+        for word in rest[:1]:
+            cmd.fired.add("screen.exec")
+            cmd.run_file(word, "screen runs the commands of")
+        return
+    elif head != "screen":
+        return
+    if rest and UNKNOWN not in " ".join(rest):
+        cmd.does("run-code", "screen.exec", f"screen {head} runs {rest[0]} in a session")
+        cmd.code_text(_joined(rest), f"screen {head} runs")
+
+
+def _joined(words) -> str:
+    """Words as a shell line again (a leading `~` stays the shell's)."""
+    return " ".join(w if re.fullmatch(r"[\w@%+=:,./~-]+", w) else shlex.quote(w) for w in words)
 
 
 SCREEN = Program("screen", doc="terminal sessions; runs a command detached from this shell", hook=screen_command,
@@ -313,7 +342,52 @@ def _tmux_typed(words: list[str]) -> str:
     return "".join(out)
 
 
+def tmux_format_commands(word: str) -> list[str]:
+    """The shell commands of the `#(…)` in a tmux format (`##(` is a literal `#(`), parentheses balanced; an
+    unclosed one runs to the end of the word."""
+    found, i, n = [], 0, len(word)
+    while i < n - 1:
+        if word[i] == "#" and word[i + 1] == "#":
+            i += 2
+            continue
+        if word[i] == "#" and word[i + 1] == "(":
+            depth, j = 1, i + 2
+            while j < n and depth:
+                depth += {"(": 1, ")": -1}.get(word[j], 0)
+                j += 1
+            found.append(word[i + 2:j - 1 if not depth else j])
+            i = j
+            continue
+        i += 1
+    return found
+
+
+@emits({"tmux.format-shell": ["tmux display -p '#(id)'", "tmux list-sessions -F '#(id)'",
+                              "tmux set -g status-right '#(date)'"]})
+def tmux_formats(cmd, args, verb_word: str) -> None:
+    """tmux expands the formats of its arguments (display -p, display-message, list-* -F, new -F, -c, -n, set
+    -F, status-left/right and every *-format option) in the server, and `#(CMD)` there runs CMD in a shell: a
+    command of its own, judged as such (at least a session, as `tmux new 'CMD'`). Set into an option, it runs
+    again at every redraw of the status line: tmux runs it later, on its own."""
+    for word in args:
+        if "#(" not in word:
+            continue
+        for text in tmux_format_commands(word):
+            if UNKNOWN in text:
+                cmd.facts.runtime_code = True
+                cmd.does("run-code", "tmux.format-shell", "tmux runs a #(…) command known only at run time")
+                continue
+            if verb_word in TMUX_SETS:
+                cmd.does("steer", "tmux.format-shell", f"tmux {verb_word} sets a format whose #({text[:40]}) tmux "
+                                                       f"runs in a shell at every redraw, on its own")
+            else:
+                cmd.does("session", "tmux.format-shell", f"tmux expands #({text[:40]}) in a format: it runs in a "
+                                                         f"shell of the tmux server")
+            cmd.code_text(text, "tmux #(…) runs")
+
+
 @emits({"tmux.code": ["tmux -c 'ls'"], "tmux.config": ["tmux -f /tmp/x.conf"], "tmux.reads": ["tmux ls"],
+        "tmux.if-commands": ["tmux if-shell true 'run-shell \"rm -rf ~\"'"],
         "tmux.send-keys": ["tmux send-keys -t x 'id' Enter"], "tmux.source": ["tmux source-file /tmp/x"],
         "tmux.steers": ["tmux set-hook -g session-created 'run-shell id'", "tmux set -g default-command 'sh -c x'"],
         "tmux.save-buffer": ["tmux save-buffer ~/.bashrc"], "tmux.load-buffer": ["tmux load-buffer ~/.ssh/id_rsa"],
@@ -336,6 +410,7 @@ def tmux_command(cmd, o: Options) -> None:
         i += 1
     verb_word = args[i] if i < n else "new-session"
     rest = args[i + 1:]
+    tmux_formats(cmd, rest, verb_word)
     if verb_word in TMUX_READ:
         cmd.fired.add("tmux.reads")
         return
@@ -366,7 +441,16 @@ def tmux_command(cmd, o: Options) -> None:
         cmd.does("session", "tmux.change", f"tmux {verb_word} changes a session")
         return
     cmd.does("session", "tmux.runs", f"tmux {verb_word} starts a shell outside this one")
-    operands = _tmux_operands(rest, verb_word, cmd)
+    condition_format = verb_word in ("if-shell", "if") and any(
+        w.startswith("-") and not w.startswith("--") and "F" in w[1:] for w in rest)
+    operands = _tmux_operands([w for w in rest if w != "-F"] if condition_format else rest, verb_word, cmd)
+    if verb_word in ("if-shell", "if"):
+        for command in operands[1:3]:       # the tmux commands it runs then or else
+            if UNKNOWN not in command:
+                cmd.fired.add("tmux.if-commands")
+                cmd.code_text("tmux " + command, f"tmux {verb_word} runs the tmux command")
+        if condition_format:
+            return                          # -F: the condition is a format (its #(…) judged above), no shell
     if not operands:
         return
     text = operands[0] if verb_word in TMUX_CODE_FIRST else " ".join(operands)
@@ -743,6 +827,126 @@ PLAIN_RUNNERS = (
     runner("sg", doc="runs a command with another group", hook=sg_group),
 )
 
+# ---------------------------------------------------------------- pickers and watchers that run command strings
+
+# fzf actions whose argument is a shell command (`--bind 'enter:execute(CMD)'`); `{}`, `{q}`, `{+}` … stand for
+# the items (quoted by fzf), so they are words known only at run time, not code.
+FZF_COMMAND_ACTIONS = lazy_re(r"(?:execute|execute-silent|become|reload|reload-sync|preview|change-preview|"
+                              r"transform|transform-[a-z-]+|bg-transform(?:-[a-z-]+)?)"
+                              r"(?:\((.*?)\)|\[(.*?)\]|\{(.*?)\}|<(.*?)>|:(.*))(?=\+|,|$)", re.S)
+FZF_PLACEHOLDER = lazy_re(r"\{[+sfnrq0-9.,\-]*\}")
+
+
+@emits({"fzf.runs": ["fzf --preview 'cat {}'", "fzf --bind 'enter:execute(vim {})'", "fzf --bind 'start:reload(ls)'"],
+        "fzf.runtime": ['fzf --preview "$P"']})
+def fzf_commands(cmd, o: Options) -> None:
+    """fzf runs its --preview command, and the commands of --bind actions (execute, become, reload, transform,
+    …), in a shell ($SHELL -c), for the focused items - `start:` and `load:` bindings and the preview without
+    a keypress. Each is code of its own, judged as such (the items it is given are words known only at run
+    time)."""
+    texts = list(o.all("preview"))
+    for binding in o.all("bind"):
+        for m in FZF_COMMAND_ACTIONS.finditer(binding):
+            texts.append(next(g for g in m.groups() if g is not None))
+    for text in texts:
+        if UNKNOWN in text:
+            cmd.facts.runtime_code = True
+            cmd.does("run-code", "fzf.runtime", "fzf runs a command known only at run time")
+            continue
+        if not text.strip():
+            continue
+        cmd.does("session", "fzf.runs", f"fzf runs '{text[:40]}' in a shell")
+        cmd.code_text(FZF_PLACEHOLDER.sub('"$FZF_ITEM"', text), "fzf runs")
+
+
+FZF = Program(
+    "fzf", doc="an interactive picker; its preview and bound commands run in a shell",
+    grammar=Grammar(values="qdm", long_values=("preview", "bind", "query", "filter", "delimiter", "nth", "with-nth",
+                                               "preview-window", "height", "layout", "prompt", "header", "expect",
+                                               "color", "tiebreak", "with-shell", "listen", "walker-root")),
+    rows=(Row("fzf.shell", "run-code", "fzf --with-shell runs its commands with the shell command it is given",
+              When(value=("with-shell",)), examples=("fzf --with-shell 'python3 -c' --preview x",)),
+          Row("fzf.listen", "expose", "fzf --listen takes actions (commands among them) from an HTTP port",
+              When(flag=("listen", "listen-unsafe")), examples=("fzf --listen 6266",))),
+    hook=fzf_commands,
+    examples={"fzf": "safe", "fzf --preview 'bat --color=always {}'": "moderate",
+              "fzf --bind 'start:execute(rm -rf ~)'": "dangerous"},
+)
+
+
+@emits({"entr.shell": ["ls *.py | entr -s 'make test'"], "entr.runs": ["ls *.c | entr make"]})
+def entr_command(cmd, o: Options) -> None:
+    """entr UTILITY ARGS… runs the utility each time a file it watches changes (`-s`: the one argument is a
+    shell command); `/_` stands for the file that changed."""
+    words = [w.replace("/_", '"$ENTR_FILE"') if w == "/_" else w for w in o.operands]
+    if o.has("s") and words:
+        if UNKNOWN in words[0]:
+            cmd.facts.runtime_code = True
+            cmd.does("run-code", "entr.shell", "entr runs a shell command known only at run time")
+            return
+        cmd.fired.add("entr.shell")
+        cmd.code_text(words[0], "entr runs")
+        return
+    _hand_on(cmd, words, "entr.runs", "entr")
+
+
+ENTR = Program("entr", doc="runs a command when files change", grammar=Grammar(stop=True), hook=entr_command,
+               examples={"ls *.py | entr -s 'rm -rf ~'": "dangerous"})
+
+CONKY_EXEC = lazy_re(r"\$\{(?:exec|execi|execp|execpi|execbar|execgauge|execgraph|texeci|pre_exec|execibar|"
+                     r"execigauge|execigraph)\s+(?:[0-9.]+\s+)?([^}]*)\}")
+
+
+@emits({"conky.exec": ["conky -t '${exec id}'"], "conky.config": ["conky -c /tmp/conkyrc"],
+        "conky.lua": ["conky -t '${lua_parse x}'"]})
+def conky_text(cmd, o: Options) -> None:
+    """conky -t TEXT shows TEXT, whose ${exec CMD} (execi, execp, …) run CMD in a shell again and again; -c
+    FILE is a config file (its text can run commands and Lua)."""
+    for text in o.all("t", "text"):
+        for command in CONKY_EXEC.findall(text):
+            if UNKNOWN in command:
+                cmd.does("run-code", "conky.exec", "conky runs a command known only at run time")
+            else:
+                cmd.does("session", "conky.exec", f"conky runs '{command[:40]}' in a shell, again and again")
+                cmd.code_text(command, "conky ${exec} runs")
+        if "${lua" in text:
+            cmd.does("run-code", "conky.lua", "conky runs Lua code it is given")
+    for config in o.all("c", "config"):
+        cmd.fired.add("conky.config")
+        cmd.run_file(config, "conky runs the config")
+
+
+CONKY = Program("conky", doc="a system monitor whose text and config can run commands",
+                grammar=Grammar(values="ctuxyapXi", long_values=("config", "text", "interval", "alignment", "pause",
+                                                                 "display", "window-id", "lua")),
+                hook=conky_text)
+
+
+@emits({"ranger.shell": ["ranger --cmd='shell rm -rf ~'"], "ranger.command": ["ranger --cmd='set show_hidden true'"]})
+def ranger_commands(cmd, o: Options) -> None:
+    """ranger --cmd=CMD runs a ranger command at start: `shell CMD` (and `!CMD`) runs a shell command."""
+    cmd.does("session", "ranger.command", "ranger starts a file manager session")
+    for text in o.all("cmd"):
+        body = text.strip()
+        shell = body[1:] if body.startswith("!") else body.split(None, 1)[1] if body.startswith("shell ") else None
+        if shell is None:
+            continue
+        while shell.startswith("-") and " " in shell:
+            shell = shell.split(None, 1)[1]         # `shell -f CMD`, `shell -p CMD`
+        if UNKNOWN in shell:
+            cmd.does("run-code", "ranger.shell", "ranger runs a shell command known only at run time")
+        else:
+            cmd.does("session", "ranger.shell", f"ranger runs '{shell[:40]}' in a shell")
+            cmd.code_text(shell, "ranger shell runs")
+
+
+RANGER = Program("ranger", doc="a terminal file manager; --cmd runs its commands at start",
+                 grammar=Grammar(long_values=("cmd", "choosefile", "choosefiles", "choosedir", "selectfile", "datadir",
+                                              "confdir", "copy-config", "logfile")),
+                 on=(On("write", ("option", "choosefile", "choosefiles", "choosedir", "logfile"), id="ranger.writes",
+                        examples=("ranger --choosefile=~/.bashrc",)),),
+                 hook=ranger_commands)
+
 # ---------------------------------------------------------------- nix
 
 NIX_REMOTE_REF = lazy_re(r"^(github|gitlab|sourcehut|git\+[a-z]+|https?|hg\+[a-z]+|tarball\+https?|flake:(?!nixpkgs))"
@@ -927,4 +1131,4 @@ PERF = Program(
 TRACERS = (tracer("valgrind", "runs a program under valgrind's tools"),)
 
 PROGRAMS = programs(FD, PARALLEL, SCREEN, TMUX, SYSTEMD_RUN, PIPENV, DIRENV, AWS_VAULT, DOPPLER, INFISICAL, OP,
-                    *PLAIN_RUNNERS, MISE, NIX, NIX_SHELL, SCRIPT, PERF, *TRACERS)
+                    *PLAIN_RUNNERS, MISE, NIX, NIX_SHELL, SCRIPT, PERF, *TRACERS, FZF, ENTR, CONKY, RANGER)

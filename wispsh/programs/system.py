@@ -3,10 +3,12 @@ kernel, namespaces, keyrings and password stores, tunnels and sniffers. What tak
 something that runs on its own, stops the machine or turns off a protection is dangerous."""
 from __future__ import annotations
 
+import posixpath
+
 from wispsh.policy import places
 from wispsh.programs.delegate import hand_on, runs_operands
 from wispsh.programs.grammar import UNKNOWN
-from wispsh.programs.table import Grammar, On, Program, Row, When, emits, programs, verb
+from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re
 
 # ---------------------------------------------------------------- privilege
@@ -107,16 +109,16 @@ MAX_JOB_TEXT = 64 * 1024
         "at.job-file": ["at -f job.sh 10:00", "at now < ~/job.sh"]})
 def at_job(cmd, o) -> None:
     """The job at (or batch) schedules is shell code: a here-string, a heredoc, what a visible printer pipes
-    in, or -f FILE / `< FILE`. It runs later, outside this shell and this gate: judged as a line, and at least
-    high (a scheduled job is persistence; a dangerous one is dangerous)."""
-    at_least = cmd.ctx.level_of("run-code", "at.job")
+    in, or -f FILE / `< FILE`. It runs later, on its own, outside this shell and this gate: persistence
+    (levels.md: `at`, `batch` and timers), whatever it holds; its text is judged as a line too."""
+    at_least = cmd.ctx.level_of("persist", "at.job")
     part = cmd.part
     texts = [r.target for r in part.redirects if r.op == "<<<" and r.target is not None] if part else []
     if part is not None and part.stdin_code:
         texts.append(part.stdin_code)
     files = o.all("f") + [r.target for r in (part.redirects if part else ()) if r.op == "<" and r.target]
     for name in files:
-        cmd.does("run-code", "at.job-file", f"{cmd.name} schedules the commands of {name} to run later")
+        cmd.does("persist", "at.job-file", f"{cmd.name} schedules the commands of {name} to run later, on its own")
         where = cmd.run_file(name, f"{cmd.name} schedules")
         if where.cls in (places.PROJECT, places.PROJECT_ROOT) and not where.glob:
             try:
@@ -131,22 +133,25 @@ def at_job(cmd, o) -> None:
     if not texts and not files and part is not None and (part.pipeline is not None and part.stage > 0 or any(
             r.op in ("<<", "<<-", "<&") for r in part.redirects)):
         cmd.facts.stdin_interp = True       # `curl … | at now`: what it is fed runs later
-        cmd.does("run-code", "at.job-unseen", f"{cmd.name} schedules commands read from its input (unseen)")
+        cmd.does("persist", "at.job-unseen", f"{cmd.name} schedules commands read from its input (unseen) to run "
+                                             "later, on its own")
 
 
 AT = Program(
     "at", aliases=("batch",), doc="runs commands (read from its input or -f FILE) later",
     grammar=Grammar(values="fqtm"),
-    rows=(Row("at.lists", "nothing", "lists or shows scheduled jobs", When(flag=("l", "c")), stop=True,
+    rows=(Row("at.lists", "inspect", "lists or shows scheduled jobs", When(flag=("l", "c")), stop=True,
               examples=("at -l", "at -c 1")),
           Row("at.removes", "local-config", "removes scheduled jobs", When(flag=("r", "d")), stop=True,
               examples=("at -r 1",)),
-          Row("at.schedules", "run-code", "{cmd} schedules commands to run later", examples=("at now + 1 minute",))),
+          Row("at.schedules", "persist", "{cmd} schedules commands to run later, on its own (persistence)",
+              examples=("at now + 1 minute",))),
     hook=at_job,
-    examples={"at now + 1 hour <<< 'rm -rf ~'": "dangerous", "at now + 5 minutes <<< 'make test'": "high",
-              "at -l": "safe"},
+    examples={"at now + 1 hour <<< 'rm -rf ~'": "dangerous", "at now + 5 minutes <<< 'make test'": "dangerous",
+              "at -l": "low"},
 )
-ATQ = Program("atq", doc="lists scheduled jobs")
+ATQ = Program("atq", doc="lists scheduled jobs",
+              rows=(Row("atq.lists", "inspect", "lists the scheduled jobs", examples=("atq",)),))
 ATRM = Program("atrm", doc="removes scheduled jobs", rows=(
     Row("atrm.removes", "local-config", "removes scheduled jobs", examples=("atrm 1",)),))
 
@@ -418,10 +423,21 @@ KERNEL_PROTECTION = lazy_re(r"kernel\.(randomize_va_space|yama|kptr_restrict|dme
 
 
 @emits({"sysctl.weakens": ["sysctl -w kernel.randomize_va_space=0", "sysctl kernel.yama.ptrace_scope=0"],
-        "sysctl.sets": ["sysctl -w vm.swappiness=10", "sysctl -p"]})
+        "sysctl.sets": ["sysctl -w vm.swappiness=10", "sysctl -p"],
+        "sysctl.path": ["sysctl -n /../../etc/shadow", "sysctl -p ~/.ssh/id_rsa"]})
 def sysctl_settings(cmd, o) -> None:
-    """sysctl reads unless it is given -w, -p/--load/--system or KEY=VALUE; some keys are kernel protections."""
+    """sysctl reads unless it is given -w, -p/--load/--system or KEY=VALUE; some keys are kernel protections. A
+    key with a slash is a path under /proc/sys (`sysctl -n /../../etc/shadow` reads /etc/shadow), and -p F
+    reads F (echoing the lines it cannot set)."""
     args = o.args
+    for word in o.operands:
+        if "/" in word and "=" not in word and UNKNOWN not in word:
+            cmd.fired.add("sysctl.path")
+            cmd.read(posixpath.normpath("/proc/sys/" + word.lstrip("/")), "sysctl reads")
+    for flag, value in zip(args, args[1:]):
+        if flag in ("-p", "--load") and not value.startswith("-"):
+            cmd.fired.add("sysctl.path")
+            cmd.read(value, "sysctl -p reads (and echoes the bad lines of)")
     if not any(a.startswith("-w") or "=" in a or a in ("-p", "--load", "--system") for a in args):
         return
     if any(KERNEL_PROTECTION.match(a) for a in args):
@@ -504,7 +520,10 @@ def gpg_output(cmd, o) -> None:
 GPG = Program(
     "gpg", aliases=("gpg2",), doc="GnuPG",
     grammar=Grammar(values="ourRfk", long_values=("output", "recipient", "local-user", "homedir", "keyring",
-                                                  "default-key")),
+                                                  "default-key", "passphrase", "passphrase-fd", "passphrase-file",
+                                                  "pinentry-mode", "cipher-algo", "compress-algo", "digest-algo",
+                                                  "trust-model", "recipient-file", "hidden-recipient", "status-fd",
+                                                  "logger-fd", "command-fd", "set-filename", "comment")),
     rows=(Row("gpg.exports-secret", "secret", "exports private keys",
               When(flag=("export-secret-keys", "export-secret-subkeys", "export-ssh-key")), sets=("secret",),
               examples=("gpg --export-secret-keys",)),
@@ -512,14 +531,214 @@ GPG = Program(
               "import", "recv-keys", "delete-secret-keys", "delete-keys", "gen-key", "full-generate-key", "edit-key",
               "sign-key", "lsign-key")), examples=("gpg --import key.asc",)),
           Row("gpg.decrypts", "inspect", "decrypts data", When(flag=("d", "decrypt")), examples=("gpg -d x.gpg",)),
+          Row("gpg.encrypts", "create", "encrypts files (an encrypted copy beside each, or -o)",
+              When(flag=("c", "e", "symmetric", "encrypt"), unless=("d", "decrypt")), sets=("encrypts",),
+              examples=("gpg -c notes.txt", "gpg -e -r a@x.example f.txt")),
           Row("gpg.homedir", "local-config", "gpg uses another keyring home", When(value=("homedir",)),
               examples=("gpg --homedir /tmp/g --list-keys",))),
+    on=(On("read", OPERANDS, when=When(flag=("c", "e", "symmetric", "encrypt", "s", "sign", "clearsign")),
+           id="gpg.input", says="gpg reads", examples=("gpg -c ~/notes.txt",)),),
     hook=gpg_output,
+)
+AGE = Program(
+    "age", aliases=("rage",), doc="encrypts or decrypts files (age)",
+    grammar=Grammar(values="oriRj", long_values=("output", "recipient", "identity", "recipients-file", "plugin"),
+                    longs=("decrypt", "encrypt", "passphrase", "armor")),
+    rows=(Row("age.decrypts", "inspect", "decrypts data", When(flag=("d", "decrypt")),
+              examples=("age -d -i key.txt x.age",)),
+          Row("age.encrypts", "create", "encrypts a file", When(unless=("d", "decrypt")), sets=("encrypts",),
+              examples=("age -p -o x.age x",))),
+    on=(On("read", OPERANDS, id="age.input", says="age reads", examples=("age -p -o x.age ~/x",)),
+        On("write", ("option", "o", "output"), id="age.output", examples=("age -p -o ~/x.age x",)),
+        On("read", ("option", "i", "identity"), id="age.identity", examples=("age -d -i ~/.ssh/id_ed25519 x.age",))),
+)
+CCRYPT = Program(
+    "ccrypt", aliases=("ccencrypt",), doc="encrypts files in place (each FILE is replaced by FILE.cpt)",
+    grammar=Grammar(values="KkE", long_values=("key", "keyfile", "envvar", "suffix"),
+                    longs=("decrypt", "encrypt", "cat", "recursive", "force")),
+    rows=(Row("ccrypt.decrypts", "inspect", "decrypts files", When(flag=("d", "decrypt", "c", "cat")), stop=True,
+              examples=("ccrypt -d x.cpt", "ccrypt -c x.cpt")),
+          Row("ccrypt.encrypts", "change", "encrypts files in place: each original is replaced", sets=("encrypts",),
+              examples=("ccrypt notes.txt",))),
+    on=(On("read", OPERANDS, when=When(unless=("d", "decrypt", "c", "cat")), id="ccrypt.input",
+           examples=("ccrypt ~/notes.txt",)),
+        On("delete", OPERANDS, when=When(unless=("d", "decrypt", "c", "cat")), recursive=When(flag=("r", "recursive")),
+           id="ccrypt.replaces", examples=("ccrypt -r ~",))),
 )
 KEYRINGS = Program(
     "secret-tool", aliases=("bw", "keyctl"), doc="password stores and secret managers",
     rows=(Row("keyring.reads", "secret", "{cmd} reads stored secrets", sets=("secret",),
               examples=("secret-tool lookup service x", "bw get password x")),),
+)
+
+LPASS = Program(
+    "lpass", doc="LastPass's CLI",
+    verbs={**dict.fromkeys(("show", "export"), verb(rows=(Row("lpass.shows", "secret", "{cmd} prints stored passwords",
+                                                             sets=("secret",), examples=("lpass show x",)),)))},
+    read_only=("ls", "status", "--version", "help"),
+    default=Row("lpass.changes", "local-config", "{cmd} changes the password vault", examples=("lpass add x",)),
+)
+KWALLET_QUERY = Program(
+    "kwallet-query", doc="reads and writes KDE wallets",
+    grammar=Grammar(values="frw", long_values=("folder", "read-password", "write-password")),
+    rows=(Row("kwallet.reads", "secret", "{cmd} prints a password from the wallet", When(value=("r", "read-password")),
+              sets=("secret",), examples=("kwallet-query -r github kdewallet",)),
+          Row("kwallet.writes", "credentials", "{cmd} changes a password in the wallet",
+              When(value=("w", "write-password")), examples=("kwallet-query -w x kdewallet",)),
+          Row("kwallet.lists", "inspect", "{cmd} lists the wallet's entries", When(flag=("l", "list-entries")),
+              examples=("kwallet-query -l kdewallet",))),
+)
+KEYRING_CLI = Program(
+    "keyring", doc="Python's keyring CLI: the system keychain's passwords",
+    verbs={"get": verb(rows=(Row("keyring.get", "secret", "keyring get prints a stored password", sets=("secret",),
+                                 examples=("keyring get pypi me",)),)),
+           "set": verb(rows=(Row("keyring.set", "credentials", "keyring set changes a stored password",
+                                 examples=("keyring set pypi me",)),)),
+           "del": verb(rows=(Row("keyring.del", "local-config", "keyring del removes a stored password",
+                                 examples=("keyring del pypi me",)),))},
+    read_only=("--list-backends", "--help", "diagnose"),
+)
+KEEPASSXC_CLI = Program(
+    "keepassxc-cli", doc="KeePassXC databases",
+    verbs={**dict.fromkeys(("show", "export", "clip", "totp"), verb(rows=(
+        Row("keepassxc.shows", "secret", "{cmd} prints or copies stored passwords", sets=("secret",),
+            examples=("keepassxc-cli show db.kdbx entry",)),)))},
+    read_only=("ls", "search", "analyze", "db-info", "help", "--version", "estimate", "diceware", "generate"),
+    default=Row("keepassxc.changes", "local-config", "{cmd} changes a password database",
+                examples=("keepassxc-cli add db.kdbx x",)),
+)
+# Credential dumpers and crackers: what they print is passwords (GTFOBins-style post-exploitation tools).
+DUMPERS = Program(
+    "mimipenguin", aliases=("lazagne", "laZagne", "unshadow", "pypykatz", "secretsdump.py", "impacket-secretsdump",
+                            "john", "hashcat", "dumpsterdiver"),
+    doc="credential dumpers (memory, browsers, keyrings, shadow) and password crackers",
+    rows=(Row("dump.credentials", "secret", "{cmd} recovers stored or cached passwords and keys", sets=("secret",),
+              examples=("mimipenguin", "lazagne all", "unshadow /etc/passwd /etc/shadow", "john hashes.txt")),),
+    on=(On("read", OPERANDS, id="dump.reads", examples=("unshadow /etc/passwd /etc/shadow",)),),
+)
+GCORE = Program(
+    "gcore", doc="dumps a running process's memory to a core file",
+    grammar=Grammar(values="o"),
+    rows=(Row("gcore.dumps", "secret", "{cmd} copies a process's memory (the secrets in it) to a file",
+              sets=("secret",), examples=("gcore 1234",)),),
+    on=(On("write", ("option", "o"), id="gcore.output", examples=("gcore -o /tmp/core 1234",)),),
+)
+
+# Secret hunters: they read whole trees looking for keys and print what they find. Over the project that is
+# hygiene (moderate: it prints the project's own secrets); over a tree that holds a secret store (the home, /)
+# it reads those stores (high, path.read-tree.secret); what they print is secrets, so sending it is a leak.
+
+
+def _hunts(cmd, paths, tool: str, rule: str, hidden: bool = True) -> None:
+    cmd.does("hunt", rule, f"{tool} searches for secrets and prints what it finds")
+    cmd.facts.secret_source = cmd.facts.secret_source or f"{tool} prints the secrets it finds"
+    for path in paths or ["."]:
+        where = cmd.read_tree(path, "searches for secrets", hidden)
+        if where.cls in places.SECRET_CLASSES:
+            cmd.does("secret", rule, f"{tool} hunts for secrets where your secret stores are ({where.path}): it "
+                                     "prints the secrets it finds there")
+
+
+@emits({"trufflehog.hunts": ["trufflehog filesystem ~", "trufflehog git file://.", "trufflehog github --org=x"]})
+def trufflehog_hunts(cmd, o) -> None:
+    """trufflehog SOURCE …: filesystem PATHS, git file://PATH (a URL is someone's repository, fetched), github,
+    s3, docker… (remote sources fetched)."""
+    source, rest = (o.operands[0], o.operands[1:]) if o.operands else ("", [])
+    if source == "filesystem":
+        _hunts(cmd, rest + o.all("directory"), "trufflehog", "trufflehog.hunts")
+    elif source == "git" and rest and rest[0].startswith("file://"):
+        _hunts(cmd, [rest[0][7:] or "."], "trufflehog", "trufflehog.hunts")
+    else:
+        cmd.facts.net_fetch = True
+        _hunts(cmd, [], "trufflehog", "trufflehog.hunts") if source in ("stdin", "") else cmd.does(
+            "hunt", "trufflehog.hunts", f"trufflehog searches {source or 'a source'} for secrets and prints them")
+        cmd.facts.secret_source = cmd.facts.secret_source or "trufflehog prints the secrets it finds"
+
+
+TRUFFLEHOG = Program("trufflehog", doc="searches sources (files, git, clouds) for secrets",
+                     grammar=Grammar(long_values=("directory", "config", "concurrency", "include-paths",
+                                                  "exclude-paths", "since-commit", "branch", "org", "repo",
+                                                  "results", "log-level")),
+                     hook=trufflehog_hunts)
+
+
+@emits({"gitleaks.hunts": ["gitleaks detect --source ~", "gitleaks dir ~", "gitleaks detect"]})
+def gitleaks_hunts(cmd, o) -> None:
+    """gitleaks detect|protect|dir|git [PATH] (-s/--source PATH, default the current directory)."""
+    paths = o.all("s", "source") + o.operands[1:]
+    _hunts(cmd, paths, "gitleaks", "gitleaks.hunts")
+
+
+GITLEAKS = Program("gitleaks", doc="searches git history and files for secrets",
+                   grammar=Grammar(values="scrfl", long_values=("source", "config", "report-path", "report-format",
+                                                                "log-opts", "baseline-path", "log-level",
+                                                                "gitleaks-ignore-path", "max-target-megabytes")),
+                   on=(On("write", ("option", "r", "report-path"), id="gitleaks.report",
+                          examples=("gitleaks detect -r out.json",)),),
+                   hook=gitleaks_hunts)
+
+
+@emits({"detect-secrets.hunts": ["detect-secrets scan ~", "detect-secrets scan --all-files ."]})
+def detect_secrets_hunts(cmd, o) -> None:
+    """detect-secrets scan [PATH…]: the git files of the current directory, or the paths given."""
+    if o.operands[:1] == ["scan"]:
+        _hunts(cmd, o.operands[1:], "detect-secrets", "detect-secrets.hunts")
+
+
+DETECT_SECRETS = Program("detect-secrets", doc="searches files for secrets",
+                         grammar=Grammar(long_values=("baseline", "exclude-files", "exclude-lines", "word-list",
+                                                      "plugin", "custom-plugins", "c", "cores")),
+                         hook=detect_secrets_hunts)
+
+
+@emits({"noseyparker.hunts": ["noseyparker scan --datastore np ~", "ripsecrets ~", "kingfisher scan ~"]})
+def scanner_hunts(cmd, o) -> None:
+    """noseyparker scan PATH…, kingfisher scan PATH…, ripsecrets [PATH…]: the paths are read whole."""
+    words = o.operands[1:] if o.operands[:1] == ["scan"] else o.operands
+    if cmd.name in ("noseyparker", "np", "kingfisher") and o.operands[:1] != ["scan"]:
+        return                              # report, summarize, github…: not a scan of files
+    _hunts(cmd, words, cmd.name, "noseyparker.hunts")
+
+
+SCANNERS = Program("noseyparker", aliases=("np", "kingfisher", "ripsecrets"), doc="searches files for secrets",
+                   grammar=Grammar(values="do", long_values=("datastore", "output", "format", "git-url", "rules")),
+                   hook=scanner_hunts)
+
+
+@emits({"ggshield.sends": ["ggshield secret scan path -r ~", "ggshield secret scan path -r ."]})
+def ggshield_sends(cmd, o) -> None:
+    """ggshield secret scan path PATH… sends the files to GitGuardian's service to be scanned: they leave the
+    machine (a tree holding your secrets stores, or the whole home, is a leak)."""
+    words = o.operands
+    if words[:3] == ["secret", "scan", "path"]:
+        cmd.does("hunt", "ggshield.sends", "ggshield sends files to GitGuardian to search them for secrets")
+        for path in words[3:] or ["."]:
+            cmd.send(path, "sends to GitGuardian")
+
+
+GGSHIELD = Program("ggshield", doc="GitGuardian's scanner: sends what it scans to its service",
+                   grammar=Grammar(values="", long_values=("exit-zero", "output", "format", "exclude", "config-path")),
+                   hook=ggshield_sends)
+
+@emits({"puppet.apply-code": ["puppet apply -e 'notify {x:}'"], "puppet.apply": ["puppet apply site.pp"]})
+def puppet_apply(cmd, o) -> None:
+    """puppet apply -e CODE / apply FILE: the manifest's resources change the machine (exec resources run
+    commands)."""
+    if o.all("e", "execute"):
+        cmd.does("run-code", "puppet.apply-code", "puppet apply runs the manifest code it is given")
+    for word in o.operands:
+        cmd.fired.add("puppet.apply")
+        cmd.run_file(word, "puppet applies")
+
+
+PUPPET = Program(
+    "puppet", doc="configuration management: `apply` changes the machine as a manifest says",
+    verbs={"apply": verb(grammar=Grammar(values="e", long_values=("execute", "modulepath", "environment")),
+                         rows=(Row("puppet.applies", "system", "puppet apply changes the machine",
+                                   examples=("puppet apply site.pp",)),),
+                         hook=puppet_apply)},
+    read_only=("help", "--version", "describe", "lookup", "facts"),
+    default=Row("puppet.verb", "unknown", "{cmd}", examples=("puppet frobnicate",)),
 )
 
 # pass and gopass: a word that is not a verb is an entry's name (`pass work/aws` shows it); no word lists them.
@@ -690,5 +909,7 @@ TAILSCALE = Program(
 PROGRAMS = programs(ROOT, SU, MACHINECTL, SYSTEMCTL, LAUNCHCTL, SERVICE, CRONTAB, AT, ATQ, ATRM, KILL, PKILL, KILLALL,
                     KILLALL5, NEWGRP, *MACOS_USERS, DISK, PARTITIONS, ZPOOL, NVME, DISKUTIL, MOUNT, UNMOUNT, USERS, CHSH, CHPASSWD, PASSWD,
                     IPTABLES, IPTABLES_RESTORE, NFT, UFW, FIREWALL_CMD, PFCTL, POWER, SYSCTL, MODULES, KEXEC,
-                    *KERNEL_READS, CAPABILITIES, NSENTER, UNSHARE, LDCONFIG, ALTERNATIVES, SECURITY, GPG,
-                    KEYRINGS, PASS, VAULT, SSH_ADD, SSH_KEYGEN, LOGINCTL, CHFN, SETTINGS, SNIFFERS, TUNNELS, TAILSCALE)
+                    *KERNEL_READS, CAPABILITIES, NSENTER, UNSHARE, LDCONFIG, ALTERNATIVES, SECURITY, GPG, AGE, CCRYPT,
+                    KEYRINGS, PASS, VAULT, SSH_ADD, SSH_KEYGEN, LOGINCTL, CHFN, SETTINGS, SNIFFERS, TUNNELS, TAILSCALE,
+                    LPASS, KWALLET_QUERY, KEYRING_CLI, KEEPASSXC_CLI, DUMPERS, GCORE, TRUFFLEHOG, GITLEAKS,
+                    DETECT_SECRETS, SCANNERS, GGSHIELD, PUPPET)

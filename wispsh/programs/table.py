@@ -158,23 +158,30 @@ HERE = "here"               # the directory the command runs in (`unzip a.zip` e
 class On:
     """What the command does to the paths its words name: list, read, write, create, delete, mode, run, send,
     build (a project directory or build file whose code runs: `dotnet build D/x.csproj`, Cmd.build_in), unpack
-    (a directory an archive is extracted into: `unzip a.zip -d ~`, Cmd.unpack_into).
+    (a directory an archive is extracted into: `unzip a.zip -d ~`, Cmd.unpack_into), embed (a file whose
+    contents go into what the command makes: `git commit -F F`, `git hash-object -w F`, `tar -cf x.tgz D`;
+    Cmd.embed: a read, and a secret put there is copied where a later push takes it).
 
     The place decides the level (policy/effects.py path tables): `rm -rf ~` and `rm -rf build` differ only
     there. `select` is one of OPERANDS/FIRST/REST/LAST/SOURCES/DEST, or ("option", names...) for the values of
-    options (`sort -o F`), or ("nth", i) for the operand at index i. `recursive` (delete, mode) is a condition. `into`: a copy's destination that is a
+    options (`sort -o F`), or ("nth", i) for the operand at index i. `recursive` (delete, mode, read, embed) is a
+    condition (or a tuple of them: any may hold): a recursive read of a tree that holds a secret store reads the
+    store (`grep -r x ~`: Cmd.read_tree);
+    `hidden` (a recursive read) the condition under which it reads dot-named entries too (rg --hidden; None:
+    always). `into`: a copy's destination that is a
     directory receives each source under its own name. A program run through xargs gets one more operand,
     known only at run time (the words xargs appends), before its grammar reads its words. `send`: the file's
     contents leave the machine (`curl -T F`); `-` (or /dev/stdin) names the command's input.
     """
 
-    __slots__ = ("action", "select", "recursive", "id", "says", "when", "into", "examples", "not_examples")
+    __slots__ = ("action", "select", "recursive", "hidden", "id", "says", "when", "into", "examples", "not_examples")
 
-    def __init__(self, action: str, select, *, id: str, says: str = "", recursive: When | None = None,
+    def __init__(self, action: str, select, *, id: str, says: str = "", recursive=None, hidden=None,
                  when: When = ALWAYS, into: bool = False, examples=(), not_examples=()):
         self.action = action
         self.select = select
         self.recursive = recursive
+        self.hidden = hidden
         self.id = id
         self.says = says
         self.when = when

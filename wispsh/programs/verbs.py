@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from wispsh.policy import places
 from wispsh.programs.delegate import hand_on
+from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.table import Grammar, On, Program, Row, When, emits, programs, verb
 
 READ_VERBS = frozenset({
@@ -87,11 +88,31 @@ GENERIC = Program(
     "hg", aliases=("svn", "jj", "tea", "git-lfs", "rustup", "corepack", "swift", "flutter", "dart", "mix", "cabal",
                      "stack", "opam", "pyenv", "rbenv", "asdf", "kind", "k3d", "packer", "vagrant", "ansible-galaxy",
                      "ansible-vault", "supabase", "nmcli", "lxc", "incus", "multipass"),
-    doc="multiplexers judged by their verb's tier",
+    doc="multiplexers judged by their verb's tier (hg's --config that runs code too)",
+    grammar=Grammar(values="R", long_values=("config", "repository", "cwd", "encoding")),
     verbs=GENERIC_VERBS, read_only=READ_VERBS,
     default=Row("verbs.verb", "unknown", "{cmd}", examples=("svn frobnicate", "jj git push")),
     examples={"hg status": "safe", "hg push --force": "dangerous"},
 )
+
+# Mercurial's settings given with --config: an alias starting with `!` is shell code, a hook is a command run on
+# an event, an extension a Python module loaded (from a path: code the gate cannot read), ui.ssh the connecting
+# command; the rest tunes it.
+HG_CODE_KEYS = ("hooks.", "ui.ssh", "ui.editor", "ui.merge", "pager.pager", "merge-tools.", "diff-tools.")
+
+
+@emits({"hg.config-code": ["hg --config alias.x='!/bin/sh' x", "hg --config hooks.pre-commit='id' commit",
+                           "hg --config extensions.x=/tmp/x.py status"]})
+def hg_config(cmd, o) -> None:
+    """`hg --config KEY=VALUE` that runs code (GTFOBins: `hg --config alias.x='!/bin/sh' x`)."""
+    for setting in o.all("config"):
+        key, _, value = setting.partition("=")
+        if key.startswith("alias.") and value.lstrip().startswith("!") or key.startswith(HG_CODE_KEYS) or \
+                key.startswith("extensions.") and "/" in value or UNKNOWN in setting:
+            cmd.does("run-code", "hg.config-code", f"hg --config {key} makes hg run code")
+
+
+GENERIC.hook = hg_config
 
 
 # Maven and Gradle: their goals and tasks by the same tiers, the rest runs the build (plugins and build scripts
@@ -191,9 +212,20 @@ PM2 = Program(
 IP_CHANGES = ("add", "del", "delete", "change", "replace", "set", "flush", "append")
 
 
-@emits({"ip.netns-exec": ["ip netns exec x rm -rf ~", "ip -n x netns exec y ls"]})
+IP_BATCH = frozenset({"-b", "-ba", "-bat", "-batc", "-batch", "--batch"})    # ip takes abbreviated -options
+
+
+@emits({"ip.netns-exec": ["ip netns exec x rm -rf ~", "ip -n x netns exec y ls"],
+        "ip.batch": ["ip -batch cmds.txt", "ip -force -batch ~/.ssh/id_rsa"]})
 def netns_exec(cmd, o) -> None:
-    """`ip netns exec NAME CMD…` runs CMD inside the network namespace NAME."""
+    """`ip netns exec NAME CMD…` runs CMD inside the network namespace NAME; `-batch FILE` runs the ip commands
+    of FILE (they can change the network; the lines it cannot read are echoed)."""
+    args = list(o.args)
+    for flag, value in zip(args, args[1:]):
+        if flag in IP_BATCH:
+            cmd.does("system", "ip.batch", "ip -batch runs the ip commands of a file (they can change the network)")
+            if value not in ("-", "/dev/stdin"):
+                cmd.read(value, "ip -batch reads (and echoes bad lines of)")
     words = o.operands
     for i in range(len(words) - 1):
         if words[i] == "netns" and words[i + 1] == "exec":
@@ -203,7 +235,7 @@ def netns_exec(cmd, o) -> None:
 
 
 IP = Program(
-    "ip", doc="network interfaces, addresses and routes",
+    "ip", doc="network interfaces, addresses and routes; -batch FILE runs the ip commands of FILE",
     grammar=Grammar(values="n", long_values=("netns", "family", "batch")),
     rows=(Row("ip.changes", "system", "changes network configuration", When(operand=IP_CHANGES),
               examples=("ip route add default via 1.2.3.4", "ip addr flush dev eth0")),),

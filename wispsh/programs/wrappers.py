@@ -192,6 +192,14 @@ WRAPPERS: dict[str, Grammar] = {
         options=(opt("-c --ctty"), opt("-f --fork"), opt("-w --wait"), opt("-h --help -V --version", FLAG, NOTHING)),
     ),
     "unbuffer": Grammar(options=(opt("-p"),)),
+    # sshpass types a password into the command it runs (ssh, scp, rsync): that command is what runs, keyed
+    # and judged as itself (its -f password file is a read: engine's wrapper file options)
+    "sshpass": Grammar(
+        options=(
+            opt("-p", VALUE), opt("-f", VALUE), opt("-d", VALUE), opt("-P", VALUE), opt("-e"), opt("-v"),
+            opt("-h -V", FLAG, NOTHING),
+        ),
+    ),
     "flock": Grammar(
         operands=1, options_after_operands=True,  # the lock FILE (or a descriptor number: then nothing runs)
         options=(

@@ -75,6 +75,23 @@ def receive(sock, fds_wanted: int = 2):
     return body, fds
 
 
+def _session(socket_path: bytes, fields, fds) -> None:
+    """A gated shell (wispsh/session/): become its driver, a Python of the same install, which spawns the real
+    shell through the fd the supervisor sent and asks the supervisor about every command."""
+    if not fds:
+        _refuse("the wisp run supervisor sent no shell to run")
+    posix.set_inheritable(fds[0], True)
+    here = __file__.rsplit("/", 3)[0] if __file__.count("/") >= 3 else "."
+    code = ("import sys; sys.path[:0] = [sys.argv[1]]; from wispsh.session.inside import main; "
+            "main(sys.argv[2:])")
+    argv = [sys.executable.encode(), b"-I", b"-S", b"-c", code.encode(), here.encode(), socket_path,
+            b"%d" % fds[0], *fields[1:]]
+    try:
+        posix.execve(sys.executable, argv, posix.environ)
+    except OSError as exc:
+        _refuse(f"cannot start the gated shell's driver: {exc.strerror or exc}")
+
+
 def _fds_of(ancillary) -> list:
     import _socket
 
@@ -181,6 +198,8 @@ def _main(socket_path: bytes, argv, launcher: bool):
             while text:
                 text = text[posix.write(fd, text):]
         posix._exit(int(fields[1]))
+    if fields[0] == b"session" and len(fields) > 4:
+        _session(socket_path, fields, fds)
     if fields[0] != b"exec" or len(fields) < 4:
         _refuse("the wisp run supervisor's answer is not understood")
     shell = fields[1]

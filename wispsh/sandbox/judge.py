@@ -52,7 +52,7 @@ def parse_request(body: bytes, *, pid: int, uid: int, stdin_fd: int | None) -> R
 
     fields = unpack(body)
     try:
-        if fields[0] != MAGIC or fields[1] not in (b"launcher", b"wispsh"):
+        if fields[0] != MAGIC or fields[1] not in (b"launcher", b"wispsh", b"command"):
             raise BadRequest("not a wisp run request")
         argc = int(fields[2])
         argv = [_text(w) for w in fields[3:3 + argc]]
@@ -220,6 +220,8 @@ class Judge:
                 env[name] = self.own_env[name]
             else:
                 env.pop(name, None)
+        if req.kind == "command":
+            return self._command(req, env)
         plans: list = []
         with self.lock:
             beneath = self.beneath(req)
@@ -234,6 +236,33 @@ class Judge:
                 if beneath is None and self.views is not None and self.views.any():
                     req.view = steering.kind_of(plans, allowed=True)
         return outcome
+
+    def _command(self, req: Request, env):
+        """One command of a gated shell (session/), typed or piped into a shell started inside: judged in full
+        with the shell's directory and environment as the session sent them; never beneath an allowed line
+        (a gated shell is not one), and no approval of the shell itself covers it."""
+        from wispsh import flow, invoke
+        from wispsh.config import ConfigError
+
+        if len(req.argv) != 1 or not req.cwd:
+            return invoke.refusal("wispsh: not run: malformed command request")
+        from wispsh.decide import session
+
+        with self.lock:
+            session.asking_for(LazyHere(req.pid, env))
+            try:
+                warnings: list[str] = []
+                refused = flow.verdict(req.argv[0], config=self.config(), cwd=req.cwd, env=env,
+                                       answers=self._answers(req), source=SOURCE, warnings=warnings)
+            except ConfigError as exc:
+                refused, warnings = f"wispsh: not run: config error: {exc}", []
+            except Exception as exc:
+                refused, warnings = f"wispsh: not run: internal error ({type(exc).__name__}: {exc})", []
+            finally:
+                session.asking_for(None)
+        if refused is not None:
+            return invoke.refusal(refused, warnings)
+        return invoke.exits(0, stderr=flow.warning_lines(warnings))
 
     def _unlocked(self, work):
         """Run work() with the judge's lock let go (a person answering, a pipe being read)."""

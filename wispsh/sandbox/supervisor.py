@@ -277,6 +277,7 @@ class Supervisor:
         os.chmod(layout.launcher, 0o755)
         try:                      # the client's .pyc, written now: inside, the package is read-only
             import wispsh.sandbox.client  # noqa: F401
+            import wispsh.session.inside  # noqa: F401  (and a gated shell's driver's)
         except ImportError:
             pass
 
@@ -379,6 +380,8 @@ class Supervisor:
             return
         argv = list(outcome.argv)
         held = b"-"
+        if outcome.session is not None:
+            return self._send_session(conn, outcome, b)
         shell_fd = self.shell_fds.get(os.path.realpath(outcome.shell))
         opened = None
         if shell_fd is None:                     # a shell not bound over (config shell.*, a wispsh entry's find)
@@ -403,6 +406,28 @@ class Supervisor:
             for fd in (reader, opened):
                 if fd is not None:
                     os.close(fd)
+
+    def _send_session(self, conn: socket.socket, outcome, b) -> None:
+        """A gated shell (session/): the client becomes the session's driver inside, with an fd on the real
+        shell's binary; each command it reads comes back here as a `command` request."""
+        from wispsh.sandbox import client
+
+        shell_fd = self.shell_fds.get(os.path.realpath(outcome.shell))
+        opened = None
+        if shell_fd is None:
+            shell_fd = opened = os.open(outcome.shell, os.O_RDONLY | os.O_CLOEXEC)
+        argv = list(outcome.argv)
+        env = [b(k) + b"=" + b(v) for k, v in outcome.env_add.items()] + [b(k) for k in outcome.env_drop]
+        s = outcome.session
+        message = client.pack([b"session", b(outcome.shell), b"%d" % len(argv), *map(b, argv), b"%d" % len(env),
+                               *env, b(s["family"]), b"1" if s["interactive"] else b"0",
+                               b"1" if s["login"] else b"0", b"%d" % s["options"],
+                               b(outcome.stderr).replace(b"\0", b"")])
+        try:
+            conn.sendmsg([message], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, shell_fd.to_bytes(4, sys.byteorder))])
+        finally:
+            if opened is not None:
+                os.close(opened)
 
     # ------------------------------------------------------------ the watch pane and the end
 
