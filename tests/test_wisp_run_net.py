@@ -135,6 +135,8 @@ def test_listed_hosts_are_reached_through_the_proxy_and_nothing_else_leaves(tmp_
         out["curl https"] = run(["curl", "-sS", "--cacert", CA, tls + "/hello"])
         # started by a shell line the gate allowed: its connection names that line
         out["curl by a line"] = run(f"curl -sS --cacert {CA} {tls}/by-a-line", shell=True)
+        # typed into a gated shell (bash reading a pipe): its connection names the command typed
+        out["curl typed"] = run(["bash", "-s"], input=f"curl -sS --cacert {CA} {tls}/hello?typed\\n")
         out["curl socks5h"] = run(["curl", "-sS", "-x", "socks5h://127.0.0.1:3128", web + "/curl-socks"])
         out["curl unlisted"] = run(["curl", "-sS", "--cacert", CA, f"https://asked.wisp.test:{HTTPS}/"])
         out["git ls-remote"] = run(["git", "ls-remote", tls + "/repo.git"], env=dict(os.environ, GIT_SSL_CAINFO=CA))
@@ -171,7 +173,7 @@ def test_listed_hosts_are_reached_through_the_proxy_and_nothing_else_leaves(tmp_
     assert got["urllib metadata"].startswith("HTTP 403") and "link-local" in got["urllib metadata"], got
     assert got["urllib metadata address"].startswith("HTTP 403"), got
     assert got["curl https"] == "exit 0: " + ok and got["curl socks5h"].startswith("exit 0: "), got
-    assert got["curl by a line"].startswith("exit 0: "), got
+    assert got["curl by a line"].startswith("exit 0: ") and got["curl typed"] == "exit 0: " + ok, got
     assert got["curl unlisted"].startswith("exit 56") and "403" in got["curl unlisted"], got
     assert got["git ls-remote"].startswith("exit 0: ") and "refs/heads/main" in got["git ls-remote"], got
     if node and node_env_proxy():
@@ -197,9 +199,10 @@ def test_listed_hosts_are_reached_through_the_proxy_and_nothing_else_leaves(tmp_
     assert any(e.get("method") == "GET" and e.get("path") == "/hello?x=1" for e in plain), plain
     assert all(e["program"] and e["pid"] for e in seen), [e for e in seen if not e.get("pid")]
     curl = [e for e in seen if e["program"] == "curl"]
-    assert len(curl) == 4 and all(e["command"].startswith("curl -sS ") for e in curl), curl
-    lined = [e for e in curl if e["line"]]
-    assert len(lined) == 1 and lined[0]["line"].endswith("/by-a-line") and lined[0]["line"].startswith("curl"), curl
+    assert len(curl) == 5 and all(e["command"].startswith("curl -sS ") for e in curl), curl
+    lined = sorted(e["line"] for e in curl if e["line"])
+    assert len(lined) == 2 and lined[0].endswith("/by-a-line") and lined[1].endswith("/hello?typed"), curl
+    assert all(line.startswith("curl -sS --cacert ") for line in lined), curl
     closed = [e for e in audit(env) if e.get("event") == "net.closed"]
     assert any(e.get("sni") == "tls.wisp.test" and e["received"] > 0 for e in closed), closed
     # each connection that went through is audited when it opened and when it closed

@@ -142,6 +142,7 @@ class Judge:
         self.lock = threading.Lock()
         self.allowed: dict[int, int] = {}       # pid -> start: processes let exec a checked line
         self.lines: dict[int, str] = {}         # pid -> the line it was let exec (the network's "line that started it")
+        self.typed: dict[int, tuple[int, str]] = {}  # a gated shell's driver pid -> (start, its last allowed command)
         self.served = 0
         self.views = views                      # view.Views: where steering lines run (their helpers count as inside)
         self.sentry = sentry
@@ -188,12 +189,19 @@ class Judge:
                 if procs.start_of(pid) != start:
                     del self.allowed[pid]
                     self.lines.pop(pid, None)
+            for pid, (start, _) in list(self.typed.items()):
+                if procs.start_of(pid) != start:
+                    del self.typed[pid]
 
     def line_of(self, pid: int) -> str | None:
-        """The line the gate allowed nearest above `pid` (or at it), or None: what started a connection."""
+        """The line the gate allowed nearest above `pid` (or at it), or None: what started a connection. Beneath
+        a gated shell: the last command allowed in it (a job left running by an earlier one is named by the last)."""
         for found in procs.ancestry(pid, stop=self.root[0]):
             if self.allowed.get(found.pid) == found.start:
                 return self.lines.get(found.pid)
+            typed = self.typed.get(found.pid)
+            if typed is not None and typed[0] == found.start:
+                return typed[1]
         return None
 
     # ------------------------------------------------------------ one request
@@ -262,6 +270,8 @@ class Judge:
                 session.asking_for(None)
         if refused is not None:
             return invoke.refusal(refused, warnings)
+        with self.lock:
+            self.typed[req.pid] = (req.start, req.argv[0].rstrip("\n"))
         return invoke.exits(0, stderr=flow.warning_lines(warnings))
 
     def _unlocked(self, work):
