@@ -16,6 +16,7 @@ from wispsh.policy.cmd import NO_IMAGES, Cmd, Facts, expand_word
 from wispsh.policy.context import Context
 from wispsh.policy.env import CODE_VARIABLES
 from wispsh.programs.grammar import UNKNOWN
+from wispsh.programs.wrappers import WRAPPERS
 from wispsh.support.lazyre import lazy_re
 
 __all__ = ["Context", "judge", "analyse", "program", "all_programs"]
@@ -586,9 +587,23 @@ def _judge_program_path(cmd: Cmd, first: str) -> None:
         cmd.does("run-code", "program.odd-place", f"runs a program from {where.path} ({where.cls})")
 
 
+PRIVILEGED_WRAPPERS = frozenset(name for name, grammar in WRAPPERS.items() if grammar.privileged)
+# `sudo -n true`, `doas true`: whether a password is needed (or cached), and nothing else runs
+CREDENTIAL_CHECKS = frozenset({"true", ":", "false"})
+
+
 def _judge_privilege(cmd: Cmd) -> None:
-    cmd.does("root", "privilege.root", "runs as root (sudo)")
-    if any(f.level >= H and ("PATH" in f.reason or "sets " in f.reason or "LD_" in f.reason) for f in cmd.found):
+    """Root makes a change unbounded (levels.md: "takes privilege" is dangerous): a command rated moderate or
+    above (it changes things, runs code, reads a secret) run as root is dangerous; one that only reads is high,
+    since root reads every secret. `sudo -n true` only checks the credential."""
+    if cmd.name in CREDENTIAL_CHECKS and not cmd.args and not cmd.found:
+        cmd.does("inspect", "privilege.check", f"checks whether root is available ({cmd.name} runs as root)")
+        return
+    worst = max(cmd.found, key=lambda f: f.level, default=None)
+    steered = any(f.level >= H and ("PATH" in f.reason or "sets " in f.reason or "LD_" in f.reason) for f in cmd.found)
+    by = next((w for w in cmd.key.wrappers if w in PRIVILEGED_WRAPPERS), "sudo") if cmd.key is not None else "sudo"
+    cmd.does("root", "privilege.root", f"runs as root ({by})")
+    if steered:
         cmd.does("privilege", "privilege.root-env", "runs as root with variables that change what runs")
     kept = _sudo_keeps(cmd.part, cmd.key)
     if kept:
@@ -602,6 +617,8 @@ def _judge_privilege(cmd: Cmd) -> None:
     if escape is not None:
         # `sudo awk 'BEGIN{system("/bin/sh")}'`, `sudo vim -c ':!sh'`, `sudo tar --checkpoint-action=exec=…`
         cmd.does("privilege", "privilege.root-escape", f"runs commands or code as root ({escape.reason})")
+    elif worst is not None and worst.level >= M:
+        cmd.does("privilege", "privilege.root-change", f"runs as root, where nothing bounds it: {worst.reason}")
 
 
 WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})

@@ -72,8 +72,13 @@ def _code_from_stdin(cmd, prefix: str, shell: bool = False) -> None:
         # `find . -exec /bin/sh \;`, `xargs bash`: a shell another program starts reads commands from
         # whatever its input is (GTFOBins' escape), not from a person at a prompt
         cmd.does("run-code", f"{prefix}.spawned", f"another program starts {cmd.name}, which runs what it reads")
+    elif cmd.ctx.stdin_tty:
+        cmd.does("session", f"{prefix}.interactive", f"starts an interactive {cmd.name} on the terminal")
     else:
-        cmd.does("session", f"{prefix}.interactive", f"starts an interactive {cmd.name}")
+        # `env /bin/sh`, `nice bash`: with no terminal, the commands it runs are whatever the caller's pipe or
+        # file holds, and the gate never sees them (GTFOBins' shell escapes)
+        cmd.does("run-code", f"{prefix}.interactive", f"starts {cmd.name} reading commands from the line's input "
+                                                      f"(no terminal): the gate does not see them")
 
 
 def _script(cmd, word: str, prefix: str, what: str, shell: bool = False) -> None:
