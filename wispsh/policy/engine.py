@@ -16,7 +16,7 @@ from wispsh.policy.cmd import NO_IMAGES, Cmd, Facts, expand_word
 from wispsh.policy.context import Context
 from wispsh.policy.env import CODE_VARIABLES
 from wispsh.programs.grammar import UNKNOWN
-from wispsh.programs.wrappers import WRAPPERS
+from wispsh.programs.wrappers import WRAPPERS, own_operands
 from wispsh.support.lazyre import lazy_re
 
 __all__ = ["Context", "judge", "analyse", "program", "all_programs"]
@@ -431,7 +431,11 @@ WRAPPER_FILE_OPTIONS = {
     ("ltrace", "--output"): "write", ("time", "-o"): "write", ("time", "--output"): "write",
     ("xargs", "-a"): "read", ("xargs", "--arg-file"): "read", ("strace", "-E"): "env", ("strace", "--env"): "env",
     ("ltrace", "-F"): "read", ("ltrace", "--config"): "read", ("env", "-u"): "unset", ("env", "--unset"): "unset",
-    ("sshpass", "-f"): "password",
+    ("sshpass", "-f"): "password", ("logsave", 0): "write", ("fakeroot", "-s"): "write", ("fakeroot", "-i"): "read",
+    ("fakeroot", "-l"): "run", ("fakeroot", "--lib"): "run", ("fakeroot", "--faked"): "run", ("rlwrap", "-H"): "write",
+    ("rlwrap", "--history-filename"): "write", ("rlwrap", "-l"): "write", ("rlwrap", "--logfile"): "write",
+    ("rlwrap", "-f"): "read", ("rlwrap", "--file"): "read", ("rlwrap", "-z"): "run", ("rlwrap", "--filter"): "run",
+    ("nocache", "-D"): "write", ("chpst", "-e"): "envdir", ("envdir", 0): "envdir", ("faketime", "--date-prog"): "run",
 }
 WRAPPER_NAMES = frozenset(name for name, _ in WRAPPER_FILE_OPTIONS)
 
@@ -453,6 +457,10 @@ def _wrapper_options(part: Part, key: Key | None) -> list[tuple[str, str]]:
         name = word.rsplit("/", 1)[-1]
         if name in WRAPPER_NAMES and not word.startswith("-"):
             wrapper = name
+            what = WRAPPER_FILE_OPTIONS.get((name, 0))      # its own first operand (logsave's LOGFILE)
+            operands = own_operands(argv[i - 1:limit]) if what is not None else ()
+            if operands:
+                found.append((what, operands[0] if operands[0] is not None else UNKNOWN))
             continue
         if wrapper is None or not word.startswith("-") or word == "-":
             continue
@@ -498,6 +506,12 @@ def _judge_wrapper_options(cmd: Cmd, part: Part, key: Key | None) -> None:
         elif what == "env":
             name, _, text = value.partition("=")
             cmd.sets_variable(name, text if UNKNOWN not in text else None, value)
+        elif what == "run":         # a library it preloads, a program it runs for the command (fakeroot --lib)
+            cmd.run_file(value, "the wrapper loads or runs")
+        elif what == "envdir":      # every file of DIR becomes a variable: LD_PRELOAD, PATH, BASH_ENV among them
+            where = cmd.read(value)
+            cmd.does("steer", "wrapper.envdir", f"sets the command's environment from the files of {where.path} "
+                                                f"(any variable: LD_PRELOAD, PATH, BASH_ENV)")
 
 
 def _secret_to_file(cmd: Cmd, part: Part) -> None:

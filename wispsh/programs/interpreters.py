@@ -20,13 +20,13 @@ from wispsh.programs.table import FIRST, OPERANDS, Grammar, On, Program, Row, Wh
 from wispsh.support.lazyre import lazy_re, re
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ksh93", "pdksh", "fish", "csh", "tcsh", "ash",
-                    "yash", "posh", "rbash", "oksh", "loksh", "elvish", "nu", "xonsh", "ion", "busybox-sh"})
+                    "yash", "posh", "rbash", "oksh", "loksh", "elvish", "nu", "xonsh", "ion", "busybox-sh", "rc", "sash"})
 # The shells whose literal -c code the splitter splits into parts of its own (parse/split.py's SHELLS; a test
 # keeps the two equal): for the others the rule judges the code itself.
 SPLIT_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish", "oksh",
                           "wispsh"})
 # Shells whose -c code is another language than sh's: read as sh it may say less than it does.
-OTHER_LANGUAGE_SHELLS = frozenset({"nu", "xonsh", "elvish", "ion"})
+OTHER_LANGUAGE_SHELLS = frozenset({"nu", "xonsh", "elvish", "ion", "rc"})
 PROJECT = (places.PROJECT, places.PROJECT_ROOT)
 
 
@@ -636,11 +636,13 @@ GENERIC_INLINE = Inline(code=("e", "c", "eval", "E", "Command", "command", "C"),
 GENERIC_GRAMMAR = Grammar(values="ecfECF", long_values=("eval", "Command", "command", "File", "file"))
 GENERIC = tuple(interpreter(name, flag="-e", grammar=GENERIC_GRAMMAR, spec=GENERIC_INLINE)
                 for name in ("Rscript", "julia", "osascript", "tclsh", "wish", "expect", "groovy", "scala", "kotlin",
-                             "jshell", "irb", "guile", "racket", "sbcl", "clisp", "dc",
+                             "jshell", "irb", "guile", "racket", "sbcl", "dc", "slsh", "jrunscript", "jjs",
                              # GTFOBins' shell and file-write: R -e, octave --eval, gnuplot -e, ghc -e, bpftrace -e,
                              # and m4, whose input's esyscmd() runs commands
                              "R", "octave", "octave-cli", "gnuplot", "ghc", "runghc", "runhaskell", "bpftrace", "m4",
                              "gm4"))
+
+CLISP = interpreter("clisp", flag="-x", grammar=Grammar(values="xBMmLNEpic"), spec=Inline(code=("x",)))
 
 # AppleScript (and JXA) asking for an administrator's password runs its shell script as root; the script of
 # `do shell script "…"` is shell code the gate can read.
@@ -1381,7 +1383,7 @@ HISTORY = Program(
 )
 
 PROGRAMS = programs(
-    *SHELL_PROGRAMS, PYTHON, NODE, PERL, RUBY, PHP, LUA, *GENERIC, PWSH, DENO, EVAL, SOURCE, *EDITOR_PROGRAMS, ED,
+    *SHELL_PROGRAMS, PYTHON, NODE, PERL, RUBY, PHP, LUA, *GENERIC, CLISP, PWSH, DENO, EVAL, SOURCE, *EDITOR_PROGRAMS, ED,
     LESS, MORE, MAN, *DEBUGGERS, PDB, OPENERS, LOADERS, IEX, IWR, *BUILTINS, MAPFILE, HASH, ENABLE, TRAP, ALIAS,
     ENV, PRINTENV, HISTORY, FC,
 )

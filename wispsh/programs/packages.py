@@ -529,6 +529,15 @@ PROJECT_TOOLS = frozenset({
     "concurrently", "cross-env", "rimraf", "husky", "svelte-kit", "ng", "react-scripts", "expo", "wrangler",
 })
 _NPM_EXACT = lazy_re(r"v?\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?")
+# npm packages whose program has another name (their package.json "bin"): what npx runs is judged as that
+# program (`npx -y @anthropic-ai/claude-code --dangerously-skip-permissions` is claude with its gate off)
+NPM_BINS = {
+    "@anthropic-ai/claude-code": "claude", "@google/gemini-cli": "gemini", "@openai/codex": "codex",
+    "@github/copilot": "copilot", "@qwen-code/qwen-code": "qwen", "@sourcegraph/amp": "amp", "opencode-ai": "opencode",
+    "@charmland/crush": "crush", "@vscode/vsce": "vsce", "@changesets/cli": "changeset", "@mikro-orm/cli": "mikro-orm",
+    "sequelize-cli": "sequelize", "netlify-cli": "netlify", "firebase-tools": "firebase", "typescript": "tsc",
+    "@angular/cli": "ng", "@nestjs/cli": "nest", "@railway/cli": "railway",
+}
 
 
 def _npm_version(spec: str) -> tuple[str, str | None]:
@@ -578,7 +587,7 @@ def runs_package(cmd, o) -> None:
     else:
         cmd.does("run-unpinned", "npx.unpinned", f"{cmd.name} runs {program} as the registry serves it today (not "
                                                  f"pinned)")
-    cmd.delegate_to = list(o.operands)
+    cmd.delegate_to = [NPM_BINS.get(name, name), *o.operands[1:]]
 
 
 @emits({"yarn.exec.command": ["yarn exec rm -rf ~"]})
@@ -829,9 +838,16 @@ BUN = _npm_like("bun", True, NPM_VERBS, Row("bun.script", "run-project", SCRIPT,
 YARN_GLOBAL = verb(read_only=("list", "bin", "dir"), default=Row(
     "yarn.global", "system", "{cmd} changes the global packages: their programs go on PATH for every later shell, "
                              "outside the project", examples=("yarn global add serve", "yarn global remove serve")))
+# yarnpkg.com/cli/npm/publish: Yarn 2+'s registry verbs live under `yarn npm`
+YARN_NPM = verb(verbs={"publish": NPM_PUBLISH, "tag": verb(read_only=("list",), default=Row(
+                           "yarn.npm.tag", "publish", "{cmd} changes a published package's tags",
+                           examples=("yarn npm tag add x@1.0.0 latest",))),
+                       "login": NPM_LOGIN, "logout": NPM_PUBLISH},
+                read_only=("info", "whoami", "audit"),
+                default=Row("yarn.npm", "unknown", "{cmd}", examples=("yarn npm frobnicate",)))
 YARN = _npm_like("yarn", True, {**NPM_VERBS, "exec": verb(rows=(Row("yarn.exec", "run-project", "yarn exec runs a "
                                                                     "command", examples=("yarn exec eslint",)),),
-                                                          hook=yarn_exec), "global": YARN_GLOBAL},
+                                                          hook=yarn_exec), "global": YARN_GLOBAL, "npm": YARN_NPM},
                  Row("yarn.script", "run-project", SCRIPT, sets=("builds",), examples=("yarn storybook",)),
                  {"yarn": "moderate", "yarn --cwd /tmp/x build": "high"})
 
