@@ -17,6 +17,7 @@ import stat
 from wispsh.model import Finding, Level
 from wispsh.policy import places
 from wispsh.programs.grammar import UNKNOWN
+from wispsh.support.lazyre import lazy_re
 
 MAX_SCRIPT_BYTES = 64 * 1024
 
@@ -97,6 +98,46 @@ def judge_text(cmd, text: str, what: str) -> None:
         finding = verdict.findings[0]
         cmd.found.append(Finding(verdict.level, finding.rule, f"{what}: {finding.reason} (in the script)",
                                  finding.kind))
+
+
+# Build files whose recipes are shell lines a build runs (make's, just's): what the line writes into one is the
+# next build's code, and what one holds is the code `make` runs.
+BUILD_FILES = frozenset({"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", ".justfile"})
+_RECIPE_PREFIX = "@-+"
+_MAKE_SHELL = lazy_re(r"\$[({]shell\s+((?:[^()]|\([^()]*\))*)[)}]")
+
+
+def is_build_file(path: str) -> bool:
+    name = path.rsplit("/", 1)[-1]
+    return name in BUILD_FILES or name.endswith(".mk")
+
+
+def build_recipes(text: str) -> str:
+    """The shell lines of a makefile's (or justfile's) recipes: the indented lines after a `target:` line and
+    the text after `target: ;`, without make's `@`/`-`/`+` prefixes, `$$` read as `$`; continued lines joined."""
+    out, in_rule = [], False
+    for raw in text.replace("\\\n", " ").split("\n"):
+        line = raw.rstrip()
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if line[0] in " \t":
+            if in_rule:
+                out.append(line.strip().lstrip(_RECIPE_PREFIX).replace("$$", "$"))
+            continue
+        in_rule = ":" in line and not line.split(":", 1)[0].rstrip().endswith(("?", "+", "!")) and \
+            not line.split(":", 1)[1].startswith("=")
+        if in_rule and ";" in line.split(":", 1)[1]:
+            out.append(line.split(":", 1)[1].split(";", 1)[1].strip().lstrip(_RECIPE_PREFIX).replace("$$", "$"))
+    # `X := $(shell CMD)` anywhere: make runs CMD while it reads the makefile
+    out += (m.group(1).replace("$$", "$") for m in _MAKE_SHELL.finditer(text))
+    return "\n".join(out)
+
+
+def judge_recipes(cmd, text: str, what: str) -> None:
+    """A makefile's recipes judged as the build's code (what is dangerous in them raises the part)."""
+    recipes = build_recipes(text)
+    if recipes.strip():
+        judge_text(cmd, recipes, what)
 
 
 # The words that name a command's own input (`sed -f -`), and the pipes bash hands a process substitution as.
