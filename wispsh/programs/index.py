@@ -94,14 +94,14 @@ _NAMES = {
     'interpreters': (
         '. Invoke-Expression Invoke-RestMethod Invoke-WebRequest R Rscript [ [[ alias ash bash bpftrace '
         'busybox-sh clisp code code-insiders codium csh cursor dash dc declare deno ed elvish emacs '
-        'emacsclient enable env eval ex expect export fc fish gdb ghc gio-open gm4 gnuplot groovy guile gvim '
-        'hash helix history hx iex ion irb irm iwr jjs jrunscript jshell julia kak kotlin ksh ksh93 '
-        'ld-linux-aarch64.so.1 ld-linux-x86-64.so.2 ld-linux.so.2 ld-musl-aarch64.so.1 ld-musl-x86_64.so.1 '
-        'ld.so less let lldb local loksh lua luajit m4 man mapfile micro mksh more most nano node nodejs nu '
-        'nvim octave octave-cli oksh open osascript pdb pdb3 pdksh perl php posh powershell printenv printf '
-        'pwsh pypy pypy3 python python2 python3 racket rbash rc read readarray readonly red ruby runghc '
-        'runhaskell sash sbcl scala set sh slsh source subl tclsh tcsh test trap typeset unset vi view vim '
-        'vimdiff wish xdg-open xonsh yash zsh'
+        'emacsclient enable env eval eview evim ex expect export fc fish gdb ghc gio-open gm4 gnuplot groovy '
+        'guile gview gvim gvimdiff hash helix history hx iex ion irb irm iwr jjs jrunscript jshell julia kak '
+        'kotlin ksh ksh93 ld-linux-aarch64.so.1 ld-linux-x86-64.so.2 ld-linux.so.2 ld-musl-aarch64.so.1 '
+        'ld-musl-x86_64.so.1 ld.so less let lldb local loksh lua luajit m4 man mapfile micro mksh more most '
+        'nano node nodejs nu nvim nvim-qt octave octave-cli oksh open osascript pdb pdb3 pdksh perl php posh '
+        'powershell printenv printf pwsh pypy pypy3 python python2 python3 racket rbash rc read readarray '
+        'readonly red ruby runghc runhaskell rview rvim sash sbcl scala set sh slsh source subl tclsh tcsh '
+        'test trap typeset unset vi view vim vimdiff vimx wish xdg-open xonsh yash zsh'
     ),
     'runners': (
         'alacritty aws-vault chronic conky dbus-run-session direnv doppler dotenv entr envchain fd fdfind '

@@ -908,6 +908,11 @@ class Editor:
 EDITORS = {
     "vim": Editor(VIM_OPTIONS), "vi": Editor(VIM_OPTIONS), "nvim": Editor(VIM_OPTIONS), "gvim": Editor(VIM_OPTIONS),
     "ex": Editor(VIM_OPTIONS), "vimdiff": Editor(VIM_OPTIONS), "view": Editor(VIM_OPTIONS, viewer=True),
+    # vim's other names (vim(1)): rvim/rview only refuse `:!`, their :lua, :python, :perl still run code
+    # (GTFOBins' rvim); evim is easy mode, vimx and gvimdiff the X builds
+    "rvim": Editor(VIM_OPTIONS), "rview": Editor(VIM_OPTIONS, viewer=True), "evim": Editor(VIM_OPTIONS),
+    "eview": Editor(VIM_OPTIONS, viewer=True), "gview": Editor(VIM_OPTIONS, viewer=True), "vimx": Editor(VIM_OPTIONS),
+    "gvimdiff": Editor(VIM_OPTIONS), "nvim-qt": Editor(VIM_OPTIONS),
     "emacs": Editor(EMACS_OPTIONS), "emacsclient": Editor(EMACSCLIENT_OPTIONS), "nano": Editor(NANO_OPTIONS),
     "micro": Editor({}), "helix": Editor(HELIX_OPTIONS), "hx": Editor(HELIX_OPTIONS), "kak": Editor(KAK_OPTIONS),
     "code": Editor(CODE_OPTIONS), "codium": Editor(CODE_OPTIONS), "code-insiders": Editor(CODE_OPTIONS),
