@@ -98,12 +98,13 @@ BINUTIL_PROGRAMS = tuple(Program(name, doc=f"{name}: prints what an object file 
                                  hook=response_files) for name in BINUTILS)
 
 # Clipboards: what is copied there is often a password or a token (a password manager's copy button), so
-# reading it is a read of a sensitive place (low), like `ls ~/.ssh`; copying into one changes nothing here.
+# reading it is a read of a sensitive place (low), like `ls ~/.ssh`, and what it prints is a secret where it
+# goes on (sent to the network: a leak; MITRE ATT&CK T1115, Clipboard Data); copying into one changes nothing.
 CLIPBOARD_READ = "{cmd} reads the clipboard (it may hold a password or a token)"
 CLIPBOARDS = (
     Program("xclip", doc="copies to and reads from the X clipboard; -o prints it",
             grammar=Grammar(values="sdlt", long_values=("selection", "display", "loops", "target")),
-            rows=(Row("clipboard.xclip-reads", "inspect", CLIPBOARD_READ, When(flag=("o", "out")),
+            rows=(Row("clipboard.xclip-reads", "inspect", CLIPBOARD_READ, When(flag=("o", "out")), sets=("secret",),
                       examples=("xclip -sel clip -o", "xclip -o -selection clipboard")),),
             on=(On("read", OPERANDS, when=When(unless=("o", "out")), id="xclip.copies-file",
                    examples=("xclip -sel clip ~/.ssh/id_rsa.pub",)),)),
@@ -111,8 +112,10 @@ CLIPBOARDS = (
             grammar=Grammar(values="dtl", long_values=("display", "selectionTimeout", "logfile")),
             rows=(Row("clipboard.xsel-reads", "inspect", CLIPBOARD_READ,
                       When(unless=("i", "input", "a", "append", "f", "follow", "c", "clear", "d", "delete")),
+                      sets=("secret",),
                       examples=("xsel -o", "xsel -b", "xsel --clipboard --output")),)),
     Program("wl-paste", aliases=("pbpaste", "termux-clipboard-get"), doc="prints the clipboard",
-            rows=(Row("clipboard.reads", "inspect", CLIPBOARD_READ, examples=("wl-paste", "pbpaste")),)),
+            rows=(Row("clipboard.reads", "inspect", CLIPBOARD_READ, sets=("secret",),
+                      examples=("wl-paste", "pbpaste", "termux-clipboard-get")),)),
 )
 PROGRAMS = programs(*SPECIAL, *PLAIN, *FILE_PRINTING, *DIGESTS, *BINUTIL_PROGRAMS, *CLIPBOARDS)
