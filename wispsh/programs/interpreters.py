@@ -74,11 +74,25 @@ def _code_from_stdin(cmd, prefix: str, shell: bool = False) -> None:
         cmd.does("run-code", f"{prefix}.spawned", f"another program starts {cmd.name}, which runs what it reads")
     elif cmd.ctx.stdin_tty:
         cmd.does("session", f"{prefix}.interactive", f"starts an interactive {cmd.name} on the terminal")
-    else:
-        # `env /bin/sh`, `nice bash`: with no terminal, the commands it runs are whatever the caller's pipe or
-        # file holds, and the gate never sees them (GTFOBins' shell escapes)
+    elif _named_by_path(cmd):
+        # `env /bin/sh`, `nice /bin/bash`: with no terminal, the commands it runs are whatever the caller's pipe
+        # or file holds, and a path passes by the gate's shims on PATH, so the gate never sees them (GTFOBins'
+        # shell escapes)
         cmd.does("run-code", f"{prefix}.interactive", f"starts {cmd.name} reading commands from the line's input "
                                                       f"(no terminal): the gate does not see them")
+    else:
+        # a shell found on PATH is the gate's shim where wispsh is installed as bash/sh (and every shell under
+        # `wisp run`): what it reads is judged there, line by line
+        cmd.does("session", f"{prefix}.interactive", f"starts {cmd.name}, which reads commands from its input")
+
+
+def _named_by_path(cmd) -> bool:
+    """Whether the shell is started by a path (`/bin/sh`, `./bash`), not by a name looked up on PATH; or by
+    another program from words its rule built (run-parts' pick), which the shims need not stand in for."""
+    if cmd.delegated:
+        return True
+    words = cmd.part.words if cmd.part is not None else ()
+    return any(w and "/" in w and w.rsplit("/", 1)[-1] == cmd.name for w in words)
 
 
 def _script(cmd, word: str, prefix: str, what: str, shell: bool = False) -> None:
