@@ -6,7 +6,8 @@ from __future__ import annotations
 import sys
 
 FAMILIES = ("files", "git", "interpreters", "runners", "gate", "network", "databases", "packages", "system",
-            "cloud", "containers", "verbs", "printing", "agent_clis")
+            "cloud", "containers", "verbs", "printing", "agent_clis", "migrations",
+            "releases")
 MARK = "\n# ---- " + "generated: do not edit by hand (python -m wispsh.programs.index)\n"
 _loaded: dict = {}
 
@@ -93,19 +94,21 @@ _NAMES = {
     'interpreters': (
         '. Invoke-Expression Invoke-RestMethod Invoke-WebRequest R Rscript [ [[ alias ash bash bpftrace '
         'busybox-sh clisp code code-insiders codium csh cursor dash dc declare deno ed elvish emacs '
-        'emacsclient enable env eval ex expect export fc fish gdb ghc gio-open gm4 gnuplot groovy guile gvim '
-        'hash helix history hx iex ion irb irm iwr jshell julia kak kotlin ksh ksh93 ld-linux-aarch64.so.1 '
-        'ld-linux-x86-64.so.2 ld-linux.so.2 ld-musl-aarch64.so.1 ld-musl-x86_64.so.1 ld.so less let lldb '
-        'local loksh lua luajit m4 man mapfile micro mksh more most nano node nodejs nu nvim octave '
-        'octave-cli oksh open osascript pdb pdb3 pdksh perl php posh powershell printenv printf pwsh pypy '
-        'pypy3 python python2 python3 racket rbash read readarray readonly red ruby runghc runhaskell sbcl '
-        'scala set sh source subl tclsh tcsh test trap typeset unset vi view vim vimdiff wish xdg-open xonsh '
-        'yash zsh'
+        'emacsclient enable env eval eview evim ex expect export fc fish gdb ghc gio-open gm4 gnuplot groovy '
+        'guile gview gvim gvimdiff hash helix history hx iex ion irb irm iwr jjs jrunscript jshell julia kak '
+        'kotlin ksh ksh93 ld-linux-aarch64.so.1 ld-linux-x86-64.so.2 ld-linux.so.2 ld-musl-aarch64.so.1 '
+        'ld-musl-x86_64.so.1 ld.so less let lldb local loksh lua luajit m4 man mapfile micro mksh more most '
+        'nano node nodejs nu nvim nvim-qt octave octave-cli oksh open osascript pdb pdb3 pdksh perl php posh '
+        'powershell printenv printf pwsh pypy pypy3 python python2 python3 racket rbash rc read readarray '
+        'readonly red ruby runghc runhaskell rview rvim sash sbcl scala set sh slsh source subl tclsh tcsh '
+        'test trap typeset unset vi view vim vimdiff vimx wish xdg-open xonsh yash zsh'
     ),
     'runners': (
-        'aws-vault chronic conky dbus-run-session direnv doppler dotenv entr envchain fd fdfind firejail fzf '
-        'infisical mise nix nix-shell op parallel perf pipenv proxychains proxychains4 ranger rtx screen '
-        'script setpriv sg ssh-agent systemd-run tmux torsocks valgrind xvfb-run'
+        'alacritty aws-vault chronic conky dbus-run-session direnv doppler dotenv entr envchain fd fdfind '
+        'firejail foot fzf ghostty gnome-terminal infisical kitty konsole lxterm lxterminal mate-terminal '
+        'mise nix nix-shell op parallel perf pipenv proxychains proxychains4 ranger rtx rxvt screen script '
+        'setpriv sg ssh-agent st systemd-run terminator tilix tmux torify torsocks urxvt urxvtc uxterm '
+        'valgrind x-terminal-emulator xfce4-terminal xterm xvfb-run'
     ),
     'gate': (
         'wisp wispsh'
@@ -136,19 +139,24 @@ _NAMES = {
         'uplatex uv uvx vulture xbps-install xelatex xetex yapf yarn yay yum zypper'
     ),
     'system': (
-        'addgroup adduser age arpspoof at atq atrm badblocks batch blkdiscard bore bw ccencrypt ccrypt cfdisk '
-        'chfn chisel chpasswd chsh cloudflared crontab cryptsetup delgroup deluser detect-secrets diskutil '
-        'doas dscl dseditgroup dumpsterdiver ettercap fdisk firewall-cmd format frpc gcore gdisk ggshield '
-        'gitleaks gopass gpasswd gpg gpg2 groupadd groupdel groupmod halt hashcat hdparm hostname hostnamectl '
-        'hydra impacket-secretsdump init insmod ip6tables ip6tables-restore iptables iptables-restore john '
-        'keepassxc-cli kexec keyctl keyring kill killall killall5 kingfisher kwallet-query laZagne launchctl '
-        'lazagne ldconfig localectl localtunnel loginctl losetup lpass lsmod lt lvremove machinectl masscan '
-        'mdadm mimipenguin mke2fs mkfs mkswap modinfo modprobe mount newfs newgrp nft ngrok nmap noseyparker '
-        'np nsenter nvme parted pass passwd pfctl pkexec pkill poweroff puppet pvremove pypykatz rage '
-        'rc-service reboot ripsecrets rmmod run0 runuser sdparm secret-tool secretsdump.py security service '
-        'setcap setuid sfdisk sgdisk shutdown skill slay ssh-add ssh-keygen su sudo sudoedit swapoff swapon '
-        'sysadminctl sysctl systemctl tailscale tcpdump telinit timedatectl trufflehog tshark ufw umount '
-        'unshadow unshare update-alternatives useradd userdel usermod vault vgremove vipw visudo wipefs zpool'
+        'aa-audit aa-complain aa-disable aa-enforce aa-status aa-unconfined addgroup adduser age ansible '
+        'ansible-config ansible-console ansible-doc ansible-inventory ansible-lint ansible-playbook '
+        'ansible-pull apparmor_parser apparmor_status arpspoof at atq atrm auditctl augenrules aulast '
+        'aulastlog aureport ausearch badblocks batch blkdiscard bore bw capsh ccencrypt ccrypt cfdisk chfn '
+        'chisel chpasswd chsh cloudflared crontab cryptsetup delgroup deluser detect-secrets diskutil doas '
+        'dscl dseditgroup dumpsterdiver ettercap fdisk firewall-cmd format frpc gcore gdisk getenforce '
+        'getsebool ggshield gitleaks gopass gpasswd gpg gpg2 groupadd groupdel groupmod halt hashcat hdparm '
+        'hostname hostnamectl hydra impacket-secretsdump init insmod ip6tables ip6tables-restore iptables '
+        'iptables-restore john keepassxc-cli kexec keyctl keyring kill killall killall5 kingfisher '
+        'kwallet-query laZagne launchctl lazagne ldconfig localectl localtunnel loginctl losetup lpass lsmod '
+        'lt lvremove machinectl masscan matchpathcon mdadm mimipenguin mke2fs mkfs mkswap modinfo modprobe '
+        'mount newfs newgrp nft ngrok nmap noseyparker np nsenter nvme parted pass passwd pfctl pkexec pkill '
+        'poweroff puppet pvremove pypykatz rage rc-service reboot ripsecrets rmmod run-parts run0 runuser '
+        'sdparm secret-tool secretsdump.py security seinfo semanage service sesearch sestatus setcap '
+        'setenforce setsebool setuid sfdisk sgdisk shutdown skill slay ssh-add ssh-keygen start-stop-daemon '
+        'su sudo sudoedit swapoff swapon sysadminctl sysctl systemctl tailscale tcpdump telinit timedatectl '
+        'trufflehog tshark ufw umount unshadow unshare update-alternatives useradd userdel usermod vault '
+        'vgremove vipw visudo wipefs zpool'
     ),
     'cloud': (
         'aws az doctl eksctl firebase fly flyctl gcloud gsutil heroku netlify pulumi terraform terragrunt '
@@ -159,25 +167,34 @@ _NAMES = {
     ),
     'verbs': (
         'ansible-galaxy ansible-vault asdf cabal corepack dart defaults flutter git-lfs glab gradle gradlew '
-        'hg incus ip jj journalctl k3d kind lxc mix multipass mvn mvnw nmcli opam packer pm2 pyenv rbenv '
-        'rustup stack supabase svn swift tea vagrant'
+        'hg incus ip jj journalctl k3d kind lxc multipass mvn mvnw nmcli opam packer pm2 pyenv rbenv rustup '
+        'stack svn swift tea vagrant'
     ),
     'printing': (
-        ': apropos arch bc bg break btop builtin caffeinate cal caller clinfo colordiff command compgen '
-        'continue cowsay csvlook date delta df diff3 difft dirs disown dmesg dmidecode echo eglinfo es2_info '
-        'exec exit expr factor false fastfetch fbset fc-list fg figlet free fx getconf getopts gh-status glow '
-        'glxinfo gron groups help htop hwinfo id ifconfig info infocmp inotifywait inotifywatch inxi ionice '
-        'jless jobs jsonlint last lastb ldd locale logname lsb_release lsblk lscpu lshw lsof lspci lsusb md5 '
-        'mktemp mlr neofetch netstat nice nm nohup notify-send nproc nvidia-smi objdump otool pbcopy pbpaste '
-        'pgrep popd ps pwd readelf renice return say screenfetch sdiff seq setopt shasum shift shopt size '
-        'sleep ss stdbuf stty sw_vers sync system_profiler systemd-detect-virt tidy time timeout times tldr '
-        'top tput true tty tvservice type ulimit umask unalias uname unsetopt uptime users uuidgen vcgencmd '
-        'vmstat w wait watch whatis whence where whereis which who whoami wl-copy wl-paste xclip xdpyinfo '
-        'xmllint xprop xrandr xsel xset yamllint yes'
+        ': apropos arch bc bg break btop builtin caffeinate cal caller clinfo col colordiff colrm command '
+        'compgen continue cowsay csvlook date delta df diff3 difft dirs disown dmesg dmidecode echo eglinfo '
+        'es2_info exec exit expr factor false fastfetch fbset fc-list fg figlet findmnt free fx getconf '
+        'getopts gh-status glow glxinfo gron groups help htop hwinfo id ifconfig info infocmp inotifywait '
+        'inotifywatch inxi ionice iostat jless jobs jot jsonlint last lastb lastlog ldd locale logname '
+        'lsb_release lsblk lscpu lshw lsipc lsirq lslocks lsmem lsns lsof lspci lsusb md5 mktemp mlr '
+        'mountpoint mpstat ncal neofetch netstat nice nm nohup notify-send nproc nvidia-smi objdump otool '
+        'pbcopy pbpaste pgrep popd ps pwd readelf renice return say screenfetch sdiff seq setopt shasum shift '
+        'shopt size sleep ss stdbuf stty sw_vers sync system_profiler systemd-detect-virt '
+        'termux-clipboard-get tidy time timeout times tldr top tput true ts tsort tty tvservice type ulimit '
+        'umask unalias uname units unsetopt uptime users uuidgen vcgencmd vmstat w wait watch whatis whence '
+        'where whereis which who whoami wl-copy wl-paste xclip xdpyinfo xmllint xprop xrandr xsel xset '
+        'yamllint yes'
     ),
     'agent_clis': (
         'aider amp claude codex copilot crush cursor-agent droid gemini goose interpreter kiro-cli mini '
         'opencode q qwen'
+    ),
+    'migrations': (
+        'alembic atlas dbmate diesel drizzle-kit flyway knex liquibase mikro-orm mix prisma rails rake '
+        'sequelize sequelize-cli sqlx supabase typeorm'
+    ),
+    'releases': (
+        'changeset flit gh-pages goreleaser jsr lerna ovsx pod release-it semantic-release vsce wasm-pack'
     ),
 }
 FAMILY: dict[str, str] = {name: family for family, names in _NAMES.items() for name in names.split()}
