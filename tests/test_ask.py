@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import pty
 import re
+import shlex
 import signal
 import subprocess
 from pathlib import Path
@@ -389,3 +390,43 @@ def test_a_program_chosen_at_run_time_is_offered_once_or_no_only():
     assert prompt.valid_choice("a", True) is None and prompt.valid_choice("n", True) == "n"
     assert "wisp approvals add" not in prompt.refusal_line(plan, ())       # no lasting approval can cover it
     assert "wisp approvals add" in prompt.refusal_line(build_plan(spec), ())
+
+
+ADVISED = re.compile(r"`(wisp approvals add [^`]+)`")
+
+
+@pytest.mark.parametrize("line", ['python3 -c "$CODE"', "sh ./x.sh", "rm -rf ~/notes", "cat ~/.aws/credentials",
+                                  "git push origin main", "npm install left-pad", "curl -o out.html https://a.example",
+                                  "chmod 600 ~/.ssh/config", "docker run --rm alpine true"])
+def test_advice_in_a_refusal_works_when_followed(tmp_path, line):
+    """Was: `wisp approvals add 'rm *' --level high` advised for `rm -rf ~/notes` (and for inline code, secret
+    reads), which the user then ran and the line was refused again: an approval added by hand covers ordinary
+    work only. Advice given must let the line run when followed; where none could, only `wisp watch` is."""
+    home, work, stubs = tmp_path / "home", tmp_path / "work", tmp_path / "bin"
+    for d in (home, work, stubs, home / "notes", home / ".aws", home / ".ssh"):
+        d.mkdir(parents=True)
+    (home / ".aws" / "credentials").write_text("[default]\n")
+    (home / ".ssh" / "config").write_text("")
+    (work / "x.sh").write_text("echo x\n")
+    for name in ("git", "npm", "curl", "docker"):
+        (stubs / name).write_text("#!/bin/sh\necho stub-ran\n")
+        (stubs / name).chmod(0o755)
+    env = dict(person_env(tmp_path), HOME=str(home), WISP_HOME=str(home / ".wisp"), CODE="print(1)",
+               PATH=f"{stubs}:{os.environ['PATH']}")
+    env.pop("WISP_NO_JUDGE", None)
+
+    def wispsh():
+        return subprocess.run([str(REPO / ".venv/bin/wispsh"), "-c", line], capture_output=True, text=True,
+                              cwd=work, env=env, stdin=subprocess.DEVNULL, timeout=60)
+
+    first = wispsh()
+    assert first.returncode == 126, first.stderr
+    advised = ADVISED.findall(first.stderr.replace("\n    ", " ").replace("\n  ", " "))
+    if not advised:
+        assert "`wisp watch`" in first.stderr
+        return
+    added = subprocess.run([str(REPO / ".venv/bin/wisp"), *shlex.split(advised[0])[1:]], capture_output=True,
+                           text=True, cwd=work, env=env, timeout=60)
+    assert added.returncode == 0, added.stderr
+    again = wispsh()
+    assert again.returncode != 126, (advised, again.stderr)

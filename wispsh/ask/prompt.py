@@ -105,6 +105,10 @@ def _advice(plan: Plan, q, project: str | None) -> str:
     if any(n.startswith("approvals not trusted") for n in plan.notes):
         return (f"Nothing is remembered for later while approvals.json is not trusted; the user can allow {ONCE}"
                 "\n  or make approvals.json trusted again (its fix): `wisp doctor`")
+    if not _hand_grant_covers(q):
+        return ("What it does (" + ", ".join(sorted(set(q.effects))) + ") is more than the ordinary work an"
+                " approval added by hand covers; the user can allow this line once, or keep it for this"
+                " project by answering p (then retry): `wisp watch`")
     level = "" if q.level == Level.MODERATE else f" --level {q.level}"
     where = f" --dir {_quoted(project)}" if project else ""
     if q.exact or q.whole_line or not q.pattern.endswith(" *"):
@@ -113,6 +117,14 @@ def _advice(plan: Plan, q, project: str | None) -> str:
         covers = f"every {q.pattern[:-2]} command rated {q.level} or lower in this project, not only this line"
     return (f"The user can allow, narrowest first:\n  {ONCE}\n  {covers}: "
             f"`wisp approvals add {_quoted(q.pattern)}{level}{where}`")
+
+
+def _hand_grant_covers(q) -> bool:
+    """Whether `wisp approvals add` could let `q` run: a hand-added approval has no record of effects and so
+    covers ordinary work only (decide/gate.covers_effects); advice that cannot work is not given."""
+    from wispsh.policy.effects import ordinary
+
+    return all(ordinary(e) for e in q.effects)
 
 
 def _quoted(word: str) -> str:
