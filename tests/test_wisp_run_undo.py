@@ -24,7 +24,6 @@ from run_support import PIPED_DRIVER, PY, REPO, WISP, audit, needs_bwrap, needs_
 pytestmark = [needs_bwrap, needs_userns]
 
 SEQUENCES = int(os.environ.get("WISP_UNDO_SEQUENCES", "5"))
-TESTS = str(REPO / "tests")
 
 
 def project(tmp_path) -> Path:
@@ -52,8 +51,9 @@ def project(tmp_path) -> Path:
 # each as a shell line (so the gate judges it), and prints what it did.
 DRIVER = r"""
 import json, os, random, subprocess, sys
-sys.path.insert(0, TESTS)
-from restore_support import covered_state, digest
+support = {"__name__": "restore_support"}      # its source handed in: the checkout may be under /tmp, private inside
+exec(compile(SUPPORT, "restore_support.py", "exec"), support)
+covered_state, digest = support["covered_state"], support["digest"]
 rng = random.Random(SEED)
 root = os.getcwd()
 def files():
@@ -128,7 +128,8 @@ print(json.dumps(done))
 
 
 def driver(seed: int, sequences: int) -> str:
-    return DRIVER.replace("TESTS", repr(TESTS)).replace("SEED", str(seed)).replace("SEQUENCES", str(sequences))
+    source = (Path(__file__).parent / "restore_support.py").read_text()
+    return DRIVER.replace("SEED", str(seed)).replace("SEQUENCES", str(sequences)).replace("SUPPORT", repr(source), 1)
 
 
 def journal_lines(env, work) -> list[dict]:
