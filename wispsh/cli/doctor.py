@@ -15,11 +15,12 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from wispsh.vocab.shells import CODEX_NAMES, STANDS_IN_FOR
+
 OK, WARN, FAIL = "ok", "warn", "fail"
 
 # How each agent finds its shell (design/agents.md), as doctor reports it.
 DETACHING_AGENTS = ("Claude Code", "Codex", "opencode", "Goose")   # no terminal: questions go to wisp watch
-CODEX_SHELL_NAMES = ("bash", "zsh", "sh")   # Codex takes the password-file shell only under these names
 PRIVATE_FILES = ("config.json", "approvals.json", "audit.jsonl")   # 0600: approvals and commands are private
 
 
@@ -83,7 +84,6 @@ def _read_json(path: Path) -> tuple[dict | None, str | None]:
 
 def install_checks(env):
     from wispsh import realshell
-    from wispsh.cli import shell
     from wispsh.config import ConfigError, load_config, wisp_home
 
     config = None
@@ -98,7 +98,7 @@ def install_checks(env):
     if config is not None:
         yield deny_check(config)
         yield rule_tables_check(config, env)
-        for name in (realshell.DEFAULT_KEY, *shell.SHELL_NAMES):
+        for name in (realshell.DEFAULT_KEY, *STANDS_IN_FOR):
             try:
                 path = realshell.find_shell(None if name == realshell.DEFAULT_KEY else name, config, dict(env), name)
                 label = "wispsh itself (default)" if name == realshell.DEFAULT_KEY else name
@@ -387,7 +387,7 @@ def codex_check(env) -> Check:
         login = pwd.getpwuid(os.getuid()).pw_shell
     except KeyError:
         login = ""
-    if os.path.basename(login) in CODEX_SHELL_NAMES:
+    if os.path.basename(login) in CODEX_NAMES:
         good, where = points_at_wispsh(login, env)
         if good:
             return Check(OK, "Codex", f"runs your login shell {login}: wispsh")

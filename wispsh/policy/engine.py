@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from wispsh.model import Finding, Judged, Key, Level, Part, Verdict
 from wispsh.policy import bindings, tables
-from wispsh.policy import places, secrets
+from wispsh.policy import places
+from wispsh.vocab import secrets
 from wispsh.parse.words import expand_braces
 from wispsh.policy.cmd import NO_IMAGES, Cmd, Facts, expand_word
 from wispsh.policy.context import Context

@@ -11,7 +11,8 @@ from bisect import bisect_left, bisect_right
 from wispsh.model import Finding, Judged, Level, Split, Verdict
 from wispsh.policy.cmd import NO_FACTS
 from wispsh.policy.engine import worst
-from wispsh.policy import arith, places, secrets
+from wispsh.policy import arith, places
+from wispsh.vocab import secrets
 from wispsh.policy.bindings import printf_output
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.support.lazyre import lazy_re, re

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from wispsh.policy import places
+from wispsh.vocab import places
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.table import Grammar, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re
@@ -242,7 +242,7 @@ def bucket_download(cmd, sources, dest: str, tree: bool = False) -> None:
     where = cmd.place(dest)
     cmd.write_into(dest, [w.rstrip("/").rsplit("/", 1)[-1] or "." for w in sources], "writes")
     cmd.facts.fetch_writes.append(where.path)
-    if tree or dest.endswith("/") or len(sources) > 1 or places.is_directory(where):
+    if tree or dest.endswith("/") or len(sources) > 1 or cmd.is_directory(where):
         cmd.facts.fetch_writes.append(where.path.rstrip("/") + "/")
 
 

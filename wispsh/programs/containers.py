@@ -3,9 +3,9 @@ reach the host (a privileged container, host namespaces, the host's root or home
 what removes containers, images or cluster resources is high, volumes and namespaces dangerous."""
 from __future__ import annotations
 
-from wispsh.policy import places
-from wispsh.policy import secrets
-from wispsh.policy.secrets import SECRET_NAME
+from wispsh.vocab import places
+from wispsh.vocab import secrets
+from wispsh.vocab.secrets import SECRET_NAME
 from wispsh.programs.delegate import hand_on
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.sources import (IMAGE_STORE_VARIABLES, full_image_name, image_registry, image_repository,

@@ -10,7 +10,7 @@ pipe, from a file outside the project or built at run time is code the gate cann
 """
 from __future__ import annotations
 
-from wispsh.policy import places
+from wispsh.vocab import places
 from wispsh.programs import network
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.table import FIRST, Grammar, On, Program, Row, When, emits, programs, verb

@@ -2,7 +2,7 @@
 programs. The verb is the first word after git's global options (-C, -c, --git-dir, ...)."""
 from __future__ import annotations
 
-from wispsh.policy import places
+from wispsh.vocab import places
 from wispsh.programs import config_code
 from wispsh.programs.config_code import CODE, OTHER, PLAIN
 from wispsh.programs.grammar import UNKNOWN

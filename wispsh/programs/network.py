@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from wispsh.policy import places
+from wispsh.vocab import places
 from wispsh.programs import config_code
 from wispsh.programs.grammar import UNKNOWN, read_options
 from wispsh.programs.sources import project_names

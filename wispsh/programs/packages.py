@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from wispsh.policy import places
+from wispsh.vocab import places
 from wispsh.programs.delegate import hand_on, runs_operands
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.sources import host_of, index_is_known, project_names, python_startup_files

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import shlex
 
-from wispsh.policy import places
+from wispsh.vocab import places
 from wispsh.programs.grammar import UNKNOWN, Options
 from wispsh.programs.system import ROOT_GROUPS
 from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
@@ -128,7 +128,7 @@ def _parallel_value(cmd, value: str) -> str:
     if UNKNOWN in value:
         return RUN_TIME_INPUT
     if value.startswith("~"):
-        value = places.expand_tilde(value, cmd.ctx, cmd.cwd)     # the shell expanded it before parallel saw it
+        value = cmd.expand_tilde(value)     # the shell expanded it before parallel saw it
     return shlex.quote(value)
 
 

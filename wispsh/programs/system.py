@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import posixpath
 
-from wispsh.policy import places
+from wispsh.vocab import places
 from wispsh.programs.delegate import hand_on, runs_operands
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb

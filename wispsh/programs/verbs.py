@@ -4,7 +4,7 @@ whose verbs mean something particular have their own table below: Maven and Grad
 pm2, ip (netns exec runs a command), journalctl, defaults. tmux and nix are the runners' (they run commands)."""
 from __future__ import annotations
 
-from wispsh.policy import places
+from wispsh.vocab import places
 from wispsh.programs.delegate import hand_on
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.table import Grammar, On, Program, Row, When, emits, programs, verb

@@ -296,7 +296,7 @@ class Judge:
 def argv_for_parse(req: Request, layout) -> list[str]:
     """The argv as wispsh reads it. A launcher bound over ksh93, mksh or rbash is read under the name of its
     shell family (ksh, bash): any other name would be read as `wispsh`, with wispsh's own options."""
-    from wispsh.cli.shell import SHELL_NAMES
+    from wispsh.vocab.shells import STANDS_IN_FOR as SHELL_NAMES
 
     if req.kind != "launcher" or os.path.basename(req.argv[0]) in SHELL_NAMES:
         return req.argv

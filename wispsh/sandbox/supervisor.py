@@ -243,11 +243,18 @@ class Supervisor:
         finally:
             os.close(fd)
         os.chmod(layout.launcher, 0o755)
-        try:                      # the client's .pyc, written now: inside, the package is read-only
-            import wispsh.sandbox.client  # noqa: F401
-            import wispsh.session.inside  # noqa: F401  (and a gated shell's driver's)
-        except ImportError:
-            pass
+        import py_compile
+        from importlib.util import cache_from_source
+
+        package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        # the .pycs the launcher's python reads, written now: inside, the package is read-only (the client's,
+        # and a gated shell's driver's, which the client starts by its name: compiled, not imported, here)
+        for source in ("sandbox/client.py", "session/inside.py"):
+            path = os.path.join(package, source)
+            try:
+                py_compile.compile(path, cfile=cache_from_source(path), doraise=True)
+            except (OSError, py_compile.PyCompileError):
+                pass
 
     def _desk(self, config, typing_blocked: bool):
         from wispsh.ask import terminal

@@ -234,7 +234,7 @@ class Secrets:
 
 
 def secrets(homes: list[str], settings: Settings, program: str, uid: int) -> Secrets:
-    from wispsh.policy.places import HOME_SECRETS, SYSTEM_SECRETS
+    from wispsh.vocab.places import HOME_SECRETS, SYSTEM_SECRETS
 
     found = Secrets()
     logins = set(AGENT_LOGINS.get(program, ()))
