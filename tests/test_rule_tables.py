@@ -163,6 +163,45 @@ def test_the_index_is_fresh():
         assert fh.read() == index.generate(), "programs/index.py is stale: python -m wispsh.programs.index"
 
 
+STALE_PROBE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from wispsh import pipeline, config
+from wispsh.programs import index
+plan = pipeline.judge(sys.argv[2], config.Config(path='/nonexistent/c.json'), '/tmp', {})
+print(plan.verdict, index._current is not None, 'wispsh.programs.cloud' in sys.modules)
+"""
+
+
+def test_a_program_the_index_does_not_list_yet_is_still_known(tmp_path):
+    # forgetting `python -m wispsh.programs.index` must not make a new program unknown: a name the index does
+    # not know is looked up in the families as they are now (once a process, then from a cache)
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import wispsh
+    copy = tmp_path / "wispsh"
+    shutil.copytree(Path(wispsh.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__", "*.bundle"))
+    (tmp_path / "Resources").symlink_to(Path(wispsh.__file__).parent.parent / "Resources")
+    (copy / "programs" / "extra.py").write_text(
+        "from wispsh.programs.table import Program, Row, programs\n"
+        "PROGRAMS = programs(Program('brandnew', rows=(Row('brandnew.go', 'destroy', 'wipes it all'),)))\n")
+
+    def run(line):
+        done = subprocess.run([sys.executable, "-c", STALE_PROBE, str(tmp_path), line], capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert run("brandnew") == ["ask", "True", "True"]           # made from the families: all imported once
+    assert run("brandnew") == ["ask", "True", "False"]          # then from the cache: none imported for it
+    assert run("ls -la") == ["run", "False", "False"]           # a name the index lists is not checked at all
+    (copy / "programs" / "extra.py").write_text("PROGRAMS = {}\n")
+    assert run("brandnew")[1:] == ["True", "True"]               # a source changed: made again
+
+
 def test_a_line_loads_only_the_families_it_needs():
     import subprocess
     import sys

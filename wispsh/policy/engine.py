@@ -28,9 +28,9 @@ def program(name: str, ctx=None):
     one of the user's own; None when the gate knows nothing of it."""
     from wispsh.programs import index
 
-    family = index.FAMILY.get(name)
-    if family is not None:
-        return index.table(family)[name]
+    found = index.described(name)
+    if found is not None:
+        return found
     return ctx.programs.get(name) if ctx is not None else None
 
 

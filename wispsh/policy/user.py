@@ -114,7 +114,7 @@ def _load_files(paths) -> UserRules:
             if name in programs:
                 raise ConfigError(f"{found_origin[name]}: program {name!r} is already described by "
                                   f"{origin[name]}")
-            if name in index.FAMILY:
+            if index.family_of(name) is not None:
                 raise ConfigError(f"{found_origin[name]}: {name!r} is a program the gate knows; set the levels of "
                                   f"its rules under [levels] instead (`wisp rules show {name}` lists them)")
             programs[name] = program

@@ -1,14 +1,22 @@
 """Which family describes each program: the one table the engine reads to load only the families a line's
-programs need. Made by `python -m wispsh.programs.index` from the families' PROGRAMS; a test fails when it is
-stale, and when two families claim one name."""
+programs need. Made by `python -m wispsh.programs.index` from the modules of programs/ that hold PROGRAMS (the
+families are found, not listed by hand); a test fails when it is stale, and when two families claim one name.
+
+A stale index cannot make a program unknown: a name it does not know (or one its family no longer has) is
+looked up again in the index the families make now, checked once a process against the sources' sizes and
+times (one directory listing) and kept in __pycache__; only when a source changed are the families imported.
+"""
 from __future__ import annotations
 
+import marshal
+import os
 import sys
 
-FAMILIES = ("files", "git", "interpreters", "runners", "gate", "network", "databases", "packages", "system",
-            "cloud", "containers", "verbs", "printing", "agent_clis")
 MARK = "\n# ---- " + "generated: do not edit by hand (python -m wispsh.programs.index)\n"
+HERE = os.path.dirname(os.path.abspath(__file__))
+CACHE = os.path.join(HERE, "__pycache__", f"index.{sys.implementation.cache_tag}.marshal")
 _loaded: dict = {}
+_current: dict | None = None        # the index the families make now (name -> family), once checked
 
 
 def table(family: str) -> dict:
@@ -18,6 +26,22 @@ def table(family: str) -> dict:
     return found
 
 
+def described(name: str):
+    """The description of `name` by the family that holds it, or None."""
+    family = FAMILY.get(name)
+    if family is not None:
+        found = table(family).get(name)
+        if found is not None:
+            return found
+    family = current().get(name)         # not in this file's index: is it stale?
+    return table(family)[name] if family is not None else None
+
+
+def family_of(name: str) -> str | None:
+    """The family that describes `name` (this file's index, else the one the families make now), or None."""
+    return FAMILY.get(name) or current().get(name)
+
+
 def _module(family: str):
     """wispsh.programs.<family>, imported (as importlib.import_module would, without importing importlib)."""
     name = f"wispsh.programs.{family}"
@@ -25,28 +49,74 @@ def _module(family: str):
     return sys.modules[name]
 
 
-def every_program() -> dict:
-    """Every program by name, from every family; a name two families claim is an error."""
-    found: dict = {}
-    for family in FAMILIES:
-        for name, described in table(family).items():
-            if name in found:
-                raise ValueError(f"program {name!r} is described by two families ({FAMILY.get(name)} and {family})")
-            found[name] = described
-    return found
+def _stamps() -> tuple:
+    """(file, size, mtime) of every module of programs/: what the families say can change only with these."""
+    return tuple(sorted((entry.name, entry.stat().st_size, entry.stat().st_mtime_ns) for entry in os.scandir(HERE)
+                        if entry.name.endswith(".py") and entry.name != "index.py"))
 
 
-def generate() -> str:
-    """This module's text with FAMILY rebuilt from the families themselves."""
+def current() -> dict:
+    """name -> family as the families say now: from the cache when the sources are those it was made from,
+    else made again (every family imported) and the cache written (when it can be: else made each process)."""
+    global _current
+    if _current is None:
+        stamps = _stamps()
+        try:
+            with open(CACHE, "rb") as fh:
+                cached_stamps, cached = marshal.load(fh)
+        except (OSError, EOFError, ValueError, TypeError):
+            cached_stamps, cached = None, None
+        if cached_stamps == stamps and isinstance(cached, dict):
+            _current = cached
+        else:
+            _current = claims()
+            _write_cache(stamps, _current)
+    return _current
+
+
+def _write_cache(stamps: tuple, found: dict) -> None:
+    tmp = f"{CACHE}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(CACHE), exist_ok=True)
+        with open(tmp, "wb") as fh:
+            marshal.dump((stamps, found), fh)
+        os.replace(tmp, CACHE)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def families() -> tuple[str, ...]:
+    """The modules of programs/ that describe programs (hold PROGRAMS), by file name."""
+    names = sorted(entry[:-3] for entry in os.listdir(HERE) if entry.endswith(".py") and entry not in (
+        "index.py", "__init__.py"))
+    return tuple(name for name in names if hasattr(_module(name), "PROGRAMS"))
+
+
+def claims() -> dict[str, str]:
+    """name -> family, from every family's PROGRAMS; a name two families claim is an error."""
     claimed: dict[str, str] = {}
-    for family in FAMILIES:
+    for family in families():
         for name in _module(family).PROGRAMS:
             if name in claimed:
                 raise ValueError(f"program {name!r} is described by {claimed[name]} and {family}")
             claimed[name] = family
+    return claimed
+
+
+def every_program() -> dict:
+    """Every program by name, from every family; a name two families claim is an error."""
+    return {name: table(family)[name] for name, family in claims().items()}
+
+
+def generate() -> str:
+    """This module's text with FAMILY rebuilt from the families themselves."""
+    claimed = claims()
     with open(__file__, encoding="utf-8") as fh:
         head = fh.read().partition(MARK)[0]
-    names: dict[str, list[str]] = {family: [] for family in FAMILIES}
+    names: dict[str, list[str]] = {family: [] for family in families()}
     for name, family in sorted(claimed.items()):
         if not name or any(c.isspace() for c in name):
             raise ValueError(f"program {name!r} of {family}: a program name has no blank")
@@ -77,6 +147,23 @@ if __name__ == "__main__":
 
 # ---- generated: do not edit by hand (python -m wispsh.programs.index)
 _NAMES = {
+    'agent_clis': (
+        'aider amp claude codex copilot crush cursor-agent droid gemini goose interpreter kiro-cli mini '
+        'opencode q qwen'
+    ),
+    'cloud': (
+        'aws az doctl eksctl firebase fly flyctl gcloud gsutil heroku netlify pulumi terraform terragrunt '
+        'tofu vercel wrangler'
+    ),
+    'containers': (
+        'docker docker-compose helm k kubectl minikube nerdctl oc podman podman-compose'
+    ),
+    'databases': (
+        'clickhouse-client clusterdb cqlsh createdb createuser dropdb dropuser duckdb etcdctl keydb-cli '
+        'litecli mariadb mariadb-admin mariadb-dump mongo mongodump mongoexport mongoimport mongorestore '
+        'mongosh mycli mysql mysqladmin mysqldump mysqlimport pg_dump pg_dumpall pg_restore pgcli psql '
+        'redis-cli reindexdb sqlcmd sqlite sqlite3 usql vacuumdb valkey-cli'
+    ),
     'files': (
         '7z 7za 7zr 7zz ack ag awk b2sum base32 base64 basename basenc bat batcat bsdtar bunzip2 busybox-awk '
         'bzcat bzip2 cat chattr chgrp chmod chown cksum cmp column comm cp csplit cut dd diff dirname du dust '
@@ -86,6 +173,9 @@ _NAMES = {
         'setfacl sha1sum sha256sum sha512sum shred shuf sort split sponge stat strings sum tac tail tar tee '
         'touch tr tree truncate unexpand uniq unlink unxz unzip unzstd wc xxd xz xzcat yq zcat zgrep zip zstd '
         'zstdcat'
+    ),
+    'gate': (
+        'wisp wispsh'
     ),
     'git': (
         'git'
@@ -102,14 +192,6 @@ _NAMES = {
         'scala set sh source subl tclsh tcsh test trap typeset unset vi view vim vimdiff wish xdg-open xonsh '
         'yash zsh'
     ),
-    'runners': (
-        'aws-vault chronic conky dbus-run-session direnv doppler dotenv entr envchain fd fdfind firejail fzf '
-        'infisical mise nix nix-shell op parallel perf pipenv proxychains proxychains4 ranger rtx screen '
-        'script setpriv sg ssh-agent systemd-run tmux torsocks valgrind xvfb-run'
-    ),
-    'gate': (
-        'wisp wispsh'
-    ),
     'network': (
         'ab aria2c autossh axel azcopy borg caddy croc curl curlie darkhttpd delv dig drill elinks fetch '
         'ffsend ftp getent gh grpcurl host hping hping3 http http-server https kdig lftp links links2 lp lpr '
@@ -117,12 +199,6 @@ _NAMES = {
         'ping6 rclone restic rsync s-nail s3cmd scp sendmail sftp simple-http-server smbclient socat ssh '
         'ssh-copy-id sshfs swaks telnet tftp tracepath traceroute updog w3m websocat wget wget2 whois '
         'wormhole xh xhs'
-    ),
-    'databases': (
-        'clickhouse-client clusterdb cqlsh createdb createuser dropdb dropuser duckdb etcdctl keydb-cli '
-        'litecli mariadb mariadb-admin mariadb-dump mongo mongodump mongoexport mongoimport mongorestore '
-        'mongosh mycli mysql mysqladmin mysqldump mysqlimport pg_dump pg_dumpall pg_restore pgcli psql '
-        'redis-cli reindexdb sqlcmd sqlite sqlite3 usql vacuumdb valkey-cli'
     ),
     'packages': (
         'actionlint add-apt-repository apk apt apt-cache apt-file apt-get apt-key apt-mark aptitude autopep8 '
@@ -134,6 +210,22 @@ _NAMES = {
         'platex pnpm pnpx poetry port pre-commit prettier py.test pycodestyle pydocstyle pyflakes pylint '
         'pyright pytest rpm ruff rustfmt rye shellcheck shfmt snap stylelint task tex tflint tox tsc twine '
         'uplatex uv uvx vulture xbps-install xelatex xetex yapf yarn yay yum zypper'
+    ),
+    'printing': (
+        ': apropos arch bc bg break btop builtin caffeinate cal colordiff command continue cowsay csvlook '
+        'date delta df diff3 difft dirs disown dmesg echo exec exit expr factor false fc-list fg figlet free '
+        'fx getconf getopts gh-status glow gron groups help htop id ifconfig info inotifywait inotifywatch '
+        'ionice jless jobs jsonlint last lastb ldd locale logname lsblk lscpu lsof lspci lsusb md5 mktemp mlr '
+        'netstat nice nm nohup notify-send nproc objdump otool pbcopy pbpaste pgrep popd ps pwd readelf '
+        'renice return say sdiff seq setopt shasum shift shopt size sleep ss stdbuf stty sw_vers sync '
+        'system_profiler tidy time timeout times tldr top tput true tty type ulimit umask unalias uname '
+        'unsetopt uptime users uuidgen vmstat w wait watch whatis whereis which who whoami wl-copy wl-paste '
+        'xclip xmllint xsel yamllint yes'
+    ),
+    'runners': (
+        'aws-vault chronic conky dbus-run-session direnv doppler dotenv entr envchain fd fdfind firejail fzf '
+        'infisical mise nix nix-shell op parallel perf pipenv proxychains proxychains4 ranger rtx screen '
+        'script setpriv sg ssh-agent systemd-run tmux torsocks valgrind xvfb-run'
     ),
     'system': (
         'addgroup adduser age arpspoof at atq atrm badblocks batch blkdiscard bore bw ccencrypt ccrypt cfdisk '
@@ -150,32 +242,10 @@ _NAMES = {
         'sysadminctl sysctl systemctl tailscale tcpdump telinit timedatectl trufflehog tshark ufw umount '
         'unshadow unshare update-alternatives useradd userdel usermod vault vgremove vipw visudo wipefs zpool'
     ),
-    'cloud': (
-        'aws az doctl eksctl firebase fly flyctl gcloud gsutil heroku netlify pulumi terraform terragrunt '
-        'tofu vercel wrangler'
-    ),
-    'containers': (
-        'docker docker-compose helm k kubectl minikube nerdctl oc podman podman-compose'
-    ),
     'verbs': (
         'ansible-galaxy ansible-vault asdf cabal corepack dart defaults flutter git-lfs glab gradle gradlew '
         'hg incus ip jj journalctl k3d kind lxc mix multipass mvn mvnw nmcli opam packer pm2 pyenv rbenv '
         'rustup stack supabase svn swift tea vagrant'
-    ),
-    'printing': (
-        ': apropos arch bc bg break btop builtin caffeinate cal colordiff command continue cowsay csvlook '
-        'date delta df diff3 difft dirs disown dmesg echo exec exit expr factor false fc-list fg figlet free '
-        'fx getconf getopts gh-status glow gron groups help htop id ifconfig info inotifywait inotifywatch '
-        'ionice jless jobs jsonlint last lastb ldd locale logname lsblk lscpu lsof lspci lsusb md5 mktemp mlr '
-        'netstat nice nm nohup notify-send nproc objdump otool pbcopy pbpaste pgrep popd ps pwd readelf '
-        'renice return say sdiff seq setopt shasum shift shopt size sleep ss stdbuf stty sw_vers sync '
-        'system_profiler tidy time timeout times tldr top tput true tty type ulimit umask unalias uname '
-        'unsetopt uptime users uuidgen vmstat w wait watch whatis whereis which who whoami wl-copy wl-paste '
-        'xclip xmllint xsel yamllint yes'
-    ),
-    'agent_clis': (
-        'aider amp claude codex copilot crush cursor-agent droid gemini goose interpreter kiro-cli mini '
-        'opencode q qwen'
     ),
 }
 FAMILY: dict[str, str] = {name: family for family, names in _NAMES.items() for name in names.split()}
