@@ -10,6 +10,8 @@ import re
 import tempfile
 from pathlib import Path
 
+import pytest
+
 _ROOT = tempfile.mkdtemp(prefix="wispsh-tests-")
 for _name, _sub in (("WISP_HOME", "wisp-home"), ("XDG_RUNTIME_DIR", "runtime")):
     _path = os.path.join(_ROOT, _sub)
@@ -18,6 +20,41 @@ for _name, _sub in (("WISP_HOME", "wisp-home"), ("XDG_RUNTIME_DIR", "runtime")):
 os.environ.pop("WISP_SESSION", None)     # tests that need a session name set their own
 
 ALLOWLIST = Path(__file__).with_name("skip-allowlist.txt")
+
+# The system tier (marker `system`): what runs whole systems - real bubblewrap, ptys and tmux, installs and
+# wheels, process storms, fuzzing and generated sweeps, real shells as oracles over corpora. The edit-test loop
+# is `pytest -m "not system"` (under a minute); CI and `scripts/test.sh` run everything.
+SYSTEM_FILES = frozenset({
+    "test_agents_sim.py", "test_ask_e2e.py", "test_exec_parity.py", "test_faults.py", "test_gated_shell.py",
+    "test_hotload.py", "test_install.py", "test_installed_scripts.py", "test_packaging.py", "test_split_fuzz.py",
+    "test_split_oracles.py", "test_split_properties.py", "test_startup_files.py", "test_startup_imports.py",
+    "test_watch.py", "test_wisp_run.py", "test_wisp_run_parity.py", "test_wisp_run_redteam.py",
+    "test_wisp_run_sessions.py", "test_wisp_run_terminal.py", "test_wisp_run_unprivileged.py",
+    "test_wisp_run_walls.py",
+})
+# Single tests of otherwise fast files: a wheel built, thousands of generated cases, a CLI started per case.
+SYSTEM_TESTS = frozenset({
+    "test_keys.py::test_WHEEL_multiplexer_list_ships_in_the_wheel",
+    "test_output.py::test_every_explain_output_and_audit_event_is_valid_utf8_on_10000_random_lines",
+    "test_output.py::test_a_sample_through_the_real_commands_is_valid_utf8",
+    "test_fast_paths.py::test_one_quoted_word_reads_as_the_decoder_reads_it",
+    "test_fast_paths.py::test_a_plain_relative_name_lands_where_normpath_says",
+    "test_fast_paths.py::test_a_command_with_no_wrapper_is_its_own_argv",
+    "test_fast_paths.py::test_a_name_in_the_projects_config_is_found_as_the_pattern_found_it",
+    "test_text_json.py::test_dumps_line_is_json_dumps_byte_for_byte",
+})
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "system: a whole-system test (left out of the fast tier: -m 'not system')")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = Path(str(item.fspath))
+        test = f"{path.name}::{getattr(item, 'originalname', item.name)}"
+        if path.name in SYSTEM_FILES or test in SYSTEM_TESTS or AGENT_STAGE in path.parents:
+            item.add_marker(pytest.mark.system)
 AGENT_STAGE = Path(__file__).resolve().parent / "agents"
 
 

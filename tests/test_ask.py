@@ -140,7 +140,8 @@ def test_refusal_fits_two_lines_of_80_columns_and_its_advice_is_whole(text, reas
     for questions in (1, 2):
         spec = {"line": text + " && ls", "parts": [[text, [0, len(text)], level, [reason], pattern],
                                                    ["ls -la", [0, 6], level, ["lists"], "ls *"]],
-                "questions": [[pattern, level, [reason], [0], False], ["ls *", level, ["lists"], [1], False]][:questions]}
+                "questions": [[pattern, level, [reason], [0], False],
+                              ["ls *", level, ["lists"], [1], False]][:questions]}
         line = prompt.refusal_line(build_plan(spec), ())
         assert len(line) <= 160 and "\n" not in line, line
         advice = f"wisp approvals add '{pattern}'" + ("" if level == "moderate" else f" --level {level}")

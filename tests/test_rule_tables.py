@@ -155,6 +155,33 @@ def test_a_dead_row_fails(place):
     assert When(flag=("f",)).describe() == "flag f"
 
 
+@pytest.mark.parametrize("words,fires", [
+    (["--network=host", "x"], True), (["--net", "host", "x"], True), (["--network", "bridge", "x"], False),
+    (["--network", "bridge", "--net=host", "x"], True), (["x", "--network=host"], True),
+    (["--mount", "src=/root/.ssh", "x"], False), (["--key", "~/.ssh/id_rsa", "x"], True),
+    (["--key", "./k.pem.example", "x"], False), (["--tag", "v2-beta", "x"], True), (["--tag", "beta", "x"], False),
+])
+def test_a_row_tests_an_options_value(place, words, fires):
+    # equals (one of), starts, contains and a place class, on any value the named options were given
+    from wispsh.policy import tables
+    from wispsh.programs.table import Grammar, Program, When
+    from wispsh.vocab import places
+    program = Program("t", grammar=Grammar(long_values=("network", "net", "mount", "key", "tag")), rows=(
+        Row("t.host", "expose", "{option}={value}", When(option=("network", "net"), equals=("host", "container"))),
+        Row("t.key", "secret", "reads {value}", When(option=("key",), place=places.SECRET_CLASSES)),
+        Row("t.tag", "change", "tags {value}", When(option=("tag",), starts=("v",), contains=("-beta",)))))
+    cmd = run("rm x", engine.program("rm"), place)
+    cmd.fired.clear()
+    cmd.found.clear()
+    tables.run(cmd, program, words, "t")
+    assert bool(cmd.fired) == fires, cmd.fired
+    if "t.host" in cmd.fired:
+        assert cmd.found[0].reason in ("network=host", "net=host")
+    with pytest.raises(ValueError, match="names its options"):
+        When(equals=("host",))
+    assert When(option=("net",), equals=("host",)).describe() == "option net equals host"
+
+
 def test_the_index_is_fresh():
     # the engine loads only the families a line's programs need, by programs/index.py; it must say what the
     # families say (regenerate with `python -m wispsh.programs.index`)

@@ -182,7 +182,8 @@ class Config(Record):
 
     def __init__(self, path, threshold=Level.MODERATE, persist_days=30.0, wait_seconds=120.0, prompt_seconds=300.0,
                  terminal_programs=(), deny=(), shells=None, known_shells=(), trusted_sources=(),
-                 audit_max_bytes=10 * 1024 * 1024, audit_required=False, wait_seconds_by_agent=None, protect=(), classifier=None, raw=None) -> None:
+                 audit_max_bytes=10 * 1024 * 1024, audit_required=False, wait_seconds_by_agent=None, protect=(),
+                 classifier=None, raw=None) -> None:
         _set(self, 'path', path)
         _set(self, 'threshold', threshold)
         _set(self, 'persist_days', persist_days)

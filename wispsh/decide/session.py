@@ -280,7 +280,7 @@ def started_with(pid: int, variable: str) -> bool:
 
 def gated_ancestor(pid: int, *, limit: int = 256) -> int | None:
     """The nearest process at or above `pid` that was started beneath a line a gate checked (it carries
-    WISP_GATED from run.exec_shell), or None. Linux /proc only; elsewhere None, and only the environment of
+    WISP_GATED from realshell.exec_shell), or None. Linux /proc only; elsewhere None, and only the environment of
     the process itself can tell (accepted: a process detached from the tree that also dropped the variable
     looks like one a person started)."""
     from wispsh.decide.nested import GATED_VARIABLE

@@ -271,7 +271,8 @@ def read_python_words(args) -> tuple[str, str | None, list]:
     return "operands", None, list(args[i:])
 
 
-@emits({**INLINE_EXAMPLES, "python.version": ["python3 -V"], "python.inline": ["python3 -c 'print(1)'", 'python -c "$X"'],
+@emits({**INLINE_EXAMPLES, "python.version": ["python3 -V"],
+        "python.inline": ["python3 -c 'print(1)'", 'python -c "$X"'],
         "python.script": ["python3 x.py", "python3 /tmp/x.py"], "python.script-runtime": ['python3 "$S"'],
         "python.stdin": ["echo 'print(1)' | python3"], "python.interactive": ["python3"],
         "python.stdin-file": ["python3 < x.py"], "serve.secret": ["python3 -m http.server -d ~/.ssh"],
@@ -602,7 +603,8 @@ PHP_CODE_SETTINGS = ("auto_prepend_file", "auto_append_file", "extension", "zend
 PHP = interpreter("php", flag="-r", grammar=Grammar(values="rBREFfcdzt"),
                   spec=Inline(code=("r", "B", "R", "E", "F"), files=("f",), check=("l",)),
                   on=(On("run", ("option", "c", "z"), id="php.ini", says="php loads its settings (or an extension) "
-                                                                         "from", examples=("php -c /tmp/php.ini x.php",)),))
+                                                                         "from",
+                         examples=("php -c /tmp/php.ini x.php",)),))
 PHP_HOOK = PHP.hook
 
 
@@ -1242,7 +1244,8 @@ IEX = Program("iex", aliases=("Invoke-Expression",), doc="PowerShell's eval",
                         sets=("runtime_code",), examples=("iex 'x'",)),),
               hook=iex_input)
 IWR = Program("iwr", aliases=("irm", "Invoke-WebRequest", "Invoke-RestMethod"), doc="PowerShell's web requests",
-              rows=(Row("iwr.fetch", "fetch", "reads the network", sets=("net_fetch",), examples=("iwr https://x.example",)),))
+              rows=(Row("iwr.fetch", "fetch", "reads the network", sets=("net_fetch",),
+                        examples=("iwr https://x.example",)),))
 
 # ---------------------------------------------------------------- shell builtins
 

@@ -132,7 +132,8 @@ def _parallel_value(cmd, value: str) -> str:
     return shlex.quote(value)
 
 
-@emits({"parallel.remote": ["parallel -S host echo ::: a"], "parallel.writes": ["parallel --joblog ~/.bashrc echo ::: a"],
+@emits({"parallel.remote": ["parallel -S host echo ::: a"],
+        "parallel.writes": ["parallel --joblog ~/.bashrc echo ::: a"],
         "parallel.reads": ["parallel -a list.txt echo"], "parallel.code-option": ["parallel --ssh ./x -S h echo ::: a"],
         "parallel.perl": ["parallel echo '{= $_=qx(id) =}' ::: a"],
         "parallel.runtime": ['parallel "$X" ::: a'], "parallel.lines": ["parallel ::: 'ls' 'pwd'"],
@@ -232,7 +233,8 @@ def _screen_typed(text: str) -> str:
     return _SCREEN_ESCAPE.sub(key, text)
 
 
-@emits({"screen.sends": ["screen -X stuff 'id'"], "screen.stuff": ["screen -S dev -X stuff 'rm -rf x\\n'"], "screen.lists": ["screen -ls"], "screen.rc": ["screen -c /tmp/rc"],
+@emits({"screen.sends": ["screen -X stuff 'id'"], "screen.stuff": ["screen -S dev -X stuff 'rm -rf x\\n'"],
+        "screen.lists": ["screen -ls"], "screen.rc": ["screen -c /tmp/rc"],
         "screen.logfile": ["screen -L -Logfile ~/.bashrc ls"], "screen.attach": ["screen -r"],
         "screen.shell": ["screen"], "screen.runs": ["screen -dmS x make"], "screen.runs-runtime": ['screen "$X"']})
 def screen_command(cmd, o: Options) -> None:
@@ -710,7 +712,8 @@ OP = Program(
     examples={"op run -- rm -rf ~": "dangerous", "op item list": "safe", "op read op://v/i/f": "high",
               "op service-account create ci --vault Dev:read_items": "dangerous"},
 )
-OP_MINTS = verb(rows=(Row("op.mints", "credentials", "{cmd} mints a token for 1Password (it prints it)", sets=("secret",),
+OP_MINTS = verb(rows=(Row("op.mints", "credentials", "{cmd} mints a token for 1Password (it prints it)",
+                          sets=("secret",),
                           examples=("op service-account create ci", "op connect token create t --server s",
                                     "op events-api create siem")),))
 OP.verbs.update({"service-account": verb(verbs={"create": OP_MINTS}), "events-api": verb(verbs={"create": OP_MINTS}),
@@ -794,10 +797,12 @@ MISE = Program(
             read_only=("ls", "list", "ls-remote"),
             default=Row("mise.plugins", "install", "{cmd}", examples=("mise plugins update",)))),
         "trust": verb(grammar=Grammar(longs=("untrust", "ignore", "show")), rows=(
-            Row("mise.untrust", "local-config", "{cmd} stops trusting a config", When(flag=("untrust", "ignore", "show")),
+            Row("mise.untrust", "local-config", "{cmd} stops trusting a config",
+                When(flag=("untrust", "ignore", "show")),
                 stop=True, examples=("mise trust --untrust",)),
             Row("mise.trust", "persist", "mise trust lets the directory's config set environment variables and run "
-                                         "its hooks whenever a shell enters it", examples=("mise trust", "mise trust -a")))),
+                                         "its hooks whenever a shell enters it",
+                examples=("mise trust", "mise trust -a")))),
         **dict.fromkeys(("settings", "config", "set", "unuse", "alias", "cache", "link", "implode", "generate",
                          "edit"), verb(read_only=("get", "ls", "list"), default=Row(
             "mise.settings", "local-config", "{cmd} changes mise's settings", examples=("mise settings set x y",)),
@@ -1076,7 +1081,8 @@ SCRIPT = Program(
     grammar=Grammar(values="cTIOBEom", long_values=("command", "log-timing", "log-in", "log-out", "log-io", "echo",
                                                     "output-limit", "logging-format", "timing"),
                     optional=("timing",)),
-    rows=(Row("script.session", "session", "script records a shell session", examples=("script", "script -q /dev/null")),),
+    rows=(Row("script.session", "session", "script records a shell session",
+              examples=("script", "script -q /dev/null")),),
     on=(On("write", OPERANDS, id="script.typescript", says="script records the session to",
            examples=("script ~/.bashrc",)),
         On("write", ("option", "T", "log-timing", "I", "log-in", "O", "log-out", "B", "log-io", "timing"),

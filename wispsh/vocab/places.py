@@ -34,7 +34,8 @@ UNKNOWN_PLACE = "a place known only at run time"
 CLASS_IDS = {HARMLESS: "harmless-device", NETDEV: "network-socket", WISP: "wisp-home", WISP_KEY: "wisp-key",
              GIT_INTERNAL: "git-internal", ROOT: "root", HOME: "home", ANCESTOR: "ancestor",
              PROJECT_ROOT: "project-root", PROJECT: "project", PROJECT_SECRET: "project-secret",
-             PROJECT_CONFIG: "project-config", AGENT_CONTROL: "control-file", AGENT_INSTRUCTIONS: "instructions", SECRET: "secret", DOTFILE: "dotfile", HOME_OTHER: "home-other",
+             PROJECT_CONFIG: "project-config", AGENT_CONTROL: "control-file", AGENT_INSTRUCTIONS: "instructions",
+             SECRET: "secret", DOTFILE: "dotfile", HOME_OTHER: "home-other",
              TEMP: "temp", DEVICE: "device", SYSTEM: "system", OUTSIDE: "outside", UNKNOWN_PLACE: "unknown"}
 
 # the classes whose reading leaks a secret
@@ -65,7 +66,8 @@ HOME_SECRETS = (".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", "
                 ".config/solana", ".config/rclone", ".s3cfg", ".boto", ".dockercfg", ".config/doctl",
                 ".config/heroku", ".netlify", ".vercel", ".config/gcloud", ".claude/.credentials.json",
                 ".codex/auth.json", ".gemini/oauth_creds.json", ".qwen/oauth_creds.json",
-                ".config/github-copilot/hosts.json", ".config/github-copilot/apps.json", ".local/share/opencode/auth.json",
+                ".config/github-copilot/hosts.json", ".config/github-copilot/apps.json",
+                ".local/share/opencode/auth.json",
                 ".aider.conf.yml.secret", ".config/gh/hosts.yml", ".config/op/config", ".docker/config.json",
                 # browsers' profiles where snap, flatpak and other vendors keep them
                 "snap/firefox/common/.mozilla", ".var/app/org.mozilla.firefox/.mozilla",
