@@ -3,6 +3,7 @@ up the layers (docs/architecture.md's table of layers), and every module has its
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -42,6 +43,7 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
     return found
 
 
+@functools.cache
 def graph() -> dict[str, set[str]]:
     mods = modules()
     return {name: imports_of(name, path, set(mods)) for name, path in mods.items()}
