@@ -120,8 +120,13 @@ class Cmd:
         self.fired: set[str] = set()    # ids of the table rows that applied (the table tests read them)
         self.images = NO_IMAGES     # local image names the line built for certain before this command (sequence.py)
 
-    def code_text(self, text: str, what: str, at_least: Level = Level.SAFE) -> None:
-        """Shell code the splitter did not see as parts (`unshare sh -c '…'`): split and judge it here."""
+    def code_text(self, text: str, what: str, at_least: Level | str | tuple = Level.SAFE) -> None:
+        """Shell code the splitter did not see as parts (`unshare sh -c '…'`): split and judge it here.
+        `at_least`: the part is at least as bad as this effect kind (or `(kind, rule id)`: the user may set that
+        rule's level), ranked by the policy; a description names kinds, never levels."""
+        if not isinstance(at_least, Level):
+            kind, rule = (at_least, "") if isinstance(at_least, str) else at_least
+            at_least = self.ctx.level_of(kind, rule)
         verdict = self.ctx.judge_code(text, self.ctx, self.cwd)
         level = max(verdict.level, at_least)
         if level > Level.SAFE:

@@ -237,7 +237,7 @@ def client_command(cmd, command: str, client: str, *, safe: bool = False) -> boo
     if name in META_SHELL:
         cmd.does("run-code", "sql.meta.shell", f"{client} runs a shell command ({name})")
         if rest and UNKNOWN not in rest:    # the rest of the line is the shell's: judged as a line of its own
-            cmd.code_text(rest, f"{client} {name} runs", at_least=cmd.ctx.level_of("run-code", "sql.meta.shell"))
+            cmd.code_text(rest, f"{client} {name} runs", at_least=("run-code", "sql.meta.shell"))
     elif name in META_EDITOR or name in (".once", ".output") and target in ("-e", "-x", "--bom -x"):
         cmd.does("run-code", "sql.meta.editor", f"{client} opens an editor or another program ({name})")
     elif name in META_PIPE or target.startswith("|") and name in META_WRITES | META_READS | META_RUNS:

@@ -20,10 +20,6 @@ from wispsh.support.lazyre import lazy_re, re
 SESSION_FLOOR = "session"       # the kind whose level a runner's own part has at least (a command it runs)
 
 
-def _floor(cmd, kind: str = SESSION_FLOOR):
-    return cmd.ctx.level_of(kind, "")
-
-
 def _env_assignment(cmd, value: str, rule: str) -> None:
     """VAR=value given to the command it runs (`tmux new -e`, `systemd-run -E`): judged as any assignment."""
     name, _, text = value.partition("=")
@@ -189,7 +185,7 @@ def parallel_command(cmd, o: Options) -> None:
         if values and not from_files:
             cmd.fired.add("parallel.lines")
             for value in values:
-                cmd.code_text(value, "parallel runs", at_least=_floor(cmd, "run-project"))
+                cmd.code_text(value, "parallel runs", at_least="run-project")
         else:
             cmd.facts.runtime_code = True
             cmd.does("run-code", "parallel.input-lines", "parallel runs command lines from its input")
@@ -203,7 +199,7 @@ def parallel_command(cmd, o: Options) -> None:
                 line = line.replace(placeholder, value)
         else:
             line = f"{text} {value}"
-        cmd.code_text(line, "parallel runs", at_least=_floor(cmd, "run-project"))
+        cmd.code_text(line, "parallel runs", at_least="run-project")
 
 
 PARALLEL = Program("parallel", doc="runs a command line for each input, through a shell", hook=parallel_command,
@@ -250,7 +246,7 @@ def screen_command(cmd, o: Options) -> None:
                 typed = _screen_typed(" ".join(args[i + 1:]))
                 if typed.strip() and UNKNOWN not in typed:
                     cmd.fired.add("screen.stuff")
-                    cmd.code_text(typed, "screen stuff types", at_least=_floor(cmd, "run-code"))
+                    cmd.code_text(typed, "screen stuff types", at_least="run-code")
             _screen_runs(cmd, args[i:])
             return
         if arg in SCREEN_READ:
@@ -403,7 +399,7 @@ def tmux_command(cmd, o: Options) -> None:
         if args[i] in ("-L", "-S", "-f", "-c", "-T") and i + 1 < n:
             if args[i] == "-c":
                 cmd.fired.add("tmux.code")
-                cmd.code_text(args[i + 1], "tmux -c runs", at_least=_floor(cmd))
+                cmd.code_text(args[i + 1], "tmux -c runs", at_least=SESSION_FLOOR)
                 return
             if args[i] == "-f":
                 cmd.fired.add("tmux.config")
@@ -421,7 +417,7 @@ def tmux_command(cmd, o: Options) -> None:
         cmd.does("run-code", "tmux.send-keys", "tmux send-keys types commands into another shell")
         typed = _tmux_typed(_tmux_operands(rest))
         if typed.strip() and UNKNOWN not in typed:
-            cmd.code_text(typed, "tmux send-keys types", at_least=_floor(cmd, "run-code"))
+            cmd.code_text(typed, "tmux send-keys types", at_least="run-code")
         return
     if verb_word in TMUX_SOURCES:
         for word in words:
@@ -460,7 +456,7 @@ def tmux_command(cmd, o: Options) -> None:
         cmd.facts.runtime_code = True
         cmd.does("run-code", "tmux.runtime", f"tmux {verb_word} runs a command known only at run time")
         return
-    cmd.code_text(text, f"tmux {verb_word} runs", at_least=_floor(cmd))
+    cmd.code_text(text, f"tmux {verb_word} runs", at_least=SESSION_FLOOR)
 
 
 def _tmux_operands(rest: list[str], verb_word: str = "", cmd=None) -> list[str]:
@@ -610,7 +606,7 @@ def _command_line(cmd, text: str, who: str) -> None:
         cmd.does("run-code", "runner.code-runtime", f"{who} runs a command known only at run time")
         return
     cmd.fired.add("runner.code")
-    cmd.code_text(text, f"{who} runs", at_least=_floor(cmd, "run-project"))
+    cmd.code_text(text, f"{who} runs", at_least="run-project")
 
 
 def runner(name: str, values=(), doc: str = "", aliases=(), hook=runs_command, **more) -> Program:
@@ -1044,7 +1040,7 @@ def nix_shell(cmd, o: Options) -> None:
         cmd.does("run-code", "nix-shell.code-runtime", "nix-shell runs a command known only at run time")
         return
     cmd.fired.add("nix-shell.code")
-    cmd.code_text(text, "nix-shell runs", at_least=_floor(cmd))
+    cmd.code_text(text, "nix-shell runs", at_least=SESSION_FLOOR)
 
 
 NIX_SHELL = Program(
@@ -1073,7 +1069,7 @@ def script_command(cmd, o: Options) -> None:
     else:
         cmd.fired.add("script.command")
         if cmd.delegated:
-            cmd.code_text(command, "script -c runs", at_least=_floor(cmd))
+            cmd.code_text(command, "script -c runs", at_least=SESSION_FLOOR)
 
 
 SCRIPT = Program(

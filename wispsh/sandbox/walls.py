@@ -25,6 +25,8 @@ import os
 import stat
 from dataclasses import dataclass, field
 
+from wispsh.vocab.places import is_under
+
 # Package managers' and build tools' caches (relative to home): writable, made when missing if the tool is
 # installed (`prepare`). A poisoned cache is not stopped by the walls (docs/wisp-run.md).
 CACHES = (
@@ -128,12 +130,8 @@ def program_name(program: list[str]) -> str:
     return os.path.basename(program[0]) if program else ""
 
 
-def _under(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip("/") + "/")
-
-
 def under_any(path: str, roots) -> bool:
-    return any(_under(path, r) for r in roots)
+    return any(is_under(path, r) for r in roots)
 
 
 # ---------------------------------------------------------------- writes
@@ -261,7 +259,7 @@ def secrets(homes: list[str], settings: Settings, program: str, uid: int) -> Sec
         if not os.path.lexists(path):
             continue
         real = os.path.realpath(path)
-        if any(_under(real, a) for a in allowed):
+        if any(is_under(real, a) for a in allowed):
             continue
         if rel == ".npmrc" and os.path.isfile(real):
             found.copies.append((real, _npmrc_without_secrets(real)))

@@ -135,7 +135,8 @@ HOME_CACHES = frozenset({".cache", ".npm", ".yarn", ".m2", ".gradle", ".pnpm-sto
 
 
 def is_under(path: str, root: str) -> bool:
-    return path == root or path.startswith(root + "/") or root == "/"
+    """`path` is `root` or inside it (by name: no link is followed)."""
+    return path == root or path.startswith(root.rstrip("/") + "/")
 
 
 # Certificates and public halves are meant to be shared: a .pem named like one is not a secret.
