@@ -51,8 +51,13 @@ def _module(family: str):
 
 def _stamps() -> tuple:
     """(file, size, mtime) of every module of programs/: what the families say can change only with these."""
-    return tuple(sorted((entry.name, entry.stat().st_size, entry.stat().st_mtime_ns) for entry in os.scandir(HERE)
-                        if entry.name.endswith(".py") and entry.name != "index.py"))
+    found = []
+    with os.scandir(HERE) as entries:
+        for entry in entries:
+            if entry.name.endswith(".py") and entry.name != "index.py":
+                st = entry.stat()
+                found.append((entry.name, st.st_size, st.st_mtime_ns))
+    return tuple(sorted(found))
 
 
 def current() -> dict:
