@@ -75,7 +75,8 @@ def _pipelines(judged, facts, found, ctx, carried=frozenset()) -> set:
                 if f.stdin_interp and decoded is not None:
                     found.append(Finding(H, "flow.decode-to-interpreter", "decodes hidden text and runs it"))
                 if network and secret:
-                    found.append(Finding(D, "flow.secret-to-network", f"sends secrets to the network (one part {secret})"))
+                    found.append(Finding(D, "flow.secret-to-network",
+                                         f"sends secrets to the network (one part {secret})"))
                 if key is not None and "xargs" in key.wrappers and f.deletes and listed:
                     found.append(Finding(D, "flow.delete-listed-tree", f"deletes every file listed under {listed}"))
             if dumped and _filters_secret_names(item):
@@ -215,11 +216,13 @@ def _nested(judged, facts, found, fed=frozenset()) -> None:
         for up in _ancestors(judged, index):
             holder = facts[up]
             if f.net_fetch and (holder.runtime_code or holder.stdin_interp):
-                found.append(Finding(D, "flow.fetch-to-interpreter", "runs code fetched from the network ($(curl …) / <(curl …))"))
+                found.append(Finding(D, "flow.fetch-to-interpreter",
+                                     "runs code fetched from the network ($(curl …) / <(curl …))"))
             if f.decoder and (holder.runtime_code or holder.stdin_interp):
                 found.append(Finding(H, "flow.decode-to-interpreter", "decodes hidden text and runs it"))
             if f.secret_source and (holder.net_send or holder.net_fetch):
-                found.append(Finding(D, "flow.secret-to-network", f"sends secrets to the network (a substitution {f.secret_source})"))
+                found.append(Finding(D, "flow.secret-to-network",
+                                     f"sends secrets to the network (a substitution {f.secret_source})"))
     for index, f in enumerate(facts):
         # `sudo find . -exec /bin/sh \;`, `sudo xargs sh -c …`: a shell or code run beneath a privileged part
         if judged[index].part.parent is None or not (f.interp or f.stdin_interp or f.runtime_code or any(
@@ -236,7 +239,8 @@ def _nested(judged, facts, found, fed=frozenset()) -> None:
         if part.origin == "find -exec" and (f.net_send or f.net_fetch) and part.parent is not None:
             finder = facts[part.parent] if 0 <= part.parent < len(facts) else None
             if finder is not None and finder.secret_source:
-                found.append(Finding(D, "flow.secret-to-network", f"sends files to the network that find {finder.secret_source[5:]}"))
+                found.append(Finding(D, "flow.secret-to-network",
+                                     f"sends files to the network that find {finder.secret_source[5:]}"))
 
 
 def _through_new_links(judged, facts, found, ctx) -> None:
@@ -250,7 +254,8 @@ def _through_new_links(judged, facts, found, ctx) -> None:
                     cls = places.classify(landed, ctx)
                     level = ctx.path_level("write", cls, f"path.write.{places.CLASS_IDS[cls]}")
                     if level > judged[index].verdict.level:
-                        found.append(Finding(level, "flow.write-through-link", f"writes {landed} ({cls}) through the link {link}"))
+                        found.append(Finding(level, "flow.write-through-link",
+                                             f"writes {landed} ({cls}) through the link {link}"))
         links.extend(f.links)
 
 
@@ -378,7 +383,8 @@ def _sockets(facts, found) -> None:
         if secret:
             found.append(Finding(D, "flow.secret-to-socket", f"a part {secret} on a line that opens a network socket"))
         if any(f.stdin_interp or f.interp for f in facts):
-            found.append(Finding(D, "flow.reverse-shell", "a shell or interpreter on a line that opens a network socket (reverse shell)"))
+            found.append(Finding(D, "flow.reverse-shell",
+                                 "a shell or interpreter on a line that opens a network socket (reverse shell)"))
 def _copies_then_sends(judged, facts, found) -> None:
     """A secret put somewhere a later part sends from: a file (`cp ~/.aws/credentials x`), the index (`git add
     -f .env`), the repository's own data (`git config user.email "$(base64 secret)"`), then pushed or uploaded."""

@@ -268,7 +268,8 @@ EXEC = verb(
           Row("docker.exec.privileged", "root", "{cmd} runs as root or privileged", When(flag=("privileged",)),
               examples=("docker exec --privileged x id",)),
           Row("docker.exec.root", "root", "{cmd} runs as root", When(option=("u", "user"), equals=("0", "root")),
-              examples=("docker exec -u root x id", "docker exec -u 0 x id"), not_examples=("docker exec -u 1000 x id",))),
+              examples=("docker exec -u root x id", "docker exec -u 0 x id"),
+              not_examples=("docker exec -u 1000 x id",))),
 )
 
 
@@ -611,8 +612,8 @@ BIG_KINDS = frozenset({"namespace", "namespaces", "ns", "node", "nodes", "pv", "
 def deletes_big(cmd, o) -> None:
     """Everything, a namespace, nodes or volumes."""
     kinds = [a.lower() for a in o.operands]
-    if o.has("all", "A", "all-namespaces") or any(k in BIG_KINDS or k.startswith(("namespace/", "ns/", "node/", "project/"))
-                                                  for k in kinds):
+    big = ("namespace/", "ns/", "node/", "project/")
+    if o.has("all", "A", "all-namespaces") or any(k in BIG_KINDS or k.startswith(big) for k in kinds):
         cmd.does("destroy", "kubectl.delete.everything", "kubectl delete of everything, a namespace, nodes or volumes")
 
 

@@ -160,10 +160,12 @@ class Row:
     """When `when` holds, the command has the effect `does`, described by `says` (shown in --explain).
 
     `says` may name {cmd} (the command as far as its verbs: "git push"), {verb} (the last verb word),
-    {value} (the value of the option `when` tested) and {option} (the option whose value a value test matched). `sets` marks facts the whole-line rules follow:
-    "net_fetch", "net_send", "decoder", "stdin_interp", "interp", "runtime_code", "secret" (this command
-    prints secrets: `says` is why), "builds" (it runs the build files of its directory: a Makefile, setup.py,
-    package.json scripts, conftest.py - so that a line that writes one and then builds is seen to run it). `stop`: no later row, path effect, hook or verb of this command applies.
+    {value} (the value of the option `when` tested) and {option} (the option whose value a value test
+    matched). `sets` marks facts the whole-line rules follow: "net_fetch", "net_send", "decoder",
+    "stdin_interp", "interp", "runtime_code", "secret" (this command prints secrets: `says` is why), "builds"
+    (it runs the build files of its directory: a Makefile, setup.py, package.json scripts, conftest.py - so
+    that a line that writes one and then builds is seen to run it). `stop`: no later row, path effect, hook or
+    verb of this command applies.
     """
 
     __slots__ = ("id", "does", "says", "when", "stop", "sets", "examples", "not_examples")
