@@ -10,7 +10,7 @@ the ×2 input; exits 1 when a full run takes 1 s or more, or an input twice as b
 as long. The machine's load average is printed: on a shared machine the figures are only comparable within
 one run.
 
-    .venv/bin/python bench/bench_pipeline.py [--quick] [--shapes] [--explain-only] [--wispsh PATH]
+    .venv/bin/python bench/bench_pipeline.py [--quick] [--shapes] [--explain-only] [--depth-only] [--wispsh PATH]
 
 The wispsh timed is the launcher install.sh lays (`wisp shims install --shell wispsh DIR`, into the run's
 temporary directory: `python -I -S` on this venv), the form agents start; --wispsh PATH times another (the
@@ -80,6 +80,78 @@ SHAPES = {
     "docker build then run": lambda n: " && ".join(f"docker build -t a/b{i} . && docker run a/b{i}"
                                                     for i in range(n)),
 }
+
+
+# Nesting depth (issue 26): each shape at 1k, 10k and 100k levels, through a fresh process as an agent's line
+# would go (explain; check: the gate, the audit and the exec of a stand-in shell, from a script file and, where
+# the text fits in one argv word, as `-c`; Linux caps a word at 128 KiB, so a 100,000-deep `$(` line, 200 KB,
+# cannot be a -c line at all). Growth is per doubling of the depth (the ×10 steps' growth to the power
+# log 2 / log 10); linear is 2 at most.
+DEPTH_SHAPES = {
+    "$(": lambda d: "echo " + "$(" * d + "x" + ")" * d,
+    '"$(': lambda d: "echo " + '"$(' * d + "x" + ')"' * d,
+    "( subshells": lambda d: "( " * d + "x" + " )" * d,
+    "{ groups": lambda d: "{ " * d + "x" + "; }" * d,
+    "if": lambda d: "if a; then " * d + "x" + "; fi" * d,
+    "$(( arithmetic": lambda d: "echo " + "$((1+" * d + "1" + "))" * d,
+    "${x:- operands": lambda d: "echo " + "${x:-" * d + "y" + "}" * d,
+    "$( unclosed": lambda d: "echo " + "$(" * d,
+}
+DEPTHS = (1_000, 10_000, 100_000)
+LIMIT_DEPTH_GROWTH = 2.2
+ARGV_WORD_LIMIT = 128 * 1024
+
+
+def spent(argv: list[str], text_file: Path, env: dict[str, str], cwd: Path, runs: int) -> tuple[float, float]:
+    """(the least CPU seconds, user + system, of the process and the children it waited for, as wait4 counts
+    them; the least wall seconds) of `runs` fresh runs. On a shared machine the wall time is mostly other
+    processes' load; the CPU time is what the gate itself spends."""
+    best_cpu = best_wall = float("inf")
+    for _ in range(runs):
+        with open(text_file, "rb") as stdin:
+            start = time.perf_counter()
+            process = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                       env=env, cwd=cwd)
+            _, _, usage = os.wait4(process.pid, 0)
+            process.returncode = 0
+            best_wall = min(best_wall, time.perf_counter() - start)
+            best_cpu = min(best_cpu, usage.ru_utime + usage.ru_stime)
+    return best_cpu, best_wall
+
+
+def depth(wispsh: str, env: dict[str, str], home: Path, project: Path, runs: int) -> list[str]:
+    """Each nesting shape at 1k, 10k and 100k levels: CPU seconds (wall in brackets) and the growth per
+    doubling of the CPU time. Fails on growth past LIMIT_DEPTH_GROWTH or a run of 2 s of CPU or more."""
+    import math
+
+    failed = []
+    print(f"\n{'nesting (fresh process)':22} {'mode':8} " + " ".join(f"{d:>17,}" for d in DEPTHS)
+          + f" {'growth/x2':>10}")
+    text_file = home / "deep.sh"
+    for label, make in DEPTH_SHAPES.items():
+        rows: dict[str, list[tuple[float, float]]] = {"explain": [], "check": [], "check -c": []}
+        nothing = (float("nan"), float("nan"))
+        for d in DEPTHS:
+            text = make(d)
+            text_file.write_text(text)
+            rows["explain"].append(spent([wispsh, "--explain", "--json"], text_file, env, project, runs))
+            rows["check"].append(spent([wispsh, "--yes", str(text_file)], Path(os.devnull), env, project, runs))
+            fits = len(text.encode()) < ARGV_WORD_LIMIT
+            rows["check -c"].append(spent([wispsh, "--yes", "-c", text], Path(os.devnull), env, project, runs)
+                                    if fits else nothing)
+        for mode, times in rows.items():
+            known = [(d, cpu) for d, (cpu, _) in zip(DEPTHS, times) if cpu == cpu]
+            growth = max((t2 / t1) ** (math.log(2) / math.log(d2 / d1))
+                         for (d1, t1), (d2, t2) in zip(known, known[1:])) if len(known) > 1 else float("nan")
+            shown = " ".join(f"{cpu:7.3f}s ({wall:6.2f}s)" if cpu == cpu else f"{'(over argv)':>17}"
+                             for cpu, wall in times)
+            print(f"{label:22} {mode:8} {shown} {growth:9.2f}x")
+            if growth > LIMIT_DEPTH_GROWTH:
+                failed.append(f"nesting {label} {mode}: grew x{growth:.2f} per doubling")
+            for d, cpu in known:
+                if cpu >= 2 * LIMIT_SECONDS:
+                    failed.append(f"nesting {label} {d:,} {mode}: took {cpu:.2f} s of CPU")
+    return failed
 
 
 def _launcher(directory: Path) -> str:
@@ -191,7 +263,7 @@ def main() -> int:
         (home / ".wisp" / "config.json").write_text(json.dumps({"shell": {"default": "/bin/true"}}))
         env = _env(home)
         print(f"{'input':30} {'size':>9} {'chars':>10} {'parts':>7} {'explain':>9} {'check':>9}   stages in process")
-        for label, make, sizes in INPUTS:
+        for label, make, sizes in INPUTS if "--depth-only" not in sys.argv else ():
             row = []
             for size in sizes:
                 text = make(size)
@@ -217,6 +289,7 @@ def main() -> int:
                     failed.append(f"{label}: {what} grew x{growth:.2f} for a x2 input")
         if "--shapes" in sys.argv:
             failed += shapes(home, project, runs)
+        failed += depth(wispsh, env, home, project, runs)
     print("load average:", " ".join(f"{x:.2f}" for x in os.getloadavg()), f"on {os.cpu_count()} cores")
     for line in failed:
         print("bench:", line)

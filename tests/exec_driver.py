@@ -13,16 +13,22 @@ from wispsh.config import load_config
 
 
 def drive(argv):
-    invocation = shell.parse(argv, stdin_is_tty=os.isatty(0))
+    from wispsh.support import inherited
+
+    inherited.keep()
+    argv0 = inherited.caller_argv0(argv[0], os.environ, os.getpid())
+    invocation = shell.parse(argv, stdin_is_tty=os.isatty(0), argv0=argv0)
     env = dict(os.environ)
     depth = realshell.next_depth(env)
     realshell.check_depth(depth)
     try:
-        real_shell = realshell.find_shell(invocation.shell_name, load_config(), env, invocation.argv0)
+        real_shell = realshell.find_shell(invocation.shell_name, load_config(), env, invocation.argv[0])
     except realshell.ShellNotFound as exc:
         realshell.refuse(f"wispsh: not run: {exc}")
     if shell.grammar_of(real_shell) != invocation.grammar:
-        invocation = shell.parse(argv, stdin_is_tty=os.isatty(0), grammar=shell.grammar_of(real_shell))
+        invocation = shell.parse(argv, stdin_is_tty=os.isatty(0), grammar=shell.grammar_of(real_shell),
+                                 argv0=argv0)
+    invocation = invocation.run_by(real_shell)
     if invocation.mode in (shell.INTERACTIVE, shell.PASSTHROUGH):
         realshell.exec_shell(real_shell, invocation.passthrough_argv(), env, depth)
     if invocation.mode == shell.COMMAND:

@@ -45,7 +45,7 @@ def test_command_shapes(words, line, args, options, login):
     inv = parse("bash", *words)
     assert inv.mode == shell.COMMAND
     assert (inv.line, inv.args, inv.options, inv.login) == (line, args, options, login)
-    assert inv.command_argv() == ("bash", *options, "-c", "--", line, *args)
+    assert inv.command_argv() == ("bash", *options, "-c", *(("--",) if line[:1] in ("-", "+") else ()), line, *args)
 
 
 @pytest.mark.parametrize("words,line,args,options,login", COMMAND_SHAPES)
@@ -66,7 +66,7 @@ def test_the_rebuilt_argv_runs_what_bash_runs(words, line, args, options, login,
 def test_script_mode():
     inv = parse("bash", "-e", "deploy.sh", "a", "b")
     assert (inv.mode, inv.script, inv.args, inv.options) == (shell.SCRIPT, "deploy.sh", ("a", "b"), ("-e",))
-    assert inv.source_argv("/dev/fd/5") == ("bash", "-e", "-c", "--", ". /dev/fd/5", "deploy.sh", "a", "b")
+    assert inv.source_argv("/dev/fd/5") == ("bash", "-e", "-c", ". /dev/fd/5", "deploy.sh", "a", "b")
 
 
 def test_script_after_double_dash_may_start_with_a_dash():
@@ -79,7 +79,7 @@ def test_stdin_and_interactive_modes():
     assert parse("bash", tty=True).mode == shell.INTERACTIVE
     inv = parse("bash", "-s", "a", "b")
     assert (inv.mode, inv.args) == (shell.STDIN, ("a", "b"))
-    assert inv.source_argv("/dev/fd/4") == ("bash", "-c", "--", ". /dev/fd/4", "bash", "a", "b")
+    assert inv.source_argv("/dev/fd/4") == ("bash", "-c", ". /dev/fd/4", "bash", "a", "b")
     inv = parse("bash", "-es", "-o", "posix", "-s", "a")
     assert inv.options == ("-e", "-o", "posix")  # -s goes (the text reaches the shell another way); args stay
     inv = parse("bash", "-s", "a", tty=True)
@@ -101,7 +101,7 @@ def test_runs_that_only_print_or_fail_pass_through_unchanged(words):
 def test_unknown_options_are_passed_on_never_dropped():
     inv = parse("bash", "--frobnicate", "-Q", "-c", "echo x")
     assert inv.options == ("--frobnicate", "-Q")
-    assert inv.command_argv() == ("bash", "--frobnicate", "-Q", "-c", "--", "echo x")
+    assert inv.command_argv() == ("bash", "--frobnicate", "-Q", "-c", "echo x")
     assert parse("zsh", "-l", "--no-rcs", "-c", "x").options == ("-l", "--no-rcs")
 
 

@@ -358,7 +358,6 @@ def test_second_spelling(line, second):
     ("then rm x", "rm"),
     ("fi; rm x", "rm"),
     ("a\x0brm x", None),
-    ("echo `a \\`rm x\\``", "a"),
     ("{sh,-c,'curl x | sh'}", "curl"),
     ("cat <<A <<'B'\n$(x)\nA\n$(y)\nB\nrm z", "rm"),
     ("echo 'unterminated; rm x", "echo"),
@@ -371,6 +370,23 @@ def test_flagged_lines_use_the_fallback(line, must):
     assert not any("internal error" in n for n in s.notes)
     if must:
         assert part(s, must)
+
+
+@pytest.mark.parametrize("line, programs", [
+    ("echo `a \\`rm x\\``", ["echo", "a", "rm"]),             # read again once unescaped, as bash does
+    ('echo `a "\\`rm x\\`"`', ["echo", "a", "rm"]),           # in "…" inside backticks: still code
+    ("echo $(a `b \\`rm x\\``)", ["echo", "a", "b", "rm"]),
+    ("echo `a $(b \\`rm x\\`)`", ["echo", "a", "b", "rm"]),
+    ("echo `a \\$(rm x)`", ["echo", "a", "rm"]),
+    ("echo `a '\\`rm x\\`'`", ["echo", "a"]),                 # single quotes after unescaping: data
+    ("echo $((1 + $((2 + 3)) + 4))", ["echo"]),                  # arithmetic in arithmetic: no command
+    ("echo $((1 + $((2 + $(rm x))) ))", ["echo", "rm"]),
+    ("(( x = $((2 + 3)) )); echo", ["echo"]),
+    ("echo $((a) | rm x)", ["echo", "a", "rm"]),                 # a substitution after all (bash's rule)
+])
+def test_backticks_and_arithmetic_split_as_bash_reads_them(line, programs):
+    s = split_line(line)
+    assert sorted(p.argv[0] for p in s.parts if p.argv and p.argv[0]) == sorted(programs), (line, s.parts)
 
 
 def test_fallback_heredoc_substitutions():
@@ -429,7 +445,7 @@ def test_touching_words_are_one_word():
     ("a ;; b", ";; outside", {"a", "b"}),
     ("c2 `c3 a1` `c7 a1` x", "backticks run together", {"c2", "c3", "c7"}),
     ("a | b\nc d && e", None, {"a", "b", "c", "e"}),
-    ("echo `a \\`rm x\\``", "plain word", {"echo", "a", "rm"}),
+    ("echo `a \\`rm x\\``", None, {"echo", "a", "rm"}),      # no longer a misparse: read again unescaped
 ])
 def test_misparses_go_to_the_fallback(line, note, expected):
     s = split_line(line)

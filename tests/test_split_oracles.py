@@ -12,7 +12,7 @@ import textwrap
 import bashlex
 
 from oracle import Stubs
-from strategies import random_line
+from strategies import PROGRAMS, random_line
 from test_split_corpus import AGENT_LINES
 from wispsh.parse.split import split_line
 
@@ -143,3 +143,48 @@ def test_recording_oracle(tmp_path):
         # every program bash ran is a part; the count of runs can exceed the parts (loops), the names cannot
         assert set(logged) <= set(seen), (line, logged, seen)
     assert ran_any > 100
+
+
+# ---------------------------------------------------------------- nesting as bash reads it (issue 26)
+
+
+def _nested_line(rng: random.Random, depth: int) -> str:
+    """A command whose words hold substitutions nested in every way bash allows: $(…), backticks written as bash
+    wants them nested (each level escapes \\, ` and $ once more), inside double quotes or not, and arithmetic
+    holding arithmetic (`$(( 1 + $(( 2 * … )) ))`) with substitutions in it. Every stub runs (they print
+    nothing, so `$(cN)1` is 1 in arithmetic), so what bash ran is exactly what must be parts."""
+    name = rng.choice(PROGRAMS)
+    if depth == 0:
+        return f"{name} a1"
+    inner = _nested_line(rng, depth - 1)
+    kind = rng.randrange(6)
+    if kind == 0:
+        word = f"$({inner})"
+    elif kind == 1:
+        word = "`" + inner.replace("\\", "\\\\").replace("`", "\\`").replace("$", "\\$") + "`"
+    elif kind == 2:
+        word = f'"$({inner})"'
+    elif kind == 3:
+        word = '"`' + inner.replace("\\", "\\\\").replace("`", "\\`").replace("$", "\\$").replace('"', '\\"') + '`"'
+    elif kind == 4:
+        word = f"$(( 1 + $(( 2 * $({inner})1 )) + $((3)) ))"
+    else:
+        word = f"$(( $({inner})0 + `{rng.choice(PROGRAMS)}`1 ))"
+    return f"{name} {word}"
+
+
+def test_nesting_splits_as_bash_reads_it(tmp_path):
+    """Backticks in backticks and in $(…), $((…)) in $((…)): the parts are exactly the commands bash runs (no
+    command missed, none made up from arithmetic), checked by the recording oracle."""
+    rng = random.Random(2626)
+    lines = [_nested_line(rng, rng.randint(1, 4)) for _ in range(150)]
+    lines += ["c0 $((1 + $((2 + 3)) + 4))", "c0 `c1 \"\\`c2\\`\"`", "c0 `c1 $(c2 \\`c3\\`)`",
+              "c0 $(( $(( `c1` )) + 1 ))", "(( x = $((2 + 3)) )); c0", "c0 $[ $((1)) ]",
+              "c0 <<EOF\n`c1 \\`c2\\``\nEOF", "c0 `c1 \\`c2\\`` `c3`", 'c0 "${y:-`c1 \\"\\`c2\\`\\"`}"',
+              "x=`c1 \\`c2\\``; c0", "for i in a`c1 \\`c2\\``; do c0; done", "c0 `c1 \\$(c2)`"]
+    for line, logged in zip(lines, Stubs(tmp_path).run(lines, limit_seconds=10)):
+        split = split_line(line)
+        seen = collections.Counter(os.path.basename(p.argv[0]) for p in split.parts if p.argv and p.argv[0])
+        made_up = [p.text for p in split.parts if (p.argv and p.argv[0] not in PROGRAMS)
+                   or not (p.argv or p.assignments or p.redirects)]     # a bare `x=…` is a part of its own
+        assert set(logged) == set(seen) and not made_up, (line, logged, seen, made_up)

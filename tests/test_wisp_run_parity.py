@@ -37,7 +37,7 @@ def in_process(argv: list[str], env: dict, cwd: str):
     def find(invocation, config, env):
         if argv[0] == "/bin/bash":           # the shell the launcher was bound over, as the supervisor finds it
             return os.path.realpath(argv[0])
-        return realshell.find_shell(invocation.shell_name, config, env, invocation.argv0)
+        return realshell.find_shell(invocation.shell_name, config, env, invocation.argv[0])
 
     return invoke.decide(argv, env=env, cwd=cwd, stdin_is_tty=False, read_stdin=lambda: b"", find_shell=find,
                          answers=lambda plan, **kw: ())

@@ -20,12 +20,25 @@ from wispsh.realshell import refuse
 MAX_TEXT = 4 * 1024 * 1024
 
 
+# The deepest nesting wispsh runs. Past MAX_NESTING (parse/tree.py, 200) a line is judged whole; past this it
+# is refused at once: bash needs about 4 KB of stack for each level it parses (its default 8 MB stack overflows
+# near 1,900 levels of $(…): SIGSEGV) and, running it, a process for each level of $(…) and a new parse of the
+# rest at each (quadratic: 100,000 levels took 423 s where the stack allowed it). No agent writes such a line.
+MAX_RUN_NESTING = 1_000
+
+
 def too_big(text: str | bytes) -> str | None:
-    """Why `text` is not judged at all (too big), or None."""
-    if len(text) <= MAX_TEXT:
-        return None
-    return (f"the text is {len(text):,} characters, over the {MAX_TEXT // (1024 * 1024)} MiB wispsh checks; "
-            "nothing ran (split it, or run it with the real shell yourself)")
+    """Why `text` is not judged at all (too big, or nested too deep to run), or None."""
+    if len(text) > MAX_TEXT:
+        return (f"the text is {len(text):,} characters, over the {MAX_TEXT // (1024 * 1024)} MiB wispsh checks; "
+                "nothing ran (split it, or run it with the real shell yourself)")
+    if len(text) > MAX_RUN_NESTING and isinstance(text, str):
+        from wispsh.parse.scan import nests_deeper_than
+
+        if nests_deeper_than(text, MAX_RUN_NESTING):
+            return (f"the text nests $(…), (…), ${{…}} or quotes more than {MAX_RUN_NESTING:,} levels deep, the "
+                    "most wispsh runs (bash needs a process and a new parse for each level); nothing ran")
+    return None
 
 
 def _plan(text: str, args: Sequence[str], config: Config | None, cwd: str, env, *, remember: bool = True):
@@ -37,13 +50,16 @@ def _plan(text: str, args: Sequence[str], config: Config | None, cwd: str, env, 
 
 def verdict(text: str, *, yes: bool = False, args: Sequence[str] = (), config: Config | None = None,
             cwd: str | None = None, env=None, answers=None, source: str = "wispsh",
-            warnings: list | None = None, seen: list | None = None) -> str | None:
+            warnings: list | None = None, seen: list | None = None, shell_reports=None) -> str | None:
     """None when `text` may run; else the one refusal line. Fails closed on any error.
 
     `answers(plan, config=, env=, yes=, cwd=)` gives the answers (default: ask.collect.answers). Who is asking
     is decide.session.here(): this process, or the one the `wisp run` supervisor set (session.asking_for).
     What went wrong remembering or auditing is added to `warnings` (the caller says it on stderr); the plan
-    judged is added to `seen` (the `wisp run` judge reads what an allowed line writes from it)."""
+    judged is added to `seen` (the `wisp run` judge reads what an allowed line writes from it).
+    `shell_reports(text)`: True when the real shell would stop at a syntax error in `text` before running any
+    of it (realshell.reports_syntax_error_first); asked only of a text the splitter could not read cleanly
+    and that would be asked about, which then runs unasked: the shell says its error, nothing else happens."""
     cwd = os.getcwd() if cwd is None else cwd
     env = os.environ if env is None else env
     warnings = [] if warnings is None else warnings
@@ -54,6 +70,9 @@ def verdict(text: str, *, yes: bool = False, args: Sequence[str] = (), config: C
         config, plan = _plan(text, args, config, cwd, env)
         if seen is not None:
             seen.append(plan)
+        if plan.verdict == "ask" and not plan.split.ok and shell_reports is not None and shell_reports(text):
+            _audit_syntax_error(config, text, cwd, source, warnings)
+            return None
         if plan.verdict == "run":
             settlement = _settle(plan, (), config, source=source, cwd=cwd, env=env)
             warnings.extend(settlement.warnings)
@@ -78,6 +97,19 @@ def verdict(text: str, *, yes: bool = False, args: Sequence[str] = (), config: C
         raise
     except BaseException as exc:  # fail closed: an error in the gate never lets the line run
         return f"wispsh: not run: internal error while checking the line ({type(exc).__name__}: {exc})"
+
+
+def _audit_syntax_error(config, text: str, cwd: str, source: str, warnings: list) -> None:
+    from wispsh.decide import audit
+
+    fields, whole = audit.line_fields(text)
+    try:
+        audit.append(config.home, [e for e in (whole and audit.event("line", cwd=cwd, **whole),) if e] + [
+            audit.event("syntax-error", decision="shell-reports", entry=source, cwd=cwd, reasons=[
+                "the real shell stops at a syntax error in the first command it reads: nothing of the line runs"],
+                **fields)], config.audit_max_bytes)
+    except OSError as exc:
+        warnings.append(f"the audit log could not be written ({exc})")
 
 
 def warning_lines(warnings) -> str:

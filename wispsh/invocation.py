@@ -3,7 +3,8 @@
 The option grammar mirrors bash's (shell.c: parse_long_options, then parse_shell_options), because what
 matters is that wispsh and the real shell agree on which word is the line. Where bash would refuse the
 argv, the words are passed on unchanged and the real shell gives its own error. The exec argv is rebuilt
-as `[argv0, *options, "-c", "--", LINE, *args]`, so the shell cannot take any other word for the line.
+as `[argv0, *options, "-c", LINE, *args]` (with `--` before a LINE that starts with - or +), so the shell
+cannot take any other word for the line.
 
 Kept light: this runs on every `wispsh -c`.
 """
@@ -116,8 +117,11 @@ class Invocation:
         return isinstance(other, Invocation) and all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
 
     def command_argv(self) -> tuple[str, ...]:
-        """The exec argv that runs exactly `self.line`."""
-        return (self.argv0, *self.options, "-c", "--", self.line, *self.args)
+        """The exec argv that runs exactly `self.line`. `--` only before a line the shell could take for an
+        option (one starting with - or +): otherwise the argv is the caller's own `NAME -c LINE ARGS` form
+        (what /proc/PID/cmdline and ps show)."""
+        end = ("--",) if self.line.startswith(("-", "+")) else ()
+        return (self.argv0, *self.options, "-c", *end, self.line, *self.args)
 
     def source_argv(self, path: str) -> tuple[str, ...]:
         """The exec argv that runs the text held in `path` (a /dev/fd/N of what was read and checked).
@@ -125,11 +129,25 @@ class Invocation:
         `$0` stays the script's name (or the shell's, for stdin) and `$1`... its arguments.
         """
         name = self.script if self.mode == SCRIPT else self.argv0
-        return (self.argv0, *self.options, "-c", "--", f". {path}", name, *self.args)
+        return (self.argv0, *self.options, "-c", f". {path}", name, *self.args)
 
     def passthrough_argv(self) -> tuple[str, ...]:
         """The real shell exactly as asked for (interactive, or a run that only prints or refuses)."""
         return (self.argv0, *self.shell_words)
+
+    def run_by(self, real_shell: str) -> "Invocation":
+        """This invocation as `real_shell` receives it. Called by a shell's name, argv[0] stays the caller's
+        (`bash`, `/bin/sh`, `-bash`); called as wispsh, the real shell gets its own name, as a caller configured
+        with that shell would have called it (`bash`, `-bash` for a login dash): bash's `$0`, `$BASH` and its
+        messages are then those of `bash -c`."""
+        if self.shell_name is not None:
+            return self
+        dash = "-" if os.path.basename(self.argv0).startswith("-") else ""
+        other = Invocation.__new__(Invocation)
+        for name in self.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.argv0 = dash + os.path.basename(real_shell)
+        return other
 
 
 def name_called_as(argv0: str) -> tuple[str, str | None, bool]:
@@ -163,13 +181,17 @@ def _default_grammar(shell_name: str | None) -> str:
     return {None: BASH, "bash": BASH, "zsh": ZSH}.get(shell_name, POSIX)
 
 
-def parse(argv: list[str] | tuple[str, ...], *, stdin_is_tty: bool, grammar: str | None = None) -> Invocation:
-    """Read argv as sh would (by `grammar`, default: the one the name picks). Raises UsageError for wispsh's
-    own misuse only."""
+def parse(argv: list[str] | tuple[str, ...], *, stdin_is_tty: bool, grammar: str | None = None,
+          argv0: str | None = None) -> Invocation:
+    """Read argv as sh would (by `grammar`, default: the one the name picks). `argv[0]` is the file that was
+    executed (its name picks the real shell); `argv0` what the caller used as argv[0], when that differs (the
+    kernel replaces it by the path for a `#!` launcher: support/inherited.caller_argv0). Raises UsageError for
+    wispsh's own misuse only."""
     if not argv:
         raise UsageError("empty argv")
-    argv0 = argv[0]
-    called_as, shell_name, login_dash = name_called_as(argv0)
+    called_as, shell_name, _ = name_called_as(argv[0])
+    argv0 = argv[0] if argv0 is None else argv0
+    login_dash = os.path.basename(argv0).startswith("-")
     grammar = grammar or _default_grammar(shell_name)
     words = list(argv[1:])
 

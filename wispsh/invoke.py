@@ -126,8 +126,11 @@ def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, ans
     from wispsh import invocation as shell
     from wispsh.config import ConfigError
 
+    from wispsh.support.inherited import caller_argv0
+
+    argv0 = caller_argv0(argv[0], env, _pid(pid)) if argv else None
     try:
-        invocation = shell.parse(argv, stdin_is_tty=stdin_is_tty)
+        invocation = shell.parse(argv, stdin_is_tty=stdin_is_tty, argv0=argv0)
     except shell.UsageError as exc:
         return exits(USAGE, stderr=f"wispsh: {exc}\n")
     if invocation.mode == shell.HELP:
@@ -159,8 +162,9 @@ def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, ans
             return refusal(f"wispsh: not run: {exc}")
         grammar = shell.grammar_of(real_shell)
         if grammar != invocation.grammar:      # read argv as the shell that will run reads it
-            invocation = shell.parse(argv, stdin_is_tty=stdin_is_tty, grammar=grammar)
+            invocation = shell.parse(argv, stdin_is_tty=stdin_is_tty, grammar=grammar, argv0=argv0)
             mode = invocation.mode
+        invocation = invocation.run_by(real_shell)
 
     if mode == shell.STDIN and not invocation.explain and _parse_only(invocation.options):
         # `bash -n < x` (SWE-ReX's pre-check): the shell reads its input, checks the syntax and runs none of it
@@ -224,7 +228,9 @@ def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, ans
         yes = allow_yes and invocation.yes and not beneath_gated_line(env, _pid(pid))
         common = dict(yes=yes, config=config, cwd=cwd, env=env, answers=answers, source=source, warnings=warnings,
                       seen=plans)
-        refused = flow.verdict(judged, args=operands, **common)
+        reports = _syntax_check(invocation, real_shell, env, cwd) if mode == shell.COMMAND and started is None \
+            else None
+        refused = flow.verdict(judged, args=operands, shell_reports=reports, **common)
         for checked in implicit:
             if refused is not None:
                 break
@@ -238,6 +244,20 @@ def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, ans
         outcome = runs(real_shell, invocation.source_argv(HELD_WORD[2:]), depth, line=True, held=data, config=config)
     outcome.stderr = flow.warning_lines(warnings)          # said before the shell runs
     return outcome
+
+
+def _syntax_check(invocation, real_shell: str, env, cwd: str):
+    """shell_reports for flow.verdict: whether the real shell would stop at a syntax error in the line before
+    it runs any of it. Only where nothing the shell reads first could change its reading of the line: not
+    interactive, no start-up file at all (one could define aliases, and alias text can hold a newline)."""
+    def reports(text: str) -> bool:
+        from wispsh import realshell, startup
+
+        if invocation.interactive or startup.read_by(invocation, env, real_shell):
+            return False
+        return realshell.reports_syntax_error_first(real_shell, invocation.argv0, invocation.options, text, env,
+                                                    cwd)
+    return reports
 
 
 def _restricted(invocation, real_shell: str) -> bool:
@@ -288,7 +308,7 @@ def _gated_shell(invocation, *, env, cwd, config, real_shell, depth, answers, so
         from wispsh import realshell
 
         try:
-            bash = realshell.find_shell("bash", config, env, invocation.argv0)
+            bash = realshell.find_shell("bash", config, env, invocation.argv[0])
         except realshell.ShellNotFound:
             bash = None
         if bash is not None:
@@ -355,7 +375,12 @@ READ_LIMIT = 4 * 1024 * 1024 + 1
 def _read_all(fd: int, limit: int = READ_LIMIT) -> bytes:
     chunks, size = [], 0
     while size < limit:
-        chunk = os.read(fd, min(1 << 16, limit - size))
+        try:
+            chunk = os.read(fd, min(1 << 16, limit - size))
+        except OSError as exc:
+            if exc.errno != errno.EBADF:
+                raise
+            chunk = b""             # stdin closed by the caller: bash reads that as the end of its input
         if not chunk:
             break
         chunks.append(chunk)
@@ -379,13 +404,15 @@ def _script_places(name: str, env: dict[str, str], real_shell: str | None):
 
 def read_script_or_error(name: str, env: dict[str, str], real_shell: str | None,
                          cwd: str | None = None) -> tuple[bytes | None, OSError | None]:
-    """The script's bytes, read once; or why it cannot be read (the first place's error, as the shell says).
-    Relative places are taken from `cwd` (default: this process's directory)."""
+    """The script's bytes, read once; or why it cannot be read (the first place's error, as the shell says; a
+    file `real_shell` would refuse to run as binary, realshell.BinaryScript). Relative places are taken from
+    `cwd` (default: this process's directory)."""
+    from wispsh import realshell
+
     first: OSError | None = None
     reads_dirs_as_empty = bool(real_shell) and os.path.basename(os.path.realpath(real_shell)) == "dash"
-    for place in _script_places(name, env, real_shell):
-        if cwd is not None and not os.path.isabs(place):
-            place = os.path.join(cwd, place)
+    for named in _script_places(name, env, real_shell):
+        place = os.path.join(cwd, named) if cwd is not None and not os.path.isabs(named) else named
         try:
             fd = os.open(place, os.O_RDONLY | os.O_CLOEXEC)
         except FileNotFoundError as exc:
@@ -394,14 +421,28 @@ def read_script_or_error(name: str, env: dict[str, str], real_shell: str | None,
         except OSError as exc:
             return None, exc
         try:
-            return _read_all(fd), None
+            data = _read_all(fd)
+            checked = bool(real_shell) and _seekable(fd)    # bash checks only what it can read twice
         except OSError as exc:  # e.g. a directory
             if exc.errno == errno.EISDIR and reads_dirs_as_empty:
                 return b"", None
             return None, exc
         finally:
             os.close(fd)
+        if checked and realshell.refuses_as_binary(real_shell, data):
+            return None, realshell.BinaryScript(named)
+        return data, None
     return None, first or FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), name)
+
+
+def _seekable(fd: int) -> bool:
+    if os.isatty(fd):
+        return False
+    try:
+        os.lseek(fd, 0, os.SEEK_CUR)
+    except OSError:
+        return False
+    return True
 
 
 def read_script(name: str, env: dict[str, str], real_shell: str | None) -> bytes | None:

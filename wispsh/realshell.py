@@ -36,8 +36,9 @@ def refuse(message: str) -> "NoReturn":  # noqa: F821 - typing only
     """One line on stderr, exit 126. Used where nothing may run."""
     line = refusal_line(message)
     try:
-        sys.stderr.write(line + "\n")
-        sys.stderr.flush()
+        if sys.stderr is not None:      # None: the caller closed fd 2 (nothing is written then)
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
     finally:
         os._exit(REFUSED)
 
@@ -201,11 +202,18 @@ def exec_shell(path: str, argv: tuple[str, ...] | list[str], env: dict[str, str]
                 env[nested.VARIABLE] = token
             else:                                   # no key: what runs beneath is judged in full
                 env.pop(nested.VARIABLE, None)
-    sys.stdout.flush()
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
+    from wispsh.support import inherited
+
+    inherited.give_back(env)        # the caller's signal dispositions and mask; its closed fds close again
     try:
         os.execve(path, list(argv), env)
     except OSError as exc:
+        import _signal
+
+        _signal.signal(_signal.SIGPIPE, _signal.SIG_IGN)    # the refusal must not die on a closed pipe
         refuse(f"wispsh: not run: cannot exec {path}: {exc.strerror}")
 
 
@@ -224,12 +232,45 @@ def refuse_unreadable_script(real_shell: str, argv0: str, name: str, error: OSEr
         os._exit(status)
 
 
+class BinaryScript(OSError):
+    """A script the real shell refuses to run as a binary file (bash: a NUL in its first line, or its first two
+    after `#!`, within its first 80 bytes; or an ELF header). `place`: the file as the shell names it."""
+
+    def __init__(self, place: str):
+        super().__init__(errno.ENOEXEC, "cannot execute binary file", place)
+        self.place = place
+
+
+BASH_BINARY_SAMPLE = 80         # bash reads this much of a script before it runs it (shell.c, open_shell_script)
+
+
+def refuses_as_binary(real_shell: str, data: bytes) -> bool:
+    """Whether `real_shell` refuses `data` as a script file without running any of it, as bash's
+    check_binary_file does (dash and zsh read such a file as text, and so does bash from stdin or `.`)."""
+    if not os.path.basename(os.path.realpath(real_shell)).startswith("bash"):
+        return False
+    sample = data[:BASH_BINARY_SAMPLE]
+    if sample[:4] == b"\x7fELF":
+        return True
+    lines = 2 if sample[:2] == b"#!" else 1
+    for byte in sample:
+        if byte == 0x0A:
+            lines -= 1
+            if lines == 0:
+                return False
+        elif byte == 0:
+            return True
+    return False
+
+
 def unreadable_script(real_shell: str, argv0: str, name: str, error: OSError) -> tuple[str, int]:
-    """(what the real shell says for a script it cannot open, its exit status).
+    """(what the real shell says for a script it cannot open or will not run, its exit status).
 
     The real shell is not asked to try: it would open the file after our failed read, and an agent racing
     us could put a file there in between, which would then run unchecked. Formats as bash 5, dash and zsh.
     """
+    if isinstance(error, BinaryScript):         # bash names the file as the prefix too
+        return f"{error.place}: {error.place}: cannot execute binary file", REFUSED
     base = os.path.basename(os.path.realpath(real_shell))
     code = error.errno
     why = os.strerror(code) if code else str(error)
@@ -246,3 +287,52 @@ def unreadable_script(real_shell: str, argv0: str, name: str, error: OSError) ->
         message, status = f"{argv0}: {name}: {why}", 127 if code == errno.ENOENT else REFUSED
     return message, status
 
+
+
+# ---------------------------------------------------------------- a line the real shell cannot parse
+
+# What each shell says of a syntax error when named NAME (`NAME: -c: line N: …`, `NAME: N: …`), for the shells
+# whose reading of `-c` text was checked: bash 5.2 and dash 0.5 read it command by command, a command being
+# all the text up to the newline that ends it (a `;` or `&&` does not end it; a compound command, a heredoc, a
+# `\` continuation or an open quote carry it over lines), and run each command before they read the next.
+# zsh and ksh are not listed: their lines stay refused as any unreadable line is.
+SYNTAX_ERROR_AT = {"bash": "{name}: -c: line ", "dash": "{name}: "}
+SYNTAX_CHECK_SECONDS = 5
+# The only variables the check passes on: those that change how the shell reads text (posix mode, imported
+# options such as extglob, compatibility levels, multibyte characters). No others: under `wisp run` the check
+# runs outside the namespace, where an agent's LD_PRELOAD or GCONV_PATH must never reach a process.
+SYNTAX_VARIABLES = ("POSIXLY_CORRECT", "SHELLOPTS", "BASHOPTS", "BASH_COMPAT", "LC_ALL", "LC_CTYPE", "LANG")
+
+
+def reports_syntax_error_first(real_shell: str, argv0: str, options, line: str, env, cwd: str) -> bool:
+    """True when `real_shell` given `argv0 OPTIONS -c -- LINE` stops at a syntax error before it runs
+    anything. The shell itself is asked, with -n (read the text, run none of it), under the same name and
+    options, with the variables that change its reading (SYNTAX_VARIABLES) and no others; the answer is yes only when the first error it names is on the text's first line, or the
+    text has no newline at all. Every command the shell could have run before its error is complete by a
+    newline, so an error on line 1 (or in a text without a newline) comes before any of them; an error on a
+    later line may follow one that ran (`echo a⏎if then` runs echo), and such a line stays refused. The caller makes sure that nothing else the shell reads first (start-up files) can
+    change how it parses (aliases)."""
+    base = os.path.basename(os.path.realpath(real_shell))
+    family = "bash" if base.startswith("bash") else base
+    said = SYNTAX_ERROR_AT.get(family)
+    if said is None or "\n" in argv0:
+        return False
+    import subprocess
+
+    try:
+        done = subprocess.run([argv0, *options, "-n", "-c", "--", line], executable=real_shell,
+                              env={k: env[k] for k in SYNTAX_VARIABLES if k in env}, cwd=cwd,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              timeout=SYNTAX_CHECK_SECONDS)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    if done.returncode == 0:
+        return False
+    head = said.format(name=argv0).encode("utf-8", "surrogateescape")
+    for row in done.stderr.split(b"\n"):
+        if row.startswith(head):
+            number = row[len(head):].split(b":", 1)[0]
+            # a text of one line is all one command (only a newline ends one): bash names the line after it
+            # for an error at its end (`(` is "line 2: unexpected end of file")
+            return number == b"1" or "\n" not in line
+    return False

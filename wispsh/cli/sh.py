@@ -30,6 +30,10 @@ def main(argv: list[str] | None = None) -> int:
     process is its client (sandbox/client.py), whatever started it (a shim, the console script)."""
     import gc
 
+    from wispsh.support import inherited
+
+    inherited.keep()                # the caller's signals, mask and closed fds, before anything opens a file
+    inherited.quiet_closed_streams()
     # A short-lived process of acyclic data: the cyclic collector only made big lines superlinear, and off
     # before the imports it no longer walks every code object they unmarshal (~1 ms of each start-up).
     gc.disable()
@@ -79,9 +83,11 @@ def _beneath_allowed_line(argv: list[str]) -> None:
     from wispsh.decide import nested
     from wispsh.invoke import read_script
     from wispsh.support import signing
+    from wispsh.support.inherited import caller_argv0
 
+    argv0 = caller_argv0(argv[0], os.environ, os.getpid())
     try:
-        invocation = shell.parse(argv, stdin_is_tty=os.isatty(0))
+        invocation = shell.parse(argv, stdin_is_tty=os.isatty(0), argv0=argv0)
     except shell.UsageError:
         return
     # a shell without a line is a gated shell (session/) even here: its commands are not the allowed line's
@@ -106,14 +112,15 @@ def _beneath_allowed_line(argv: list[str]) -> None:
 
     env = dict(env)
     try:
-        real_shell = realshell.find_shell(invocation.shell_name, config, env, invocation.argv0)
+        real_shell = realshell.find_shell(invocation.shell_name, config, env, invocation.argv[0])
     except realshell.ShellNotFound:
         return
     grammar = shell.grammar_of(real_shell)
     if grammar != invocation.grammar:
-        invocation = shell.parse(argv, stdin_is_tty=os.isatty(0), grammar=grammar)
+        invocation = shell.parse(argv, stdin_is_tty=os.isatty(0), grammar=grammar, argv0=argv0)
         if invocation.mode not in (shell.COMMAND, shell.SCRIPT):
             return
+    invocation = invocation.run_by(real_shell)
     depth = realshell.next_depth(env)
     realshell.check_depth(depth)
     data = None
@@ -141,7 +148,7 @@ def _beneath_allowed_line(argv: list[str]) -> None:
 def _find_shell(invocation, config, env):
     from wispsh import realshell
 
-    return realshell.find_shell(invocation.shell_name, config, env, invocation.argv0)
+    return realshell.find_shell(invocation.shell_name, config, env, invocation.argv[0])
 
 
 def _main(argv: list[str] | None = None) -> int:

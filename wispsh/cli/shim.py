@@ -14,7 +14,10 @@ def run_program(argv: list[str] | None = None) -> int:
     import shlex
 
     from wispsh import realshell
+    from wispsh.support import inherited
 
+    inherited.keep()                        # the caller's signals and closed fds, given back at the exec
+    inherited.quiet_closed_streams()
     argv = list(sys.argv if argv is None else argv)
     name = os.path.basename(argv[0])
     env = dict(os.environ)

@@ -73,16 +73,23 @@ def check_list_redirects(redirect_nodes: list) -> None:
             raise Flagged("words after a redirect attached to a pipeline or list")
 
 
-def uncovered(code: str, claimed: set[int]) -> list[scan.Site]:
+def uncovered(code: str, claimed: set[int], handed: list[tuple[int, int]] = ()) -> list[scan.Site]:
     """The outermost places where bash runs code in `code` that the walk neither descended into nor handed
-    on (their nested places are the business of the job that splits them)."""
+    on (their nested places are the business of the job that splits them). `handed`: [start, end) ranges of
+    text handed on whole as code of its own (a backtick substitution read again unescaped): what they hold is
+    that job's."""
     if not claimed and "$(" not in code and "`" not in code and "<(" not in code and ">(" not in code:
         return []
     out: list[scan.Site] = []
     missed_until = -1
+    ranges = sorted(handed)
+    k, handed_until = 0, -1
     for site in scan.code_sites(code):
-        if site.open_at < missed_until:
-            continue    # inside a place already missed: split with it
+        while k < len(ranges) and ranges[k][0] < site.open_at:
+            handed_until = max(handed_until, ranges[k][1])
+            k += 1
+        if site.open_at < missed_until or site.open_at < handed_until:
+            continue    # inside a place already missed (split with it), or inside text handed on whole
         if site.open_at not in claimed:
             out.append(site)
             missed_until = site.inner_end

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import bisect
 
-from wispsh.parse.words import ansi_c_end, heredoc_delimiter, is_assignment, unquote
-from wispsh.support.lazyre import lazy_re, re
+from wispsh.parse.words import ansi_c_end, heredoc_delimiter, is_assignment, unescape_backticks, unquote
+from wispsh.support.lazyre import lazy_re
 
 MAX_DEPTH = 200
 
@@ -174,17 +174,35 @@ class _NotArithmetic(Exception):
 MAX_RELEXES = 32
 
 
-def _lex(text: str, first_mode: int = _CODE) -> _Lexed:
+class _TooManyRelexes(TooDeep):
+    pass
+
+
+def _lex(text: str, first_mode: int = _CODE, max_depth: int = MAX_DEPTH) -> _Lexed:
     commands_at: set[int] = set()
     for _ in range(MAX_RELEXES):
         try:
-            return _lex_once(text, first_mode, commands_at)
+            return _lex_once(text, first_mode, commands_at, max_depth)
         except _NotArithmetic as found:
             commands_at.add(found.at)
-    raise TooDeep()
+    raise _TooManyRelexes()
 
 
-def _lex_once(text: str, first_mode: int, commands_at: set[int]) -> _Lexed:
+def nests_deeper_than(text: str, limit: int) -> bool:
+    """Whether `text`, read as code, nests its substitutions, subshells, parameter operands and quotes more than
+    `limit` levels deep (one pass of the lexer; a text with fewer openers than that is not even read)."""
+    if sum(text.count(c) for c in "({`\"'[") <= limit:
+        return False
+    try:
+        _lex(text, max_depth=limit)
+    except _TooManyRelexes:
+        return False
+    except TooDeep:
+        return True
+    return False
+
+
+def _lex_once(text: str, first_mode: int, commands_at: set[int], max_depth: int = MAX_DEPTH) -> _Lexed:
     n = len(text)
     jump: dict[int, int] = {}
     regions = [_Region(0, 0, n, "top", -1)]
@@ -199,7 +217,7 @@ def _lex_once(text: str, first_mode: int, commands_at: set[int]) -> _Lexed:
     code_region = [0]                   # enclosing code region per stack level
 
     def push(mode: int, start: int, closer, origin: str | None, inner: int) -> None:
-        if len(stack) > MAX_DEPTH:
+        if len(stack) > max_depth:
             raise TooDeep()
         region = -1
         if origin is not None:
@@ -424,6 +442,12 @@ def substitution_regions(text: str) -> list[tuple[int, int, int, str]]:
     return [(r.open_at, r.inner_start, r.inner_end, r.origin) for r in lexed.regions[1:] if r.code_parent == 0]
 
 
+def region_code(text: str, region: tuple) -> str:
+    """The code of a region substitution_regions found, as bash runs it (a backtick's text unescaped)."""
+    code = text[region[1]:region[2]]
+    return unescape_backticks(code) if region[3] == "``" else code
+
+
 def code_sites(text: str) -> list[Site]:
     """Every place in `text`, read as code, where bash runs code: $(…), `…`, <(…), >(…), also inside
     ${…} operands, arithmetic and subscripts (where quotes do not protect) and unquoted heredoc bodies;
@@ -503,7 +527,8 @@ def substitution_bodies(text: str) -> list[str]:
         lexed = _lex(text, _HEREDOC)
     except TooDeep:
         return [text]
-    return [text[r.inner_start:r.inner_end] for r in lexed.regions[1:] if r.code_parent == 0]
+    return [region_code(text, (r.open_at, r.inner_start, r.inner_end, r.origin)) for r in lexed.regions[1:]
+            if r.code_parent == 0]
 
 
 def quoted_substitution_bodies(text: str) -> list[str]:
@@ -516,7 +541,7 @@ def quoted_substitution_bodies(text: str) -> list[str]:
     as_code: dict[str, int] = {}
     for r in real.regions[1:]:
         if r.origin in ("$()", "``"):
-            body = text[r.inner_start:r.inner_end]
+            body = region_code(text, (r.open_at, r.inner_start, r.inner_end, r.origin))
             as_code[body] = as_code.get(body, 0) + 1
     out = []
     for body in substitution_bodies(text):
@@ -878,7 +903,7 @@ def scan(text: str) -> list[Segment]:
         inner = text[region.inner_start:region.inner_end]
         if region.origin == "``" and "\\" in inner and parent is not None:
             # inside backticks bash first removes the backslash before \\ ` $: `a \`b\`` runs b
-            out[parent].nested_code.append(("``", re.sub(r"\\([\\`$])", r"\1", inner)))
+            out[parent].nested_code.append(("``", unescape_backticks(inner)))
             handed_on.add(index)
             continue
         before = len(out)

@@ -18,7 +18,7 @@ from wispsh.model import Assignment, LoopRange, Part, Redirect, Split
 from wispsh.parse import guards, nested, scan, tree
 from wispsh.parse.guards import Flagged, TooDeep
 from wispsh.parse.parts import Builder, Job, RawPart, loops_used, settle_program
-from wispsh.parse.words import redirect_target, unquote
+from wispsh.parse.words import redirect_target, unescape_backticks, unquote
 from wispsh.support.lazyre import lazy_re, re
 
 MAX_CHARS = 4_000_000           # a longer line is judged whole
@@ -246,7 +246,7 @@ def _run_job(out: Builder, job: Job) -> None:
                      + ("" if job.span is None else f" for {job.origin} code"))
         _scan(out, job)
         return
-    missed = guards.uncovered(job.code, walker.claimed)
+    missed = guards.uncovered(job.code, walker.claimed, walker.handed)
     if missed:
         _split_missed(out, job, start, missed)
 
@@ -278,7 +278,7 @@ def _split_missed(out: Builder, job: Job, first: int, missed: list) -> None:
         code = job.code[site.inner_start:site.inner_end]
         base = None
         if site.origin == "``":
-            unescaped = re.sub(r"\\([\\`$])", r"\1", code)   # inside backticks \\ \` \$ lose their backslash
+            unescaped = unescape_backticks(code)    # inside backticks \\ \` \$ lose their backslash
             base_ok = unescaped == code
             code = unescaped
         else:

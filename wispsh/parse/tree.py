@@ -24,7 +24,7 @@ from wispsh.model import Assignment, LoopRange, Redirect
 from wispsh.parse import guards, scan
 from wispsh.parse.guards import Flagged, TooDeep
 from wispsh.parse.parts import Builder, Job, RawPart, loops_used, settle_program
-from wispsh.parse.words import heredoc_delimiter, redirect_target, unquote
+from wispsh.parse.words import heredoc_delimiter, redirect_target, unescape_backticks, unquote
 from wispsh.support.lazyre import lazy_re
 
 MAX_NESTING = 200               # nested syntax levels within one parse ($( $( …, ( ( …, if if …)
@@ -229,6 +229,7 @@ class Walker:
         self.out = out
         self.job = job
         self.claimed: set[int] = set()
+        self.handed: list[tuple[int, int]] = []   # job-local [start, end) of text handed on whole as code
         self.source = Source(job.code)
 
     def walk(self) -> None:
@@ -303,6 +304,12 @@ class Walker:
                 if backtick and frame.in_backtick:
                     raise Flagged("backtick substitution nested inside another")
                 self.claimed.add(source.char(node.start_byte))
+                if backtick and source.data.find(b"\\", node.start_byte, node.end_byte) >= 0:
+                    self._backtick_code(node, frame)
+                    continue
+                if not backtick and _bash_reads_arithmetic(node, source.data):
+                    self._arithmetic_code(node, frame)
+                    continue
                 origin = "``" if backtick else "$()"
                 self._push_children(stack, node, _nested(frame, origin, backtick))
             elif kind == "process_substitution":
@@ -595,7 +602,7 @@ class Walker:
             return
         at = source.char(body_node.start_byte)
         self.claimed.update(at + r[0] for r in regions)
-        bodies = [raw_body[r[1]:r[2]] for r in regions]
+        bodies = [scan.region_code(raw_body, r) for r in regions]
         code = "\n".join(bodies)   # one job for all: a big heredoc is parsed once, not once per $(…)
         if len(bodies) > MAX_HEREDOC_SUBSTITUTIONS:
             span = job.line_span(source.char(node.start_byte), source.char(node.end_byte))
@@ -617,7 +624,45 @@ class Walker:
             at = self.source.char(node.start_byte) + 1
             regions = scan.substitution_regions(text[1:-1])
             self.claimed.update(at + r[0] for r in regions)
-            self._code_of(node, frame, [text[1 + r[1]:1 + r[2]] for r in regions], "arithmetic")
+            self._code_of(node, frame, [scan.region_code(text[1:-1], r) for r in regions], "arithmetic")
+
+    def _backtick_code(self, node, frame: _Frame) -> None:
+        r"""bash reads a backtick substitution's text twice: first a backslash before \, ` or $ (and " within
+        "…") is removed, then what is left is parsed as code. tree-sitter parses it once, as written, which hid
+        b in `a "\`b\`"` and c in `a $(b \`c\`)`: such a text is handed on unescaped, as a job of its own."""
+        text = self.source.text(node)
+        body = text[1:-1] if len(text) > 1 and text.endswith("`") else text[1:]
+        i = 0
+        while i < len(body):        # bash's own extent: the first backtick no backslash escapes ends it
+            if body[i] == "`":
+                raise Flagged("a backtick substitution read past its closing backtick")
+            i += 2 if body[i] == "\\" else 1
+        if i > len(body):
+            raise Flagged("a backtick substitution whose closing backtick is escaped")
+        self._hand_on(node, frame, [unescape_backticks(body, frame.in_string)], "``")
+
+    def _arithmetic_code(self, node, frame: _Frame) -> None:
+        """`$((2 + $(c) ))` that tree-sitter took for a substitution holding a subshell, and bash reads as
+        arithmetic: its text holds no command but the substitutions in it (found by the scanner's lexer)."""
+        text = self.source.text(node)
+        end = -1
+        sites = scan.code_sites(text)
+        if any(site.origin == "opaque" for site in sites):
+            return      # too deep for the lexer: the driver's invariant check finds that and judges the job whole
+        for site in sites:
+            if site.open_at < end:
+                continue            # inside the last one: its job's business
+            end = site.inner_end
+            code = text[site.inner_start:site.inner_end]
+            self._code_of(node, frame, [unescape_backticks(code, frame.in_string) if site.origin == "``" else code],
+                          site.origin)
+        self._hand_on(node, frame, [], "$()")
+
+    def _hand_on(self, node, frame: _Frame, bodies: list, origin: str) -> None:
+        """`bodies`, the code of the text of `node`, split as jobs of their own; the text is covered by them."""
+        source = self.source
+        self.handed.append((source.char(node.start_byte), source.char(node.end_byte)))
+        self._code_of(node, frame, bodies, origin)
 
     def _code_of(self, node, frame: _Frame, bodies: list, origin: str) -> None:
         """Code found inside a word: judged under the part that holds the word, else under the line's span."""
@@ -762,6 +807,18 @@ def _inside_command(frame: _Frame, index: int) -> _Frame:
 def _nested(frame: _Frame, origin: str, backtick: bool) -> _Frame:
     return frame.but(origin=origin, in_backtick=backtick, depth=frame.depth + 1, pipeline=None, stage=0,
                      background=False, extra_redirects=(), read_source=None, arith=False, in_string=False)
+
+
+def _bash_reads_arithmetic(node, data: bytes) -> bool:
+    """A `command_substitution` tree-sitter read as `$(` + a subshell + `)` whose parentheses close together
+    (`$((2 + 3))` inside arithmetic): bash's `$((` is arithmetic when the parenthesis after it closes right
+    before another `)` (parse.y: parse_arith_cmd), so bash reads arithmetic there. `$((a) | b)` and `$((a) )`
+    stay substitutions."""
+    if node.child_count != 3:
+        return False
+    inner = node.children[1]
+    return (inner.type == "subshell" and inner.start_byte == node.start_byte + 2
+            and inner.end_byte == node.end_byte - 1 and data[node.end_byte - 2:node.end_byte] == b"))")
 
 
 def _clause_origin(frame: _Frame) -> str:

@@ -307,6 +307,24 @@ def decode_ansi_c(body: str) -> str:
     return "".join(out)
 
 
+def unescape_backticks(body: str, in_double_quotes: bool = False) -> str:
+    """A backtick substitution's text as bash parses it: a backslash before \\, ` or $ (and " when the
+    substitution is inside double quotes) is removed; any other stays. `a \\`b\\`` runs b."""
+    if "\\" not in body:
+        return body
+    keep = "\\`$\"" if in_double_quotes else "\\`$"
+    out, i, n = [], 0, len(body)
+    while i < n:
+        c = body[i]
+        if c == "\\" and i + 1 < n and body[i + 1] in keep:
+            out.append(body[i + 1])
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
 def ansi_c_end(text: str, start: int) -> int:
     """Index just past the closing quote of a $'…' whose body starts at `start` (the end of text if none)."""
     i, n = start, len(text)

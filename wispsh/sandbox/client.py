@@ -5,7 +5,8 @@ directory, environment and stdin (as an fd), waits for the answer, and then eith
 answer names (on a sealed fd of checked text, when there is one) or writes what it was told and exits. It
 never decides anything and never falls back to running: when the supervisor cannot be reached it refuses.
 
-Imports: only what `python -I -S` has loaded already (posix, sys) and `_socket`. No os, no json, no struct:
+Imports: only what `python -I -S` has loaded already (posix, sys, _signal), `_socket`, and support/inherited.py
+(the caller's signals and closed fds, given back before the exec). No os, no json, no struct:
 this runs once per shell an agent starts (bench/bench_run.py measures it).
 
 Wire (one request, one answer per connection). A message is `<length>\\n<body>`; the body is NUL-separated
@@ -25,6 +26,11 @@ answer to a question, and nothing in it says who the sender is.
 """
 import posix
 import sys
+
+if __package__:                      # imported as wispsh.sandbox.client (cli/sh.py, the supervisor)
+    from wispsh.support import inherited
+else:                                # the launcher: a top-level module, support/ on sys.path beside it
+    import inherited
 
 MAGIC = b"wisp-run/1"
 MARKER = b"wispsh-run-launcher"      # in a launcher's head: realshell.is_wispsh skips it, inside_run finds it
@@ -86,8 +92,10 @@ def _session(socket_path: bytes, fields, fds) -> None:
             "main(sys.argv[2:])")
     argv = [sys.executable.encode(), b"-I", b"-S", b"-c", code.encode(), here.encode(), socket_path,
             b"%d" % fds[0], *fields[1:]]
+    env = dict(posix.environ)
+    env[inherited.RECORD.encode()] = inherited.record_value()     # the caller's signals, for the real shell
     try:
-        posix.execve(sys.executable, argv, posix.environ)
+        posix.execve(sys.executable, argv, env)
     except OSError as exc:
         _refuse(f"cannot start the gated shell's driver: {exc.strerror or exc}")
 
@@ -133,6 +141,15 @@ def _refuse(why: str):
         posix._exit(REFUSED)
 
 
+def _write(fd: int, text: bytes) -> None:
+    """All of `text` to `fd`, or as much as it takes: an fd the caller closed (or a reader gone) takes none."""
+    try:
+        while text:
+            text = text[posix.write(fd, text):]
+    except OSError:
+        pass
+
+
 def _encode(word: str) -> bytes:
     return word.encode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
 
@@ -146,6 +163,7 @@ def request(argv, *, kind: bytes, cwd: bytes, env: dict, tty: bool) -> bytes:
 
 def main(socket_path: bytes, argv, launcher: bool = True):
     """Ask the supervisor about this invocation, then do what it says. Never returns; any error refuses."""
+    inherited.keep()                 # the caller's signals and closed fds, before the socket takes an fd
     try:
         _main(socket_path, argv, launcher)
     except BaseException as exc:          # SystemExit included: nothing but an exec or a refusal leaves here
@@ -175,13 +193,7 @@ def _main(socket_path: bytes, argv, launcher: bool):
     if int.from_bytes(creds[4:8], sys.byteorder) != posix.getuid():
         _refuse("the wisp run socket is held by another user")
     ancillary = []
-    open_fds = []
-    for fd in (0, 1, 2):
-        try:
-            posix.fstat(fd)
-            open_fds.append(fd)
-        except OSError:
-            pass
+    open_fds = [fd for fd in (0, 1, 2) if not inherited.was_closed(fd)]    # (a closed one holds a placeholder)
     if open_fds == [0, 1, 2] or open_fds[:1] == [0]:      # all three (a steering line runs on them), or stdin
         sent = open_fds if open_fds == [0, 1, 2] else [0]
         ancillary = [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, b"".join(fd.to_bytes(4, sys.byteorder) for fd in sent))]
@@ -195,8 +207,7 @@ def _main(socket_path: bytes, argv, launcher: bool):
     fields = unpack(body)
     if fields[0] == b"exit" and len(fields) >= 4:
         for fd, text in ((1, fields[2]), (2, b"\0".join(fields[3:]))):
-            while text:
-                text = text[posix.write(fd, text):]
+            _write(fd, text)
         posix._exit(int(fields[1]))
     if fields[0] == b"session" and len(fields) > 4:
         _session(socket_path, fields, fds)
@@ -215,8 +226,7 @@ def _main(socket_path: bytes, argv, launcher: bool):
             env.pop(key, None)
     held = fields[4 + argc + envc]
     said = fields[5 + argc + envc] if len(fields) > 5 + argc + envc else b""
-    while said:                                            # warnings of a line that runs (an audit not written)
-        said = said[posix.write(2, said):]
+    _write(2, said)                                        # warnings of a line that runs (an audit not written)
     if not fds:
         _refuse("the wisp run supervisor sent no shell to run")
     if held != b"-":
@@ -224,6 +234,7 @@ def _main(socket_path: bytes, argv, launcher: bool):
             _refuse("the wisp run supervisor sent no text to run")
         posix.set_inheritable(fds[1], True)               # the shell reads the checked text from it
         args[int(held)] = b". /dev/fd/%d" % fds[1]
+    inherited.give_back(env)                               # the caller's signal dispositions and mask
     try:
         posix.execve(fds[0], args, env)                   # close-on-exec: the shell keeps no fd on itself
     except OSError as exc:

@@ -282,7 +282,7 @@ class Judge:
                 if shell is None:
                     raise realshell.ShellNotFound(f"{req.argv[0]} is not a shell this wisp run bound over")
                 return shell.real
-            return realshell.find_shell(invocation.shell_name, config, env, invocation.argv0)
+            return realshell.find_shell(invocation.shell_name, config, env, invocation.argv[0])
         return find
 
     def _answers(self, req: Request):

@@ -470,14 +470,17 @@ def launcher_text(python: str, socket_path: str) -> str:
         raise ValueError(f"{python} cannot be named on a #! line")
     if any(c in socket_path for c in "'\\\n\0") or not socket_path.isprintable():
         raise ValueError(f"the socket path {socket_path!r} has characters the launcher cannot hold")
-    here = os.path.join(os.path.dirname(os.path.abspath(wispsh.__file__)), "sandbox")
+    package = os.path.dirname(os.path.abspath(wispsh.__file__))
+    here = os.path.join(package, "sandbox")
+    support = os.path.join(package, "support")      # inherited.py, the one module client.py imports
     # client.py imported from its own directory as a top-level module: neither package's __init__ runs, and
-    # it imports nothing of wispsh (the same file the supervisor imports as wispsh.sandbox.client)
+    # it imports nothing of wispsh but support/inherited.py, as a top-level module too (the same files the
+    # supervisor imports as wispsh.sandbox.client and wispsh.support.inherited)
     return (f"#!{python} -IS\n"
             "# wispsh-run-launcher: bound over every shell in a `wisp run` namespace; the supervisor outside\n"
             "# judges each line and this only runs what it says (wispsh/sandbox/client.py).\n"
             "import sys\n"
-            f"sys.path[:0] = [{here!r}]\n"
+            f"sys.path[:0] = [{here!r}, {support!r}]\n"
             "from client import main\n"
             f"main(b'{socket_path}', sys.argv)\n")
 

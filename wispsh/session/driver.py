@@ -23,6 +23,7 @@ import sys
 from wispsh.session import complete, shellcode, tamper
 from wispsh.session.reader import Reader, TooBig
 from wispsh.session.state import ALWAYS, ShellState, judged_text, names_in
+from wispsh.support import inherited
 
 
 class Spec:
@@ -115,12 +116,10 @@ class PipedSession(Gate):
         self.cmd, shell_cmd = socket.socketpair()
         self.mark, shell_mark = socket.socketpair()
         shell_cmd.shutdown(socket.SHUT_WR)          # the shell's end only reads commands
-        actions = [(os.POSIX_SPAWN_DUP2, self.stdin, self.fd_in), (os.POSIX_SPAWN_DUP2, shell_cmd.fileno(), 0),
-                   (os.POSIX_SPAWN_DUP2, shell_mark.fileno(), self.fd_mark)]
+        moves = [(self.stdin, self.fd_in), (shell_cmd.fileno(), 0), (shell_mark.fileno(), self.fd_mark)]
         argv = [self.spec.argv0, *self.spec.options, "-s", *self.spec.args]
         try:
-            self.pid = os.posix_spawn(self.spec.exe, argv, self.spec.env, file_actions=actions,
-                                      setsigdef=(signal.SIGPIPE, signal.SIGINT, signal.SIGQUIT))
+            self.pid = inherited.spawn(self.spec.exe, argv, self.spec.env, moves)  # the caller's signals and mask
         finally:
             shell_cmd.close()
             shell_mark.close()

@@ -33,6 +33,7 @@ import socket
 from wispsh.session import complete, shellcode, tamper
 from wispsh.session.driver import ALWAYS, Ended, Gate, _nonce
 from wispsh.session.state import ShellState, names_in
+from wispsh.support import inherited
 
 FD = 63
 RC_FD = 61                         # the start-up text, closed once read
@@ -202,11 +203,9 @@ class HookSession(Gate):
             rc_fd = realshell.sealed_reader((text + f"\\builtin exec {RC_FD}<&-\n").encode())
             env["PROMPT_COMMAND"] = TRIPWIRE
             argv = argv_for(self.spec, f"/dev/fd/{RC_FD}")
-        actions = [(os.POSIX_SPAWN_DUP2, shell_end.fileno(), FD), (os.POSIX_SPAWN_DUP2, rc_fd, RC_FD)]
+        moves = [(shell_end.fileno(), FD), (rc_fd, RC_FD)]
         try:
-            self.pid = os.posix_spawn(self.spec.exe, argv, env, file_actions=actions,
-                                      setsigdef=(signal.SIGPIPE, signal.SIGINT, signal.SIGQUIT, signal.SIGTSTP,
-                                                 signal.SIGTTIN, signal.SIGTTOU))
+            self.pid = inherited.spawn(self.spec.exe, argv, env, moves)    # the caller's signals and mask
         finally:
             shell_end.close()
             os.close(rc_fd)

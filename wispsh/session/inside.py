@@ -9,6 +9,9 @@ import sys
 
 
 def main(args: list[str]) -> None:
+    from wispsh.support import inherited
+
+    inherited.keep()            # the client's record of its caller's signals (sandbox/client.py, _session)
     try:
         _main(args)
     except BaseException as exc:          # nothing but the session's own end leaves here

@@ -8,8 +8,10 @@ import os
 
 def spec_of(shell: str, argv, session: dict, env: dict, *, exe: str | None = None):
     from wispsh.session.driver import Spec
+    from wispsh.support.inherited import RECORD
 
     argv = list(argv)
+    env = {k: v for k, v in env.items() if k != RECORD}     # a launcher's record is for this process only
     count = int(session["options"])
     return Spec(exe=exe or shell, name=os.path.basename(os.path.realpath(shell)), family=session["family"],
                 argv0=argv[0], options=argv[1:1 + count], args=argv[1 + count:], env=env,
