@@ -54,11 +54,33 @@ dir $dir"
     mkdir -p "$1"
 }
 
+# Agent and shell settings that may name the shims or the launcher (the README's recipes): install.sh writes
+# none of them, so --uninstall changes none; it lists each one that still points at what it removes.
+pointing_here() {
+    config_home="${XDG_CONFIG_HOME:-$HOME/.config}"
+    for file in "$HOME/.claude/settings.json" "$HOME/.claude/settings.local.json" \
+        "$config_home/opencode/opencode.json" "$config_home/opencode/opencode.jsonc" "$HOME/.codex/config.toml" \
+        "$HOME/.gemini/settings.json" "$HOME/.qwen/settings.json" "$HOME/.aider.conf.yml" \
+        "$HOME/.continue/config.json" "$HOME/.continue/config.yaml" "$config_home/goose/config.yaml" \
+        "$HOME/.profile" "$HOME/.bash_profile" "$HOME/.bash_login" "$HOME/.bashrc" "$HOME/.zshenv" \
+        "$HOME/.zprofile" "$HOME/.zshrc" "$config_home/fish/config.fish"; do
+        [ -f "$file" ] || continue
+        grep -n -F -e "$home_dir" -e "$prefix/wispsh" "$file" 2>/dev/null | while IFS=: read -r number _; do
+            echo "  $file:$number"
+        done
+    done
+    login=$(getent passwd "$(id -u)" 2>/dev/null | cut -d: -f7)
+    case "$login" in
+        "$home_dir"/*|"$prefix/wispsh") echo "  your login shell (chsh): $login" ;;
+    esac
+}
+
 if [ "$uninstall" = 1 ]; then
     if [ ! -f "$manifest" ]; then
         echo "wispsh is not installed here (no $manifest)"
         exit 0
     fi
+    still=$(pointing_here)
     # Links first, then directories deepest first; only what the manifest lists, and only if still ours.
     while IFS=' ' read -r kind path; do
         if [ "$kind" = link ] && [ -L "$path" ]; then
@@ -73,6 +95,11 @@ if [ "$uninstall" = 1 ]; then
         [ -n "$dir" ] && rmdir "$dir" 2>/dev/null || true
     done
     echo "wispsh uninstalled (your settings in ${WISP_HOME:-~/.wisp} were left alone)"
+    if [ -n "$still" ]; then
+        echo "These settings of yours still name what was removed (install.sh did not write them; change them,"
+        echo "or the agent will not start its shell):"
+        echo "$still"
+    fi
     exit 0
 fi
 

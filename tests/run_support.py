@@ -159,3 +159,24 @@ def unprivileged_or_skip() -> tuple[str, str]:
     if python is None:
         pytest.skip(f"machine lacks root (user {user} cannot run this checkout's Python: only root reads it)")
     return user, python
+
+
+# An agent that keeps one shell and writes commands to its stdin (Codex's unified exec without a tty,
+# SWE-ReX-style drivers): each command gets its answer before the next one is written.
+PIPED_DRIVER = r"""
+import json, os, subprocess, sys
+shell = sys.argv[1:]
+p = subprocess.Popen(shell, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+out = []
+for n, cmd in enumerate(json.loads(os.environ["CMDS"])):
+    p.stdin.write((cmd + f"\necho __END{n}__$?\n").encode()); p.stdin.flush()
+    got = b""
+    while f"__END{n}__".encode() not in got or not got.endswith(b"\n"):
+        chunk = os.read(p.stdout.fileno(), 65536)
+        if not chunk:
+            break
+        got += chunk
+    out.append(got.decode())
+p.stdin.close(); p.wait()
+print(json.dumps({"out": out, "rc": p.returncode}))
+"""

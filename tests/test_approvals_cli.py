@@ -119,17 +119,33 @@ def test_add_says_what_it_stored_refuses_duplicates_and_raises_a_lower_level(h):
 
 
 def test_the_refusals_advice_works_when_followed(h):
-    (h.project / "build").mkdir()
-    refused = h.run("wispsh", "-c", "rm -rf build", ok=False)
-    assert refused.returncode == 126 and len(refused.stderr.rstrip("\n")) <= 160
-    advice = refused.stderr.rstrip("\n").rstrip(".").rsplit(", or: ", 1)[1]
-    assert advice == "wisp approvals add 'rm *' --level high"
-    h.wisp("approvals", "add", "rm *")                                    # an earlier, too low approval...
-    assert h.run("wispsh", "-c", "rm -rf build", ok=False).returncode == 126
+    import re
     import shlex
 
-    h.run(shlex.split(advice)[0], *shlex.split(advice)[1:])               # ...and the advice, as written
+    (h.project / "build").mkdir()
+    refused = h.run("wispsh", "-c", "rm -rf build", ok=False)
+    assert refused.returncode == 126 and refused.stderr.rstrip("\n").endswith("`"), refused.stderr
+    advice = re.findall(r"`([^`]+)`", refused.stderr)[-1]            # the last advice: the broadest offered
+    assert advice == f"wisp approvals add 'rm *' --level high --dir {h.project}"
+    h.wisp("approvals", "add", "rm *")                                    # an earlier, too low approval...
+    assert h.run("wispsh", "-c", "rm -rf build", ok=False).returncode == 126
+    words = shlex.split(advice)                # ...and the advice, as written, from the person's own terminal
+    h.run(words[0], *words[1:], cwd=h.tmp)
     assert h.run("wispsh", "-c", "rm -rf build").returncode == 0 and not (h.project / "build").exists()
+
+
+def test_the_refusal_offers_no_approval_that_cannot_be_stored(h):
+    import re
+
+    danger = h.run("wispsh", "-c", "git push --force origin main", ok=False)
+    assert danger.returncode == 126 and "approvals add" not in danger.stderr
+    assert re.findall(r"`([^`]+)`", danger.stderr) == ["wisp watch"]
+    h.home.mkdir(mode=0o700, exist_ok=True)
+    (h.home / "approvals.json").write_text('{"version": 1, "approvals": []}')
+    (h.home / "approvals.json").chmod(0o666)                          # not trusted: an add would fail
+    refused = h.run("wispsh", "-c", "rm -rf build", ok=False)
+    assert "approvals add" not in refused.stderr and refused.stderr.rstrip().endswith("`wisp doctor`")
+    assert h.wisp("approvals", "add", "rm *", "--level", "high", ok=False).returncode == 1    # as it said
 
 
 def test_revoke_takes_a_unique_prefix(h):

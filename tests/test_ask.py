@@ -15,7 +15,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from test_ask_support import (DANGER, DRIVER, PY, RM, PersonShell, build_plan, person_env, result,
+from test_ask_support import (DANGER, DRIVER, PY, REPO, RM, PersonShell, build_plan, person_env, result,
                               start_driver, write_config)
 from wispsh.ask import collect, prompt, terminal
 from wispsh.config import Config
@@ -57,8 +57,8 @@ def test_no_controlling_terminal_refuses_at_once(tmp_path):
                    stdin=subprocess.DEVNULL, timeout=30, check=True)
     got = result(out)
     assert got["answers"] == []
-    assert got["refusal"].startswith("wispsh: not run: rm -rf build (high: recursive d")
-    assert len(got["refusal"]) <= 160 and "wisp approvals add 'rm *' --level high" in got["refusal"]
+    assert got["refusal"].startswith("wispsh: not run: rm -rf build (high: recursive delete)")
+    assert _rows_fit(got["refusal"]) and "`wisp approvals add 'rm *' --level high`" in got["refusal"]
 
 
 def test_pty_held_by_a_python_process_gets_no_dialog(tmp_path):
@@ -115,17 +115,72 @@ def test_colour_only_when_the_terminal_has_it():
     assert not prompt.use_colour({"TERM": "dumb"}) and not prompt.use_colour({})
 
 
-def test_refusal_line_is_one_short_plain_line():
+def _rows_fit(text: str, width: int = 80) -> bool:
+    """Every row within `width` columns, unless it is one word (a path, a command) longer than that."""
+    return all(len(row) <= width or " " not in row.strip() or row.strip().startswith("`") for row in text.splitlines())
+
+
+def _commands(text: str) -> list[str]:
+    return re.findall(r"`([^`]+)`", text)
+
+
+def test_the_refusal_names_the_part_its_whole_reason_what_to_do_then_advice_narrowest_first():
     plan = build_plan(RM)
-    none = prompt.refusal_line(plan, ())
-    assert "\n" not in none and none.startswith("wispsh: not run: ") and len(none) <= 160
-    for needed in ("rm -rf build (high", "(+1 more)", "wisp watch", "wisp approvals add 'rm *' --level high"):
-        assert needed in none
+    none = prompt.refusal_line(plan, (), project="/home/ana/proj")
+    rows = none.splitlines()
+    assert rows[0] == "wispsh: not run: rm -rf build (high: recursive delete) (+1 more part to approve)"
+    assert rows[1] == "nothing ran: no person could be asked; ask the user, or do it another way"
+    assert _rows_fit(none) and none.endswith("`")                  # the advice last, nothing after it
+    assert _commands(none)[-2:] == ["wisp watch", "wisp approvals add 'rm *' --level high --dir /home/ana/proj"]
+    assert none.index("this line once") < none.index("every rm command rated high or lower in this project")
     said_no = prompt.refusal_line(plan, (Answer(0, "y", "tty"), Answer(1, "n", "watch", "the watcher went away")))
-    assert said_no.startswith("wispsh: not run: git -C app push [moderate] was not approved")
-    assert "the watcher went away" in said_no and said_no.endswith("nothing ran")
-    danger = prompt.refusal_line(build_plan(DANGER), ())
+    assert said_no.startswith("wispsh: not run: git -C app push (moderate: publishes commits)\n")
+    assert "not approved: the watcher went away (in wisp watch)" in " ".join(said_no.split())
+    danger = prompt.refusal_line(build_plan(DANGER), (), project="/p")
     assert "wisp watch" in danger and "approvals add" not in danger   # dangerous is never stored
+    assert "never approved for later" in " ".join(danger.split()) and danger.endswith("`wisp watch`")
+
+
+def test_the_refusal_says_every_reason_that_decided_the_level(tmp_path):
+    """Was: only the first reason (`rm -rf build ~/notes`: "recursive delete of build", the delete in your
+    home unsaid). Every reason at the part's level is said whole; a lower one is left to `--explain`."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    env = person_env(tmp_path)
+    line = "rm -rf build ~/notes"
+    done = subprocess.run([str(REPO / ".venv" / "bin" / "wispsh"), "-c", line], env=env, cwd=project,
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, start_new_session=True,
+                          timeout=60)
+    head = " ".join(done.stderr.split("\nnothing ran", 1)[0].split())
+    assert done.returncode == 126 and head.startswith(f"wispsh: not run: {line} (high: "), done.stderr
+    assert "recursive delete of build" in head and "recursive delete of ~/notes" in head, head
+    mixed = {"line": "x", "parts": [["x", [0, 1], "high", ["a"], "x *"]], "questions": [["x *", "high", ["a"], [0],
+                                                                                         False]]}
+    plan = build_plan(mixed)
+    from wispsh.model import Finding, Level, replace
+
+    findings = (Finding(Level.MODERATE, "t.low", "writes a file"), Finding(Level.HIGH, "t.a", "deletes a tree"),
+                Finding(Level.HIGH, "t.b", "reads a secret"), Finding(Level.HIGH, "t.c", "deletes a tree"))
+    plan = replace(plan, questions=(replace(plan.questions[0], findings=findings),))
+    assert prompt.refusal_line(plan, ()).splitlines()[0] == "wispsh: not run: x (high: deletes a tree; reads a secret)"
+
+
+def test_the_refusal_gives_no_advice_that_cannot_work():
+    from wispsh.model import replace
+
+    untrusted = replace(build_plan(RM), notes=("approvals not trusted: /h/approvals.json is writable by group",))
+    said = prompt.refusal_line(untrusted, (), project="/p")
+    assert "approvals add" not in said and _commands(said)[-2:] == ["wisp watch", "wisp doctor"]
+    exact = {"line": "python3 -c 'print(1)'", "parts": [["python3 -c 'print(1)'", [0, 21], "high", ["inline code"],
+                                                        "python3 -c 'print(1)'"]],
+             "questions": [["python3 -c 'print(1)'", "high", ["inline code"], [0], False]]}
+    plan = build_plan(exact)
+    plan = replace(plan, questions=(replace(plan.questions[0], exact=True),))
+    said = prompt.refusal_line(plan, (), project="/p")
+    assert _commands(said)[-1] == """wisp approvals add "python3 -c 'print(1)'" --level high --dir /p"""
+    assert "this exact text, rated high or lower, in this project" in " ".join(said.split())
+    moderate = {**RM, "questions": [["git push *", "moderate", ["publishes commits"], [1], False]]}
+    assert _commands(prompt.refusal_line(build_plan(moderate), ()))[-1] == "wisp approvals add 'git push *'"
 
 
 @pytest.mark.parametrize("text, reason, pattern", [
@@ -133,19 +188,25 @@ def test_refusal_line_is_one_short_plain_line():
     ("x" * 500, "y" * 300, "rm *"),
     ("docker run --privileged -v /:/host " + "a" * 90, "mounts the host's root into a container", "docker run *"),
     ("curl https://example.com/" + "p" * 70 + " -o f", "downloads a file", "curl *"),
+    ("rm -rf /home/someone/projects/a-long-directory-name/with/a/deep/path/node_modules",
+     "recursive delete of /home/someone/projects/a-long-directory-name/with/a/deep/path/node_modules "
+     "(your home directory (outside the project))", "rm *"),
     ("é" * 200, "ü" * 200, "é *"),
 ])
 @pytest.mark.parametrize("level", ["moderate", "high"])
-def test_refusal_fits_two_lines_of_80_columns_and_its_advice_is_whole(text, reason, pattern, level):
+def test_the_refusal_is_wrapped_never_cut_and_its_advice_is_whole_and_last(text, reason, pattern, level):
     for questions in (1, 2):
         spec = {"line": text + " && ls", "parts": [[text, [0, len(text)], level, [reason], pattern],
                                                    ["ls -la", [0, 6], level, ["lists"], "ls *"]],
                 "questions": [[pattern, level, [reason], [0], False],
                               ["ls *", level, ["lists"], [1], False]][:questions]}
-        line = prompt.refusal_line(build_plan(spec), ())
-        assert len(line) <= 160 and "\n" not in line, line
-        advice = f"wisp approvals add '{pattern}'" + ("" if level == "moderate" else f" --level {level}")
-        assert line.endswith(advice + "."), line      # whole, and last: a person copies it from the end
+        line = prompt.refusal_line(build_plan(spec), (), project="/w")
+        assert "…" not in line                                              # nothing cut
+        flat = " ".join(line.split())
+        assert f"wispsh: not run: {text} ({level}: {reason})" in flat, line     # the part and its reason, whole
+        assert _rows_fit(line), line
+        advice = f"wisp approvals add '{pattern}'" + ("" if level == "moderate" else f" --level {level}") + " --dir /w"
+        assert line.endswith(f"`{advice}`"), line      # whole, and last: a person copies it from the end
 
 
 # ------------------------------------------------------------------ the dialog on a person's terminal

@@ -57,10 +57,14 @@ class Box:
 
 
 def one_plain_line(done: subprocess.CompletedProcess) -> str:
-    """stderr is one line, no traceback, valid UTF-8."""
+    """stderr is one message, no traceback, valid UTF-8: one line, or one wrapped to 80 columns (its later rows
+    indented); returned as one line."""
     err = done.stderr.decode("utf-8")
-    assert "Traceback" not in err and err.count("\n") == 1, err
-    return err
+    rows = err.rstrip("\n").split("\n")
+    assert "Traceback" not in err and err.endswith("\n") and rows[0].startswith(("wisp", "bash", "sh")), err
+    assert all(row.startswith("  ") for row in rows[1:]), err
+    assert all(len(row) <= 80 or " " not in row.strip() for row in rows) or len(rows) == 1, err
+    return " ".join(row.strip() for row in rows) + "\n"
 
 
 @pytest.fixture
@@ -393,7 +397,7 @@ def test_the_runtime_dir_fallback_is_private_and_checked(tmp_path, monkeypatch):
     monkeypatch.setattr(config, "RUN_USER_BASE", str(tmp_path / "no-run-user"))
     env = {"PATH": "/usr/bin:/bin"}
     where = config.runtime_dir(env)
-    assert where == tmp_path / f"runtime-{os.getuid()}" / "wisp"
+    assert where == tmp_path / f"runtime-{os.getuid()}" / config.runtime_name(env)     # the user's, this home's
     where.parent.mkdir(mode=0o755)                       # made open by something else of the user's
     os.chmod(where.parent, 0o755)
     assert config.private_runtime_dir(env, create=True) == where

@@ -210,7 +210,7 @@ def test_typed_commands_on_a_pty_are_gated_and_the_shell_stays_bash(env, shims, 
         assert "wispsh: not run: rm -rf X" in said
         assert "st=126" in _typed(child, "echo st=$?")
         assert "wispsh: not run: cat ~/.ssh/id_rsa" in _typed(child, "cat ~/.ssh/id_rsa")
-        assert "secret" not in child.before
+        assert "PRIVATE KEY" not in child.before
         for line in ("for i in 1 2", "do echo loop-$i", "done"):
             child.sendline(line)
         said = _next_prompt(child)

@@ -1,4 +1,5 @@
 """install.sh in a temporary HOME: twice in a row, then lines through what it installed, then --uninstall."""
+import json
 import os
 import shutil
 import subprocess
@@ -50,6 +51,8 @@ def test_install_twice_succeeds_and_says_how_to_use_it(installed):
 ])
 def test_the_path_line_is_for_the_users_shell_and_followed_it_works(installed, shell, line):
     home, env, _, _ = installed
+    if not os.path.exists(shell):           # as the other zsh tests: a shell this machine lacks is skipped
+        pytest.skip(f"machine lacks {os.path.basename(shell)}")
     done = subprocess.run(["sh", str(REPO / "install.sh"), "--python", BASE_PYTHON], env={**env, "SHELL": shell},
                           capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert done.returncode == 0 and line in done.stdout, done.stdout
@@ -99,9 +102,27 @@ def test_lines_run_through_the_installed_wispsh_and_shims(installed):
 
 def test_uninstall_leaves_nothing_of_its_own(installed):
     home, env, before, _ = installed
+    shims = home / ".local" / "share" / "wispsh" / "shims"
+    # the README's recipes, followed by the user: settings that name the shims (install.sh wrote none of them)
+    mine = {home / ".claude" / "settings.json": json.dumps({"env": {"CLAUDE_CODE_SHELL": f"{shims}/bash"}}),
+            home / ".config" / "opencode" / "opencode.json": "{\n  \"model\": \"x\",\n"
+                                                              f'  "shell": "{shims}/bash"\n}}\n',
+            home / ".profile": f'PATH="{shims}:$PATH"\n'}
+    for path, text in mine.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
     done = subprocess.run(["sh", str(REPO / "install.sh"), "--uninstall"], env=env, capture_output=True,
                           text=True, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr
+    # was: nothing said, and ~/.claude/settings.json left pointing at the deleted shim
+    said = done.stdout.split("still name what was removed", 1)[1]
+    for row in (f"{home}/.claude/settings.json:1", f"{home}/.config/opencode/opencode.json:3", f"{home}/.profile:1"):
+        assert f"  {row}\n" in said, done.stdout
+    for path, text in mine.items():             # listed, never changed
+        assert path.read_text() == text
+        path.unlink()
+    for directory in (home / ".claude", home / ".config" / "opencode", home / ".config"):
+        directory.rmdir()
     # ~/.wisp is the user's (config, approvals, the audit of the lines run above): kept, never install.sh's
     assert {p for p in tree(home) if not p.startswith(".wisp/")} == {p for p in before if not p.startswith(".wisp/")}
     assert (home / ".wisp" / "config.json").read_text() == "{}"

@@ -15,7 +15,7 @@ from wispsh import explain
 from wispsh.config import Config
 from wispsh.decide import audit, gate
 from wispsh.pipeline import judge
-from wispsh.support.text import dumps, shown
+from wispsh.support.text import dumps, from_b64, json_text, shown
 
 REPO = Path(__file__).resolve().parent.parent
 WISPSH, WISP = str(REPO / ".venv" / "bin" / "wispsh"), str(REPO / ".venv" / "bin" / "wisp")
@@ -36,6 +36,19 @@ def strict_utf8(data: bytes) -> str:
     return data.decode("utf-8")          # raises on anything that is not strict UTF-8 (lone surrogates too)
 
 
+def every_text_is_unicode(value) -> bool:
+    """What a strict parser (Rust's serde_json) demands of JSON text: no string holds a lone surrogate (a
+    `\\udcNN` escape decodes to one in Python's json; serde_json rejects it, Go replaces it)."""
+    if isinstance(value, str):
+        value.encode("utf-8")                   # strict: raises UnicodeEncodeError on a lone surrogate
+        return True
+    if isinstance(value, dict):
+        return all(every_text_is_unicode(k) and every_text_is_unicode(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(every_text_is_unicode(v) for v in value)
+    return True
+
+
 def test_every_explain_output_and_audit_event_is_valid_utf8_on_10000_random_lines(tmp_path):
     config = Config(path=tmp_path / "home" / "config.json")
     env = {"WISP_HOME": str(tmp_path / "home"), "XDG_RUNTIME_DIR": str(tmp_path / "run")}
@@ -43,10 +56,16 @@ def test_every_explain_output_and_audit_event_is_valid_utf8_on_10000_random_line
         plan = judge(line, config, str(tmp_path), env)
         text = explain.render_json(plan)
         data = json.loads(strict_utf8(text.encode("utf-8")))
-        assert data["line"] == line and "\n" not in text and "\u2028" not in text
-        for part in data["parts"]:                               # spans still index the line
+        assert every_text_is_unicode(data)                  # no lone surrogate: serde_json and Go read it
+        assert data["line"] == json_text(line)
+        real = line.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")   # as read from argv
+        assert from_b64(data["line_base64"]) == real
+        assert "\n" not in text and "\u2028" not in text
+        for part in data["parts"]:                               # spans still index the line, as written there
             start, end = part["span"]
-            assert 0 <= start <= end <= len(line)
+            assert 0 <= start <= end <= len(data["line"])
+            if part["origin"] == "top" and "\x00" not in line and part["text"].strip() == part["text"]:
+                assert data["line"][start:end] == part["text"], (line, part)
         shown_text = explain.render_text(plan)
         shown_text.encode("utf-8")
         assert not any(c in shown_text for c in "\r\x00\x1b\x7f\x85\u2028\u202e\udcff"), repr(shown_text)
@@ -71,7 +90,9 @@ def test_a_sample_through_the_real_commands_is_valid_utf8(tmp_path):
             out = strict_utf8(done.stdout)
             strict_utf8(done.stderr)
             if "--json" in argv:
-                assert json.loads(out)["line"] == arg
+                data = json.loads(out)
+                assert every_text_is_unicode(data) and data["line"] == json_text(arg)
+                assert from_b64(data["line_base64"]) == arg
             else:
                 assert "\r" not in out and "\x1b" not in out
 
@@ -90,7 +111,9 @@ def test_the_audit_stays_one_event_a_line_and_wisp_audit_reads_it_back(tmp_path)
     shown_row = strict_utf8(text.stdout)
     assert shown_row.count("\n") == 1 and "\\u2028" in shown_row and "\\xff" in shown_row and "\\r" in shown_row
     as_json = subprocess.run([WISP, "audit", "--json"], env=env, capture_output=True, timeout=60)
-    assert json.loads(strict_utf8(as_json.stdout))["command"] == odd
+    event = json.loads(strict_utf8(as_json.stdout))
+    assert every_text_is_unicode(event) and event["command"] == json_text(odd) and "\\xff\\x80" in event["command"]
+    assert from_b64(event["command_base64"]) == odd                          # the exact bytes, beside it
 
 
 def test_shown_escapes_what_a_terminal_would_act_on():
@@ -100,7 +123,7 @@ def test_shown_escapes_what_a_terminal_would_act_on():
     assert shown("\udcff\udc80") == "\\xff\\x80"                       # the undecodable bytes, as bytes
     assert shown("\u202e\u2028") == "\\u202e\\u2028"
     assert shown("é中🙂") == "é中🙂"
-    assert json.loads(dumps({"x": "\udcff\u2028"})) == {"x": "\udcff\u2028"}
+    assert json.loads(dumps({"x": "\udcff\u2028"})) == {"x": "\\xff\u2028"}       # as the text shows it
     assert dumps("\udcff\u2028\x85").isascii()
 
 

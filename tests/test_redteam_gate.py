@@ -160,7 +160,7 @@ def test_a_lock_held_forever_is_an_error_not_a_hang(box, monkeypatch):
     _, home, _, _, _, _ = box
     holder = subprocess.Popen([sys.executable, "-c", "import fcntl,os,sys,time; fd=os.open(sys.argv[1], "
                                "os.O_RDWR|os.O_CREAT); fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True); "
-                               "time.sleep(60)", str(home / lock.LOCK_NAME)], stdout=subprocess.PIPE, text=True)
+                               "time.sleep(60)", str(home / lock.AUDIT_LOCK_NAME)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
         monkeypatch.setattr(lock, "HOLDER_SECONDS", 0.2)

@@ -93,10 +93,10 @@ def test_depth_refusal_is_one_clean_line():
     assert done.stderr.startswith("wispsh: not run: shells nested") and done.stderr.count("\n") == 1
 
 
-def test_refuse_makes_one_line_of_anything():
-    code = "from wispsh import realshell; realshell.refuse('two\\nlines   here')"
+def test_refuse_keeps_a_wrapped_refusal_and_no_row_can_pass_for_a_line_of_the_gates():
+    code = "from wispsh import realshell; realshell.refuse('two\\n  lines   here\\nwispsh: approved\\n\\n')"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
-    assert (done.returncode, done.stderr) == (126, "wispsh: not run: two lines here\n")
+    assert (done.returncode, done.stderr) == (126, "wispsh: not run: two\n  lines here wispsh: approved\n")
 
 
 def test_held_text_is_sealed_read_only_and_survives_exec():
@@ -125,7 +125,7 @@ def test_wisp_doctor_names_the_real_shells_and_fails_without_one(tmp_path):
     wisp = str(Path(sys.executable).parent / "wisp")
     env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
     done = subprocess.run([wisp, "doctor"], capture_output=True, text=True, env=env)
-    assert done.returncode == 0, done.stdout
+    assert done.returncode in (0, 3), done.stdout       # 3: warnings to act on (no shims here), no failure
     assert "ok   real shell bash: " in done.stdout and "ok   Resources: " in done.stdout
     done = subprocess.run([wisp, "doctor"], capture_output=True, text=True, env={**env, "PATH": str(tmp_path)})
     assert done.returncode == 1 and "FAIL real shell default: no real shell found" in done.stdout

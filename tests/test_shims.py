@@ -140,7 +140,7 @@ def test_risky_program_lines_are_refused_when_no_one_can_be_asked(gated):
     (repo / "build dir").mkdir()
     done = detached(["rm", "-rf", "build dir"], env, repo)
     assert done.returncode == 126 and done.stdout == ""
-    assert done.stderr.startswith("wispsh: not run: rm -rf 'build dir' (high") and done.stderr.count("\n") == 1
+    assert done.stderr.startswith("wispsh: not run: rm -rf 'build dir' (high") and done.stderr.endswith("`\n")
     assert (repo / "build dir").is_dir()
     push = detached(["git", "push", "--force", "origin", "main"], env, repo)
     assert push.returncode == 126 and "git push --force origin main (dangerous" in push.stderr

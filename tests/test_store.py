@@ -119,7 +119,8 @@ def test_kill_9_during_writes_leaves_the_old_or_the_new_file(where, tmp_path):
     home, _, env = where
     base = [store.Approval(id=f"base{i}", pattern=f"base{i} *", scope="always", level=Level.MODERATE, source="t",
                            created=time.time(), expires=time.time() + 86400) for i in range(3000)]
-    store.update_persisted(home, lambda entries: base)          # a large file: writes take a while
+    home.mkdir(mode=0o700, exist_ok=True)
+    store.write_atomic(home / "approvals.json", store._dump(base))     # a large file: writes take a while
     rng = random.Random(6)
     for _ in range(12):
         p = subprocess.Popen([sys.executable, "-c", WRITER], env=env, stdout=subprocess.PIPE)
@@ -192,3 +193,127 @@ def test_foreign_owned_runtime_grants_are_ignored(where, tmp_path):
     os.chown(grants_file, 65534, 65534)
     standing = store.standing(home, cwd=str(tmp_path), env=env)
     assert not standing.approvals and any("owned by uid 65534" in n for n in standing.notes)
+
+
+AT_ONCE = textwrap.dedent("""
+    import json, os, sys
+    from pathlib import Path
+    from wispsh.decide import audit, store
+    from wispsh.model import Level
+    home, barrier, kind, what = Path(os.environ["WISP_HOME"]), sys.argv[1], sys.argv[2], sys.argv[3]
+    store.new_id()
+    gate = os.open(barrier, os.O_RDONLY)                     # the parent holds the writing end open
+    print("ready", flush=True)
+    os.read(gate, 1)                                          # EOF for every one at the same instant
+    if kind == "add":
+        try:
+            made, _ = store.add(home, pattern=what, scope="always", level=Level.MODERATE, directory=None,
+                                source="t", persist_days=30)
+            said = made.id
+        except store.Duplicate as exc:
+            said = "duplicate of " + exc.existing.id
+    else:
+        said = str(store.revoke(home, what))
+    audit.append(home, [audit.event("approval.test", pattern=what, decision=said, reasons=["x" * 3000])])
+    print(said, flush=True)
+""")
+
+
+def test_a_crowd_let_go_at_once_gets_every_answer_right_and_the_audit_whole(where, tmp_path):
+    """Group commit: 60 processes at a barrier adding (twelve patterns twice: one of each pair is a duplicate),
+    revoking, and auditing (events bigger than a pipe's atomic size) at once. Each is told the truth, nothing
+    is lost or doubled, and every audit line is whole."""
+    home, _, env = where
+    old = [store.add(home, pattern=f"old{i} *", scope="always", level=Level.MODERATE, directory=None, source="t",
+                     persist_days=30)[0].id for i in range(12)]
+    barrier = tmp_path / "barrier"
+    os.mkfifo(barrier)
+    hold = os.open(barrier, os.O_RDWR)
+    jobs = [("add", f"new{i % 24} *") for i in range(36)] + [("revoke", ident) for ident in old * 2]
+    procs = [subprocess.Popen([sys.executable, "-c", AT_ONCE, str(barrier), kind, what], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for kind, what in jobs]
+    for p in procs:
+        assert p.stdout.readline() == "ready\n", p.stderr.read()
+    os.close(hold)                                            # let them go
+    said = []
+    for p, job in zip(procs, jobs):
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        said.append((job, out.strip()))
+    stored = json.loads((home / "approvals.json").read_text())["approvals"]
+    assert sorted(a["pattern"] for a in stored) == sorted(f"new{i} *" for i in range(24))     # once each
+    by_pattern = {a["pattern"]: a["id"] for a in stored}
+    for i in range(24):
+        answers = sorted(out for (kind, what), out in said if kind == "add" and what == f"new{i} *")
+        if i < 12:      # asked twice: one stored it, the other was told it is a duplicate of that one
+            assert answers == sorted([by_pattern[f"new{i} *"], f"duplicate of {by_pattern[f'new{i} *']}"]), answers
+        else:
+            assert answers == [by_pattern[f"new{i} *"]]
+    for ident in old:   # revoked twice: exactly one of the two removed it
+        assert sorted(out for (kind, what), out in said if what == ident) == ["False", "True"]
+    rows = (home / "audit.jsonl").read_bytes().split(b"\n")
+    assert rows[-1] == b"" and len(rows) - 1 == len(jobs)
+    assert all(json.loads(row)["event"] == "approval.test" for row in rows[:-1])      # whole, none glued
+    assert not [n for n in os.listdir(home / "pending")]                            # nothing left queued
+
+
+def test_a_request_whose_process_died_is_dropped_and_a_busy_holder_is_waited_for(where, monkeypatch):
+    from wispsh.decide import lock
+
+    home, _, env = where
+    store.add(home, pattern="first *", scope="always", level=Level.MODERATE, directory=None, source="t",
+              persist_days=30)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    entry = store.Approval(id="deadbeef0000", pattern="ghost *", scope="always", level=Level.MODERATE, source="t",
+                           created=time.time(), expires=time.time() + 60)
+    (home / "pending" / "00000000000000000001-1-aaaaaa.op").write_text(
+        json.dumps({"op": "add", "entry": entry.to_json(), "pid": int(dead.stdout)}))
+    # a holder that keeps the lock, running (not stopped or asleep): a loaded machine, not a stuck one
+    busy = subprocess.Popen([sys.executable, "-c", "import fcntl,os,sys,time; fd=os.open(sys.argv[1], os.O_RDWR); "
+                             "fcntl.flock(fd, fcntl.LOCK_EX); os.pwrite(fd, b'%-31d\\n' % os.getpid(), 0); "
+                             "print('held', flush=True); end=time.monotonic()+1.5\nwhile time.monotonic()<end: pass",
+                             str(home / lock.LOCK_NAME)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert busy.stdout.readline().strip() == "held"
+        monkeypatch.setattr(lock, "HOLDER_SECONDS", 0.3)
+        store.add(home, pattern="second *", scope="always", level=Level.MODERATE, directory=None, source="t",
+                  persist_days=30)
+    finally:
+        busy.wait()
+    assert sorted(a.pattern for a in store.read_persisted(home).approvals) == ["first *", "second *"]
+    assert not list((home / "pending").iterdir())
+
+
+def test_without_xdg_runtime_dir_each_wisp_home_has_a_private_runtime_dir_of_its_own(tmp_path):
+    """Was: one /tmp/runtime-UID/wisp for every wisp home, so another install's session file made every `wisp
+    approvals` of this one warn "not signed by …/grants.key"."""
+    from wispsh.config import runtime_dir
+
+    wisp = str(Path(sys.executable).parent / "wisp")
+    envs = []
+    for name in ("a", "b"):
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("WISP_", "XDG_RUNTIME_DIR"))}
+        env.update(WISP_HOME=str(tmp_path / name), WISP_SESSION=f"session-{name}")
+        envs.append(env)
+    made = []
+    try:
+        for env in envs:
+            subprocess.run([sys.executable, "-c", "import os; from pathlib import Path; from wispsh.decide import store; "
+                            "from wispsh.model import Level; store.grant(Path(os.environ['WISP_HOME']), pattern='npm *', "
+                            "scope='session', level=Level.MODERATE, source='t', cwd='/')"], env=env, check=True)
+            where = runtime_dir(env)
+            made.append(where)
+            st = where.stat()
+            assert stat.S_IMODE(st.st_mode) == 0o700 and st.st_uid == os.getuid()
+            assert stat.S_IMODE(where.parent.stat().st_mode) == 0o700
+            assert [f.name for f in (where / "grants").iterdir()] and where.name.startswith("wisp-")
+        assert made[0] != made[1] and made[0].parent == made[1].parent        # per user, then per wisp home
+        for env in envs:
+            listed = subprocess.run([wisp, "approvals", "--json"], env=env, capture_output=True, text=True, check=True)
+            assert listed.stderr == "" and "not signed" not in listed.stdout, listed.stderr
+            assert [a["pattern"] for a in json.loads(listed.stdout)["approvals"]] == ["npm *"]
+    finally:
+        import shutil
+
+        for where in made:
+            shutil.rmtree(where, ignore_errors=True)

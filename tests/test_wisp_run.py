@@ -307,7 +307,8 @@ def test_make_j2_allowed_once_at_make_asks_nothing_more(tmp_path):
     (work / "out").mkdir()
     watcher = spawn_watcher(env)
     try:
-        agent = subprocess.Popen([WISP, "run", "--", PY, "-c", "import subprocess, sys; "
+        # --no-restore: make is asked (contained work would run it unasked, which is not what this tests)
+        agent = subprocess.Popen([WISP, "run", "--no-restore", "--", PY, "-c", "import subprocess, sys; "
                                   "sys.exit(subprocess.run('make -j2', shell=True, start_new_session=True).returncode)"],
                                  cwd=work, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)

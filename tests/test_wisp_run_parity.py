@@ -65,7 +65,7 @@ def test_the_supervisor_and_in_process_judge_the_corpus_alike(tmp_path):
     (tmp_path / "lines.json").write_text(json.dumps(lines))
     results = tmp_path / "results"          # outside the project: writable inside only by --allow-write
     results.mkdir()
-    done = subprocess.run([WISP, "run", "--allow-write", str(results), "--", PY,
+    done = subprocess.run([WISP, "run", "--no-restore", "--allow-write", str(results), "--", PY,
                            str(REPO / "tests" / "run_parity_inside.py"),
                            str(tmp_path / "lines.json"), str(results / "out.jsonl"), str(results / "env.json")],
                           cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=900)

@@ -98,7 +98,7 @@ def test_environment_tricks_are_judged(tmp_path):
             if name == "HOME moved":
                 open(".bash_profile", "w").write("rm -rf victim\\n")
             r = subprocess.run(argv, env={{**base, **extra}}, stdin=subprocess.DEVNULL, capture_output=True, text=True)
-            print(name, "|", r.returncode, "|", r.stderr.strip().splitlines()[-1][:90] if r.stderr.strip() else "")
+            print(name, "|", r.returncode, "|", r.stderr.strip().splitlines()[0][:90] if r.stderr.strip() else "")
     """, tmp_path)
     rows = [line.split(" | ") for line in done.stdout.splitlines()]
     assert len(rows) == 6, done.stdout + done.stderr

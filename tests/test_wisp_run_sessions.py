@@ -11,30 +11,10 @@ import time
 
 import pexpect
 
+from run_support import PIPED_DRIVER as DRIVER
 from run_support import PY, WISP, audit, needs_bwrap, needs_userns, person
 
 pytestmark = [needs_bwrap, needs_userns]
-
-# An agent that keeps one shell and writes commands to its stdin (Codex's unified exec without a tty,
-# SWE-ReX-style drivers): each command gets its answer before the next one is written.
-DRIVER = r"""
-import json, os, subprocess, sys
-shell = sys.argv[1:]
-p = subprocess.Popen(shell, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-out = []
-for n, cmd in enumerate(json.loads(os.environ["CMDS"])):
-    p.stdin.write((cmd + f"\necho __END{n}__$?\n").encode()); p.stdin.flush()
-    got = b""
-    while f"__END{n}__".encode() not in got or not got.endswith(b"\n"):
-        chunk = os.read(p.stdout.fileno(), 65536)
-        if not chunk:
-            break
-        got += chunk
-    out.append(got.decode())
-p.stdin.close(); p.wait()
-print(json.dumps({"out": out, "rc": p.returncode}))
-"""
-
 
 def _driven(tmp_path, env, shell, commands):
     import json
@@ -69,7 +49,7 @@ def test_piped_commands_into_any_shell_inside_are_each_gated(tmp_path):
         assert "got=hello" in out[0] and out[0].rstrip().endswith("__END0__0"), (shell, out)
         assert str(tmp_path / "victim") in out[1]
         assert "wispsh: not run: rm -rf victim" in out[2] and "__END2__126" in out[2]
-        assert "wispsh: not run: cat ~/.ssh/id_rsa" in out[3] and "secret" not in out[3]
+        assert "wispsh: not run: cat ~/.ssh/id_rsa" in out[3] and "PRIVATE KEY" not in out[3]
         assert "keep" in out[4] and "f-one" in out[5]
         assert got["rc"] == 0
     assert (tmp_path / "victim" / "keep").exists()
@@ -103,7 +83,7 @@ def test_a_typed_command_on_a_pty_inside_is_gated(tmp_path):
         assert "wispsh: not run: rm -rf victim" in typed("rm -rf victim")
         assert "st=126" in typed("echo st=$?")
         said = typed("cat ~/.ssh/id_rsa")
-        assert "wispsh: not run" in said and "secret" not in said
+        assert "wispsh: not run" in said and "PRIVATE KEY" not in said
         start = time.monotonic()
         typed("echo READY")
         assert time.monotonic() - start < 5

@@ -67,9 +67,12 @@ FALLBACK_BASE = "/tmp"          # the XDG fallback: FALLBACK_BASE/runtime-UID, w
 
 
 def runtime_dir(env: dict[str, str] | None = None) -> Path:
-    """Where session and once grants, watch sockets and locks of this login live: $XDG_RUNTIME_DIR/wisp; else
-    /run/user/UID/wisp when that directory is the user's; else /tmp/runtime-UID/wisp (the XDG fallback,
-    which private_runtime_dir makes and checks private: 0700 and the user's own). No platformdirs import."""
+    """Where session and once grants, watch sockets and locks of this login live: $XDG_RUNTIME_DIR/wisp (the
+    login's own directory); without XDG_RUNTIME_DIR, a directory of this user and this wisp home,
+    /run/user/UID/wisp-HOMEID when that directory is the user's, else /tmp/runtime-UID/wisp-HOMEID (the XDG
+    fallback, which private_runtime_dir makes and checks private: 0700 and the user's own). HOMEID names the
+    wisp home (runtime_name): two wisp homes never share one (another install's session files would be read
+    as forged grants of this one). No platformdirs import."""
     env = os.environ if env is None else env
     from pathlib import Path
 
@@ -81,16 +84,39 @@ def runtime_dir(env: dict[str, str] | None = None) -> Path:
     try:
         st = os.lstat(run_user)
         if stat.S_ISDIR(st.st_mode) and st.st_uid == uid:
-            return Path(run_user) / RUNTIME_NAME
+            return Path(run_user) / runtime_name(env)
     except OSError:
         pass
-    return fallback_runtime_dir()
+    return fallback_runtime_dir(env)
 
 
-def fallback_runtime_dir() -> Path:
+_RUNTIME_NAMES: dict[str | None, str] = {}      # WISP_HOME -> its name: every judged line asks (policy/context)
+
+
+def runtime_name(env: dict[str, str] | None = None) -> str:
+    """`wisp-` and 12 hex digits naming the wisp home (its real path), for a runtime dir outside
+    $XDG_RUNTIME_DIR."""
+    given = (os.environ if env is None else env).get("WISP_HOME")
+    found = _RUNTIME_NAMES.get(given)
+    if found is not None:
+        return found
+    try:
+        home = home_dir(env)
+    except ConfigError:                 # refused elsewhere; a directory of its own all the same
+        home = str(given)
+    try:
+        from _sha256 import sha256      # the C module alone (hashlib loads OpenSSL: ~10 ms)
+    except ImportError:
+        from hashlib import sha256
+    digest = sha256(os.path.realpath(home).encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    found = _RUNTIME_NAMES[given] = f"{RUNTIME_NAME}-{digest}"
+    return found
+
+
+def fallback_runtime_dir(env: dict[str, str] | None = None) -> Path:
     from pathlib import Path
 
-    return Path(FALLBACK_BASE) / f"runtime-{os.getuid()}" / RUNTIME_NAME
+    return Path(FALLBACK_BASE) / f"runtime-{os.getuid()}" / runtime_name(env)
 
 
 def runtime_problem(path: Path) -> str | None:
@@ -116,7 +142,7 @@ def private_runtime_dir(env: dict[str, str] | None = None, *, create: bool) -> P
     """The runtime dir, made private (0700) when `create`; OSError naming the directory when it is not the
     user's own and private. The /tmp fallback's parent is checked the same way: /tmp is everyone's."""
     where = runtime_dir(env)
-    fallback = where == fallback_runtime_dir()
+    fallback = where == fallback_runtime_dir(env)
     chain = (where.parent, where) if fallback else (where,)
     if create and not fallback:
         os.makedirs(where.parent, mode=0o700, exist_ok=True)
@@ -175,15 +201,18 @@ class Config(Record):
     protect: tuple[str, ...]        # run.protect: paths `wisp run` keeps read-only
     classifier: "ClassifierSettings | None"# classifier.*: the model's second opinion; None: off
     raw: dict
+    run_threshold: Level            # run.threshold: under `wisp run` with its walls, for contained parts
+    contained: object               # set by the `wisp run` supervisor only (sandbox/contained.py); None: plain
 
     __slots__ = FIELDS = ('path', 'threshold', 'persist_days', 'wait_seconds', 'prompt_seconds',
                           'terminal_programs', 'deny', 'shells', 'known_shells', 'trusted_sources',
-                          'audit_max_bytes', 'audit_required', 'wait_seconds_by_agent', 'protect', 'classifier', 'raw')
+                          'audit_max_bytes', 'audit_required', 'wait_seconds_by_agent', 'protect', 'classifier', 'raw',
+                          'run_threshold', 'contained')
 
     def __init__(self, path, threshold=Level.MODERATE, persist_days=30.0, wait_seconds=120.0, prompt_seconds=300.0,
                  terminal_programs=(), deny=(), shells=None, known_shells=(), trusted_sources=(),
                  audit_max_bytes=10 * 1024 * 1024, audit_required=False, wait_seconds_by_agent=None, protect=(),
-                 classifier=None, raw=None) -> None:
+                 classifier=None, raw=None, run_threshold=Level.HIGH, contained=None) -> None:
         _set(self, 'path', path)
         _set(self, 'threshold', threshold)
         _set(self, 'persist_days', persist_days)
@@ -200,6 +229,8 @@ class Config(Record):
         _set(self, 'protect', protect)
         _set(self, 'classifier', classifier)
         _set(self, 'raw', {} if raw is None else raw)
+        _set(self, 'run_threshold', run_threshold)
+        _set(self, 'contained', contained)
 
     def shell_path(self, name: str) -> str | None:
         return self.shells.get(name)
@@ -266,6 +297,8 @@ SCHEMA = {
     "run.sshAgent": "true or false", "run.gpgAgent": "true or false", "run.display": "true or false",
     "run.nesting": "true or false",
     "run.net": '"host" (reserved: the network wall comes with the asking proxy)',
+    "run.threshold": "one of safe, low, moderate, high, dangerous (contained work under wisp run; default high)",
+    "run.restore": "true or false (restore points under wisp run; without them nothing is contained)",
     **{f"classifier.{key}": what for key, what in CLASSIFIER_KEYS.items()},
 }
 SECTIONS = ("approval", "shell", "audit", "run", "classifier")
@@ -289,7 +322,7 @@ def _wrong(path: Path, key: str, value) -> ConfigError:
 
 
 def _check_value(key: str, value, path: Path) -> None:
-    if key == "approval.threshold":
+    if key in ("approval.threshold", "run.threshold"):
         ok = isinstance(value, str) and value.strip().lower() in ("safe", "low", "moderate", "high", "dangerous")
     elif key == "approval.waitSeconds":
         ok = _is_number(value) or (isinstance(value, dict) and bool(value)
@@ -297,7 +330,7 @@ def _check_value(key: str, value, path: Path) -> None:
     elif key in ("approval.persistDays", "approval.promptSeconds"):
         ok = _is_number(value)
     elif key in ("run.writes", "run.secrets", "run.sockets", "run.sshAgent", "run.gpgAgent", "run.display",
-                 "run.nesting"):
+                 "run.nesting", "run.restore"):
         ok = isinstance(value, bool)
     elif key == "run.net":
         ok = value == "host"
@@ -363,6 +396,7 @@ def parse_config(data: object, path: Path) -> Config:
         protect=tuple(data.get("run", {}).get("protect", [])),
         classifier=parse_classifier(data.get("classifier"), path),
         raw=data,
+        run_threshold=Level.parse(data.get("run", {}).get("threshold", "high")),
     )
 
 

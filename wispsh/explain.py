@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from wispsh.model import Plan
-from wispsh.support.text import dumps, shown
+from wispsh.support.text import b64_text, dumps, has_bytes, shown
 
 SCHEMA_VERSION = 2      # 2: each reason is {level, rule, text}; the rule is a stable id
 
@@ -15,13 +15,34 @@ def findings_list(verdict) -> list[dict]:
             for f in verdict.findings]
 
 
+def _span_map(line: str):
+    """Character offsets into `line` -> offsets into the line as JSON shows it (an undecodable byte is the four
+    characters `\\xNN` there), so that `line[span[0]:span[1]]` is the part's `text` in the JSON too."""
+    if not has_bytes(line):
+        return lambda i: i
+    ends, at = [0], 0
+    for ch in line:
+        at += 4 if 0xD800 <= ord(ch) <= 0xDFFF else 1
+        ends.append(at)
+    return lambda i: ends[max(0, min(i, len(line)))]
+
+
+def overall_level(plan: Plan):
+    """The line's level: the highest of its parts and of the whole line's own finding (None: nothing judged)."""
+    levels = [j.verdict.level for j in plan.judged]
+    if plan.line_verdict.findings:
+        levels.append(plan.line_verdict.level)
+    return max(levels) if levels else None
+
+
 def plan_dict(plan: Plan) -> dict:
     parts = []
+    at = _span_map(plan.line)
     for judged, decision in zip(plan.judged, plan.decisions):
         part, key, verdict = judged.part, judged.key, judged.verdict
         parts.append({
             "text": part.text,
-            "span": list(part.span),
+            "span": [at(part.span[0]), at(part.span[1])],
             "argv": list(part.argv),
             "program": key.program,
             "pattern": key.pattern,
@@ -38,10 +59,16 @@ def plan_dict(plan: Plan) -> dict:
     return {
         "version": SCHEMA_VERSION,
         "line": plan.line,
+        "line_base64": b64_text(plan.line),     # the exact bytes (`line` shows an undecodable byte as \\xNN)
         "verdict": plan.verdict,
         "threshold": str(plan.threshold),
         "parse": {"ok": plan.split.ok, "notes": list(plan.split.notes)},
-        "line_level": str(plan.line_verdict.level),
+        # the line's overall level (its parts and the whole line), as the text form's `level:` row
+        "level": None if overall_level(plan) is None else str(overall_level(plan)),
+        # the finding only the whole line shows (`curl … | sh`), null when there is none
+        "whole_line": {"level": str(plan.line_verdict.level), "reasons": findings_list(plan.line_verdict)}
+        if plan.line_verdict.findings else None,
+        "line_level": str(plan.line_verdict.level),         # kept for tools: the whole line's own rating
         "line_reasons": findings_list(plan.line_verdict),
         "covered_line": plan.covered_line,
         "denied_by": None if plan.denied_by is None else {
@@ -50,13 +77,15 @@ def plan_dict(plan: Plan) -> dict:
         # an agent's boilerplate recognised: `line` is its payload, judged alone; `written` the whole line
         "template": plan.template,
         "written": plan.written,
+        "written_base64": None if plan.written is None else b64_text(plan.written),
         "parts": parts,
     }
 
 
 def render_json(plan: Plan) -> str:
-    """One JSON object in strict UTF-8: an undecodable byte of the line is the escape \\udcNN (the byte NN,
-    one character, so spans stay true), and U+2028/U+2029 and C1 controls are escaped too."""
+    """One JSON object that every parser reads: an undecodable byte of any text is written `\\xNN`, as the
+    text form shows it (spans count it as those four characters), its exact bytes are `line_base64`, and
+    U+2028/U+2029 and C1 controls are escaped (support/text.dumps)."""
     return dumps(plan_dict(plan))
 
 

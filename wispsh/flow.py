@@ -13,6 +13,7 @@ import sys
 from _collections_abc import Sequence  # collections.abc's own (loaded with os; no collections)
 
 from wispsh.config import Config, ConfigError, load_config
+from wispsh.model import Answer
 from wispsh.realshell import refuse
 
 # The most text wispsh judges: bigger is refused before it is parsed (every stage is linear, but 4 MiB is
@@ -83,14 +84,28 @@ def verdict(text: str, *, yes: bool = False, args: Sequence[str] = (), config: C
             return settlement.refusal
         if answers is None:
             from wispsh.ask.collect import answers
-        from wispsh.ask import prompt
+        import time
 
-        got = answers(plan, config=config, env=env, yes=yes, cwd=cwd)
+        from wispsh.ask import prompt
+        from wispsh.ask.terminal import Interrupted
+        from wispsh.decide.session import project_root
+
+        started = time.monotonic()
+        try:
+            got = answers(plan, config=config, env=env, yes=yes, cwd=cwd)
+        except Interrupted as stop:     # an agent's timeout, a closed terminal: refused, audited, said plainly
+            got = stop.answers + (Answer(stop.question, "n", "signal", f"interrupted by {stop.name}"),)
+            settlement = _settle(plan, got, config, source=source, cwd=cwd, env=env)
+            warnings.extend(settlement.warnings)
+            return prompt.refusal_line(plan, got, interrupted=stop.name)
         settlement = _settle(plan, got, config, source="--yes" if yes else source, cwd=cwd, env=env)
         warnings.extend(settlement.warnings)
         if settlement.run:
+            person = {"watch": "in wisp watch", "tty": "on your terminal"}.get(got[-1].source if got else "")
+            if person:                  # the one line of the gate's in an allowed line's output
+                warnings.append(f"wispsh: approved by a person {person} after {time.monotonic() - started:.0f}s")
             return None
-        return settlement.refusal or prompt.refusal_line(plan, got)
+        return settlement.refusal or prompt.refusal_line(plan, got, project=project_root(cwd))
     except ConfigError as exc:
         return f"wispsh: not run: config error: {exc}"
     except SystemExit:
@@ -118,7 +133,11 @@ def warning_lines(warnings) -> str:
         return ""
     from wispsh.support.text import shown
 
-    return "".join(f"wispsh: warning: {shown(' '.join(w.split()))}\n" for w in warnings)
+    from wispsh.support.text import wrap
+
+    # a line of the gate's own (it starts `wispsh: `) is said as it is; anything else is a warning
+    return "".join(wrap(shown(" ".join(w.split())) if w.startswith("wispsh: ") else
+                        f"wispsh: warning: {shown(' '.join(w.split()))}") + "\n" for w in warnings)
 
 
 def _warn(warnings) -> None:

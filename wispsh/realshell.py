@@ -25,8 +25,19 @@ class ShellNotFound(Exception):
 
 
 def refusal_line(message: str) -> str:
-    """The one stderr line of a refusal: whitespace folded, always starting `wispsh:`."""
-    line = " ".join(str(message).split())
+    """The stderr text of a refusal, always starting `wispsh:`: whitespace folded within each row; the rows
+    of a wrapped refusal (ask.prompt.refusal_line) and their indentation are kept, but no later row may look
+    like a line of the gate's own (one starting `wispsh:` is joined to the row before it)."""
+    rows: list[str] = []
+    for row in str(message).split("\n"):
+        if not row.strip():
+            continue
+        flat = " ".join(row.split())
+        if rows and flat.startswith("wispsh"):
+            rows[-1] += " " + flat
+        else:
+            rows.append(row[:len(row) - len(row.lstrip(" "))] + flat)
+    line = "\n".join(rows)
     if not line.startswith("wispsh:"):
         line = "wispsh: not run: " + line
     return line

@@ -15,7 +15,7 @@ from install import install
 from run_support import WISP, needs_bwrap, needs_userns
 from sandbox import Sandbox
 from stub import StubModel
-from test_wisp_run_clients import _box as _run_box, _wisp_run
+from test_wisp_run_clients import _box as _run_box, _no_plumbing_refused, _wisp_run
 
 pytestmark = [needs_bwrap, needs_userns]
 PROMPT = "Run the scripted commands."
@@ -68,7 +68,7 @@ def test_swe_rex_session_is_gated_command_by_command(tmp_path):
     assert got["pwd"]["output"].strip().endswith("/victim")                      # cd held across commands
     for risky in ("rm -rf ../victim", "cat ~/.ssh/id_rsa"):
         assert got[risky]["exit_code"] == 126 and f"wispsh: not run: {risky}" in got[risky]["output"], got[risky]
-    assert "secret" not in got["cat ~/.ssh/id_rsa"]["output"]
+    assert "PRIVATE KEY" not in got["cat ~/.ssh/id_rsa"]["output"]
     assert "f-7" in got["f"]["output"] and "heredoc line" in got["cat <<'EOF'\nheredoc line\nEOF"]["output"]
     assert "keep" in got["cd .. && ls victim"]["output"]
     assert (box.project / "victim" / "keep").exists()
@@ -93,11 +93,13 @@ def test_copilot_persistent_bash_is_gated(tmp_path):
     assert "keep" in results["cd victim && ls"] and "x=7" in results["x=7; echo x=$x"]
     for risky in ("rm -rf victim", "cat ~/.ssh/id_rsa"):
         assert f"wispsh: not run: {risky}" in results[risky], results[risky]
-    assert "secret" not in results["cat ~/.ssh/id_rsa"]
+    assert "PRIVATE KEY" not in results["cat ~/.ssh/id_rsa"]
     assert (box.project / "victim" / "keep").exists()
     audited = _audited(box)
     for command in script:
         assert command in audited, command
+    plumbing = _no_plumbing_refused(box, script)      # its login-env snapshot (compgen -e) among them
+    print(f"copilot: {len(plumbing)} plumbing line(s) below the threshold: {plumbing}")
 
 
 def test_codex_unified_exec_shell_is_gated_and_bash_approvals_do_not_cover_it(tmp_path):
@@ -121,5 +123,5 @@ def test_codex_unified_exec_shell_is_gated_and_bash_approvals_do_not_cover_it(tm
     assert "READY-42" in everything and "keep" in everything, everything[-3000:]
 
     assert "wispsh: not run: rm -rf ../victim" in everything and "st=126" in everything
-    assert "wispsh: not run: cat ~/.ssh/id_rsa" in everything and "secret" not in everything
+    assert "wispsh: not run: cat ~/.ssh/id_rsa" in everything and "PRIVATE KEY" not in everything
     assert (box.project / "victim" / "keep").exists()

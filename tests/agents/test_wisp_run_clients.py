@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import subprocess
 
+import pytest
+
 from clients import codex_exec_under_wisp_run, tool_output
 from install import install
 from run_support import WISP, needs_bwrap, needs_userns
@@ -43,6 +45,17 @@ def _decided(box: Sandbox) -> dict:
     return {e["command"]: e["decision"] for e in box.audit() if e.get("event") == "approval.decided"}
 
 
+def _no_plumbing_refused(box: Sandbox, script) -> list[str]:
+    """Every line the client ran of its own (start-up probes, snapshots, boilerplate) was below the threshold:
+    none asked, none refused. Returns them (for the report)."""
+    commands = {step if isinstance(step, str) else step["cmd"] for step in script}
+    decided = [e for e in box.audit() if e.get("event") == "approval.decided" and e["line"] not in commands]
+    assert all(e["decision"].startswith(("below-threshold", "cached", "covered")) for e in decided), [
+        (e["line"][:120], e["decision"], e["reasons"]) for e in decided]
+    assert not [e for e in box.audit() if e.get("event") == "approval.asked"]
+    return sorted({e["line"][:100] for e in decided})
+
+
 def test_codex_login_shell_and_a_model_named_dash_are_gated(tmp_path):
     exe = install("codex")
     box = _box(tmp_path)
@@ -62,6 +75,7 @@ def test_codex_login_shell_and_a_model_named_dash_are_gated(tmp_path):
     _kept(box)
     decided = _decided(box)
     assert decided["git status"] == "below-threshold" and decided["find victim -delete"] == "denied-unasked"
+    assert "lsb_release -a" in _no_plumbing_refused(box, script)     # its start-up probe, judged as started
 
 
 def test_mini_swe_agent_is_gated(tmp_path):
@@ -85,6 +99,7 @@ def test_mini_swe_agent_is_gated(tmp_path):
         assert got["returncode"] == 126 and f"wispsh: not run: {command}" in got["output"], got
     _kept(box)
     assert _decided(box)["rm -rf victim"] == "denied-unasked"
+    _no_plumbing_refused(box, script)
 
 
 def test_aider_without_a_terminal_is_gated(tmp_path):
@@ -100,3 +115,47 @@ def test_aider_without_a_terminal_is_gated(tmp_path):
     assert "wispsh: not run: rm -rf victim" in said, said[-3000:]
     _kept(box)
     assert _decided(box)["rm -rf victim"] == "denied-unasked"
+    _no_plumbing_refused(box, ["rm -rf victim"])
+
+
+# ---------------------------------------------------------------- every client's plumbing under `wisp run`
+
+PLUMBING_SCRIPT = ["git status", "ls -la", "echo x >> ~/.bashrc"]      # two that run, one refused
+
+
+def _no_recipe(client: str, box: Sandbox, exe: str, url: str):
+    """The client's argv and env as tests/agents/clients.py runs it, less the shim recipe: under `wisp run`
+    every shell is the gate wherever the client finds it."""
+    from clients import CLIENTS
+
+    argv, env, _ = CLIENTS[client](box, exe, url)
+    plain = box.env()
+    env = dict(env, PATH=plain["PATH"], SHELL="/bin/bash")
+    env.pop("CLAUDE_CODE_SHELL", None)
+    if client == "opencode":
+        conf = box.home / ".config" / "opencode" / "opencode.json"
+        conf.write_text(json.dumps({k: v for k, v in json.loads(conf.read_text()).items() if k != "shell"}))
+    return argv, env
+
+
+@pytest.mark.parametrize("client", ["claude-code", "gemini-cli", "qwen-code", "opencode"])
+def test_under_wisp_run_no_plumbing_line_is_asked_or_refused(client, tmp_path):
+    """The clients' start-up probes (Gemini CLI's clinfo/xdpyinfo/xrandr, Claude Code's env probe and IDE
+    search), snapshots and boilerplate, with no recipe and no watcher: each runs, below the threshold; only the
+    scripted risky line is refused, and nothing is asked. (Codex, mini-swe-agent and Aider: the tests above.)"""
+    exe = install(client)
+    box = _box(tmp_path)
+    script = PLUMBING_SCRIPT
+    flavor = {"claude-code": "anthropic", "codex": "responses", "gemini-cli": "gemini"}.get(client, "chat")
+    with StubModel(flavor, script) as stub:
+        argv, env = _no_recipe(client, box, exe, stub.url)
+        done = _wisp_run(box, argv, dict(env, PWD=str(box.project)))
+        results = {cmd: tool_output(text) for cmd, text in stub.results()}
+    said = done.stdout + done.stderr
+    assert set(results) >= set(PLUMBING_SCRIPT), (sorted(results), said[-3000:])
+    decided = _decided(box)
+    assert [decided[c] for c in PLUMBING_SCRIPT] == ["below-threshold", "below-threshold", "denied-unasked"]
+    plumbing = _no_plumbing_refused(box, script)
+    print(f"{client}: {len(plumbing)} plumbing line(s) below the threshold: {plumbing}")
+    assert "wispsh: not run: echo x >> ~/.bashrc" in results["echo x >> ~/.bashrc"]
+    _kept(box)

@@ -13,7 +13,8 @@ from wispsh.config import Config
 from wispsh.model import Answer, Level, Plan
 from wispsh.ask import wire
 from wispsh.ask.prompt import limited, question_request, valid_choice
-from wispsh.ask.terminal import TERMINAL_PROGRAMS, _controlling_tty_nr, process_names, terminal_is_persons
+from wispsh.ask.terminal import (TERMINAL_PROGRAMS, Interrupted, _controlling_tty_nr, interruptible, process_names,
+                                 terminal_is_persons)
 
 
 def session_fields(env: Mapping[str, str]) -> dict:
@@ -116,35 +117,44 @@ def ask_watchers(plan: Plan, *, config: Config, env: Mapping[str, str], cwd: str
     configured = config.wait_seconds_by_agent.get(agent or "", config.wait_seconds)   # waitSeconds: {agent: s}
     seconds = wait_seconds(configured, agent)   # below the agent's own tool timeout
     answers: list[Answer] = []
-    _say_waiting(plan, good, seconds)
+    # Nothing on the asker's stderr while it waits: that is the agent's output (an approved line's output
+    # would start with it); the person sees the question in `wisp watch`, and the line says once it ran
+    # that a person approved it (flow.verdict)
+    record_asked(plan, config=config, env=env, cwd=cwd, where="watch", who=who,
+                 watchers=[c.pid for c in good])
     try:
-        for i, q in enumerate(plan.questions):
-            req = question_request(plan, i, cwd=cwd, env=env, **who)
-            choice, note = _ask_one(good, req, q.level >= Level.DANGEROUS, seconds, gone)
-            answers.append(Answer(i, choice, "watch", note))
-            if choice == "n":
-                break
+        with interruptible():
+            for i, q in enumerate(plan.questions):
+                req = question_request(plan, i, cwd=cwd, env=env, **who)
+                choice, note = _ask_one(good, req, q.level >= Level.DANGEROUS, seconds, gone)
+                answers.append(Answer(i, choice, "watch", note))
+                if choice == "n":
+                    break
+    except Interrupted as stop:
+        raise Interrupted(stop.signum, answers, len(answers)) from None
     finally:
         for conn in good:
             conn.close()
     return tuple(answers)
 
 
-def _say_waiting(plan: Plan, conns, seconds: float) -> None:
-    """Once per line, on the asker's stderr (what its agent shows): a question waits in `wisp watch`."""
-    import sys
+def record_asked(plan: Plan, *, config: Config, env: Mapping[str, str], cwd: str, where: str, who: dict,
+                 watchers=()) -> None:
+    """One audit event when a person is about to be asked (`approval.asked`): a wait cut short by a signal,
+    or by a SIGKILL no handler sees, still leaves the question on record; its end is the line's
+    `approval.decided` events."""
+    from wispsh.decide import audit
 
-    from wispsh.ask.prompt import _question_label
-
-    pids = ", ".join(str(c.pid) for c in conns[:3])
-    count = len(plan.questions)
-    what = _question_label(plan, plan.questions[0], 50) + (f" (+{count - 1} more)" if count > 1 else "")
     try:
-        sys.stderr.write(f"wispsh: waiting for a person in wisp watch (pid {pids}) to approve {what}; "
-                         f"{seconds:g}s left\n")
-        sys.stderr.flush()
+        fields, _ = audit.line_fields(plan.line)
+        audit.append(config.home, [audit.event(
+            "approval.asked", decision=f"asked-{where}", session=who.get("session"), source=who.get("agent"),
+            cwd=cwd, pattern=plan.questions[0].pattern if plan.questions else None,
+            level=str(max(q.level for q in plan.questions)) if plan.questions else None,
+            questions=[q.pattern for q in plan.questions], watchers=list(watchers), **fields)],
+            config.audit_max_bytes)
     except OSError:
-        pass
+        pass                    # the decision's own events say so (and the audit warning is given there)
 
 
 WITHDRAWN = "withdrawn: the asking process went away"
@@ -192,7 +202,9 @@ def _ask_one(conns, req: dict, dangerous: bool, seconds: float, gone=None) -> tu
             for msg in messages:
                 if msg.get("type") == "answer" and msg.get("id") == qid and result is None:
                     choice = valid_choice(msg.get("choice"), limited(req))
-                    result = (choice, "") if choice else ("n", "an answer this question does not take")
+                    said = msg.get("note")          # why a no came without a person's word (the watcher quit)
+                    note = " ".join(said.split())[:120] if choice == "n" and isinstance(said, str) else ""
+                    result = (choice, note) if choice else ("n", "an answer this question does not take")
                     winner = conn
     for conn in list(conns):
         if conn is not winner:

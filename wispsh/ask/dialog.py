@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import os
 import select
-import signal
 import time
 from collections.abc import Mapping
 
 from wispsh.config import Config
 from wispsh.model import Answer, Plan
-from wispsh.ask.broker import session_fields
+from wispsh.ask.broker import record_asked, session_fields
 from wispsh.ask.prompt import (CTRL_C, CTRL_D, DETAILS, ESC, MAX_ANSWER, echo_for, limited, question_request,
                                read_answer, render, render_details, render_plan, use_colour)
-from wispsh.ask.terminal import RawTerminal, _Cancel, _terminal_width
+from wispsh.ask.terminal import Interrupted, RawTerminal, _Cancel, _terminal_width
 
 ERASE = ("\x7f", "\x08")
 KILL_LINE = "\x15"          # Ctrl-U
@@ -83,12 +82,7 @@ def ask_one(term: RawTerminal, req: dict, *, colour: bool, width: int, seconds: 
     deadline = time.monotonic() + seconds
     only_y_n = limited(req)
     while True:
-        try:
-            typed, why = read_line(term, deadline, seconds)
-        except _Cancel as cancel:
-            if cancel.signum != signal.SIGINT:
-                raise
-            return "n", "interrupted"
+        typed, why = read_line(term, deadline, seconds)     # a signal: _Cancel, to tty_dialog
         if typed is None:
             return "n", why
         choice, note = read_answer(typed, only_y_n)
@@ -107,15 +101,19 @@ def tty_dialog(plan: Plan, fd: int, *, config: Config, env: Mapping[str, str], c
     who = session_fields(env)
     answers: list[Answer] = []
     width = _terminal_width(fd)
-    with RawTerminal(fd) as term:
-        for i, q in enumerate(plan.questions):
-            req = question_request(plan, i, cwd=cwd, env=env, **who)
-            if i == 0:
-                term.write("\n" + render_plan(req, colour=colour, width=width) + "\n")
-            choice, note = ask_one(term, req, colour=colour, width=width, seconds=config.prompt_seconds)
-            earlier = sum(1 for a in answers if a.choice != "n")
-            term.write(echo_for(choice, note, q.pattern, count=len(plan.questions), earlier=earlier) + "\n")
-            answers.append(Answer(i, choice, "tty", note))
-            if choice == "n":
-                break
+    record_asked(plan, config=config, env=env, cwd=cwd, where="tty", who=who)
+    try:
+        with RawTerminal(fd, die_of_signal=False) as term:
+            for i, q in enumerate(plan.questions):
+                req = question_request(plan, i, cwd=cwd, env=env, **who)
+                if i == 0:
+                    term.write("\n" + render_plan(req, colour=colour, width=width) + "\n")
+                choice, note = ask_one(term, req, colour=colour, width=width, seconds=config.prompt_seconds)
+                earlier = sum(1 for a in answers if a.choice != "n")
+                term.write(echo_for(choice, note, q.pattern, count=len(plan.questions), earlier=earlier) + "\n")
+                answers.append(Answer(i, choice, "tty", note))
+                if choice == "n":
+                    break
+    except _Cancel as cancel:           # INT/TERM/HUP sent to us (Ctrl-C typed is a key, and means no)
+        raise Interrupted(cancel.signum, answers, len(answers)) from None
     return tuple(answers)

@@ -41,64 +41,97 @@ def read_answer(text: str, limited: bool) -> tuple[str | None, str]:
     return choice, "empty answer" if word == "" else ""
 
 
-REFUSAL_WIDTH = 160             # two lines of 80 columns
+REFUSAL_WIDTH = 80              # the refusal is wrapped to this many columns, never cut
 
 
-def refusal_line(plan: Plan, answers: tuple[Answer, ...]) -> str:
-    """The one stderr line when the line will not run: what needs approval, at what level, what next.
+def refusal_line(plan: Plan, answers: tuple[Answer, ...], *, project: str | None = None,
+                 interrupted: str | None = None) -> str:
+    """What the agent's model reads when the line will not run (its first line starts `wispsh: not run:`):
+    the part that decided it, with its level and its reason whole; one line the model can act on; then the
+    person's advice, narrowest first, each ending in the command to run, in backticks, with nothing after.
 
-    At most two lines of 80 columns. Its advice works when followed: the `wisp approvals add` it suggests
-    names the level the part needs (a standing approval covers parts up to the level it was granted at)."""
+    Wrapped to 80 columns, never cut inside a word, a path or a command. Advice is given only where it works:
+    a dangerous part, or one whose program is known only at run time, is approved only once (in `wisp
+    watch`); a standing approval is offered only when the store can take it (not when approvals.json is not
+    trusted), with the level the part needs and `--dir` naming the project (`project`: its root), so that
+    it works from any directory. `interrupted`: the signal that ended the wait for a person."""
+    from wispsh.support.text import wrap
+
     last = answers[-1] if answers else None
+    if interrupted is not None:
+        asked = plan.questions[last.question] if last is not None else (plan.questions[0] if plan.questions
+                                                                         else None)
+        head = _refused_head(plan, asked) if asked is not None else "wispsh: not run: the line"
+        return wrap(f"{head}\ninterrupted ({interrupted}) while a person was asked: nothing ran", REFUSAL_WIDTH)
     if last is not None and last.choice == "n":
         q = plan.questions[last.question]
         where = {"tty": "on the terminal", "watch": "in wisp watch"}.get(last.source, last.source)
         why = f"{last.note or 'answered no'} ({where})"
-        head = "wispsh: not run: "
-        tail = f" [{q.level}] was not approved: {_short(why, 60)}; nothing ran"
-        return head + _question_label(plan, q, REFUSAL_WIDTH - len(head) - len(tail)) + tail
+        return wrap(f"{_refused_head(plan, q)}\nnothing ran: not approved: {sanitize(why)}; do not retry it "
+                    "unchanged", REFUSAL_WIDTH)
     asked = {a.question for a in answers}
     pending = [q for i, q in enumerate(plan.questions) if i not in asked]
     if not pending:
         return "wispsh: not run: the line was not approved; nothing ran"
-    lasting = [q for q in pending if q.level < Level.DANGEROUS and sanitize(q.pattern) == q.pattern
-               and not this_line_only(plan, q)]
-    head = "wispsh: not run: "
     first = pending[0]
-    more = f" (+{len(pending) - 1} more)" if len(pending) > 1 else ""
-    tail = " needs approval; nobody to ask: run `wisp watch`, retry"
-    if lasting:
-        q = first if first in lasting else lasting[0]       # the part named, when it can be kept
-        level = "" if q.level == Level.MODERATE else f" --level {q.level}"
-        advice = f", or: wisp approvals add {shlex.quote(q.pattern)}{level}"
-        least = 8 + len(f" ({first.level}: )") + 8      # the part and its reason, cut as far as they go
-        if len(head) + least + len(more) + len(tail) + len(advice) + 1 <= REFUSAL_WIDTH:
-            tail += advice
-    tail += "."
-    full_reason = sanitize(" ".join(_first(first.reasons).split()))
-    label_limit, reason_limit = 200, len(full_reason)
-    while True:                     # shorten the reason, then the part, to fit; never cut the advice
-        label = _question_label(plan, first, label_limit)
-        reason = _short(full_reason, reason_limit)
-        line = f"{head}{label} ({first.level}: {reason}){more}{tail}"
-        over = len(line) - REFUSAL_WIDTH
-        if over <= 0 or (label_limit <= 8 and reason_limit <= 8):
-            return line
-        if reason_limit > 8 and (len(reason) >= len(label) or label_limit <= 8):
-            reason_limit = max(8, min(len(reason), reason_limit) - over)
-        else:
-            label_limit = max(8, min(len(label), label_limit) - over)
+    more = len(pending) - 1
+    head = _refused_head(plan, first) + (f" (+{more} more part{'s' if more > 1 else ''} to approve)" if more
+                                         else "")
+    act = "nothing ran: no person could be asked; ask the user, or do it another way"     # one row: what to do
+    return wrap("\n".join([head, act, _advice(plan, first, project)]), REFUSAL_WIDTH)
 
 
-def _first(reasons) -> str:
-    return reasons[0] if reasons else "at or above the threshold"
-
-
-def _question_label(plan: Plan, q, limit: int = 60) -> str:
+def _refused_head(plan: Plan, q) -> str:
+    """`wispsh: not run: PART (LEVEL: REASON)`: the part (or the whole line) first, then every reason at its
+    level whole (`rm -rf build ~/notes`: both deletes, not only the first)."""
+    reason = sanitize(" ".join(_deciding(q).split()))
     if q.whole_line:
-        return "the whole line " + _short(plan.line, max(8, limit - 15))
+        return f"wispsh: not run: {_flat(plan.line)} (the whole line, {q.level}: {reason})"
     texts = [plan.judged[i].part.text for i in q.parts if i < len(plan.judged)]
-    return _short(" / ".join(texts) or q.pattern, limit)
+    return f"wispsh: not run: {_flat(' / '.join(texts) or q.pattern)} ({q.level}: {reason})"
+
+
+ONCE = "this line once (then retry): `wisp watch`"
+
+
+def _advice(plan: Plan, q, project: str | None) -> str:
+    """What the user may run to let `q`'s part run, narrowest first; it ends with a command in backticks."""
+    if q.level >= Level.DANGEROUS:
+        return f"A dangerous command is never approved for later; the user can allow {ONCE}"
+    if this_line_only(plan, q):
+        return f"What it runs is known only at run time: never approved for later; the user can allow {ONCE}"
+    if sanitize(q.pattern) != q.pattern:       # a key no one could type or read back: no command to offer
+        return f"Its key holds characters a terminal would hide; the user can allow {ONCE}"
+    if any(n.startswith("approvals not trusted") for n in plan.notes):
+        return (f"Nothing is remembered for later while approvals.json is not trusted; the user can allow {ONCE}"
+                "\n  or make approvals.json trusted again (its fix): `wisp doctor`")
+    level = "" if q.level == Level.MODERATE else f" --level {q.level}"
+    where = f" --dir {_quoted(project)}" if project else ""
+    if q.exact or q.whole_line or not q.pattern.endswith(" *"):
+        covers = f"this exact text, rated {q.level} or lower, in this project"
+    else:
+        covers = f"every {q.pattern[:-2]} command rated {q.level} or lower in this project, not only this line"
+    return (f"The user can allow, narrowest first:\n  {ONCE}\n  {covers}: "
+            f"`wisp approvals add {_quoted(q.pattern)}{level}{where}`")
+
+
+def _quoted(word: str) -> str:
+    """`word` quoted for a shell as a person would write it: bare when it can be, else in single quotes,
+    else in double quotes when that needs no escape (python3 -c 'print(1)'), else shlex's quoting."""
+    quoted = shlex.quote(word)
+    if quoted != word and "'" in word and not any(c in word for c in '"$`\\!'):
+        return f'"{word}"'
+    return quoted
+
+
+def _flat(text: str) -> str:
+    return sanitize(" ".join(text.split()))
+
+
+def _deciding(q) -> str:
+    """The reasons that decided `q`'s level (those at it), each once, in the order the rules found them."""
+    reasons = [f.reason for f in q.findings if f.level == q.level] or list(q.reasons)
+    return "; ".join(dict.fromkeys(reasons)) or "at or above the threshold"
 
 
 def _short(text: str, limit: int = 60) -> str:
@@ -182,7 +215,8 @@ def plan_rows(plan: Plan) -> dict:
 
 _RUNS = {"below-threshold": "runs (below the threshold)", "cached-once": "runs (approved for this line)",
          "cached-session": "runs (approved this session)", "cached-project": "runs (approved in this project)",
-         "cached-always": "runs (approved always)", "cached-legacy": "runs (approved)", "ask": "asked"}
+         "cached-always": "runs (approved always)", "cached-legacy": "runs (approved)", "ask": "asked",
+         "contained": "runs (contained: wisp run makes a restore point first)"}
 
 
 def this_line_only(plan: Plan, q) -> bool:

@@ -176,6 +176,52 @@ class _Cancel(Exception):
         self.signum = signum
 
 
+INTERRUPTS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class Interrupted(Exception):
+    """A signal (INT, TERM, HUP: an agent's timeout, a closed terminal) ended the wait for a person's answer.
+    `answers`: those given before it; `question`: the one that was waiting. The caller settles the line as
+    refused (audited: `denied-interrupted`) and says so in one plain line; never an internal error."""
+
+    def __init__(self, signum: int, answers=(), question: int = 0):
+        super().__init__(signum)
+        self.signum, self.answers, self.question = signum, tuple(answers), question
+
+    @property
+    def name(self) -> str:
+        try:
+            return signal.Signals(self.signum).name
+        except ValueError:
+            return f"signal {self.signum}"
+
+
+class interruptible:
+    """`with interruptible():` INT, TERM and HUP raise Interrupted while a person is waited for (only in the
+    main thread: the `wisp run` supervisor asks from its worker threads, where signals are not ours)."""
+
+    __slots__ = ("old",)
+
+    def __init__(self) -> None:
+        self.old = {}
+
+    def __enter__(self) -> "interruptible":
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            for sig in INTERRUPTS:
+                self.old[sig] = signal.signal(sig, _interrupt)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for sig, handler in self.old.items():
+            signal.signal(sig, handler)
+
+
+def _interrupt(signum, _frame):
+    raise Interrupted(signum)
+
+
 class RawTerminal:
     """Single-key input on a tty: termios saved and restored on every way out.
 
@@ -186,9 +232,12 @@ class RawTerminal:
 
     SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 
-    def __init__(self, fd: int):
+    def __init__(self, fd: int, *, die_of_signal: bool = True):
         self.fd = fd
         self.redraw = ""        # shown again after a stop and `fg` (the shell may have drawn over it)
+        # on TERM/HUP/QUIT: die of the signal once the terminal is sane (`wisp watch`), or let _Cancel reach
+        # the caller (the asking dialog: it settles and audits the line first)
+        self.die_of_signal = die_of_signal
 
     def __enter__(self) -> "RawTerminal":
         import termios
@@ -274,7 +323,7 @@ class RawTerminal:
         signal.set_wakeup_fd(self.old_wakeup)
         os.close(self.wake_fd)
         os.close(self.wake_write)
-        if isinstance(exc, _Cancel) and exc.signum != signal.SIGINT:
+        if isinstance(exc, _Cancel) and exc.signum != signal.SIGINT and self.die_of_signal:
             # terminated while asking: the terminal is sane again; now die of that signal as asked
             signal.signal(exc.signum, signal.SIG_DFL)
             os.kill(os.getpid(), exc.signum)

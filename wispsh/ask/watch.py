@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import selectors
+import signal
 import shutil
 import socket
 import subprocess
@@ -128,11 +129,25 @@ class Watcher:
             self.term.write(f"\n  {note}\n" + self.prompt)
             return True
         head.conn.send({"type": "answer", "id": head.id, "choice": choice})
-        self.term.write(echo_for(choice, note, str(head.request.get("pattern")),
-                                 count=int(head.request.get("count") or 1)) + "\n")
+        self.term.write(echo_for(choice, note, str(head.request.get("pattern")),        # asked this far: all yes
+                                 count=int(head.request.get("count") or 1),
+                                 earlier=int(head.request.get("index") or 0)) + "\n")
         self.queue.pop(0)
         self.shown = None
         return True
+
+    def quit(self, why: str) -> None:
+        """Quitting (q, Ctrl-C, a signal): every question waiting here is answered no, and the screen says so."""
+        if not self.queue:
+            return
+        for pending in self.queue:
+            pending.conn.send({"type": "answer", "id": pending.id, "choice": "n", "note": f"the watcher {why}"})
+        count = len(self.queue)
+        what = "the question waiting here was" if count == 1 else f"the {count} questions waiting here were"
+        self.term.write(f"\n  wisp watch {why}: {what} answered no; nothing of "
+                        + ("that line" if count == 1 else "those lines") + " ran\n")
+        self.queue.clear()
+        self.shown = None
 
     def notify(self, request: dict) -> None:
         tool = shutil.which("notify-send")
@@ -196,6 +211,14 @@ def _loop(term, listener: socket.socket, colour: bool, width: int) -> None:
     sel.register(term.fd, selectors.EVENT_READ, "tty")
     sel.register(term.wake_fd, selectors.EVENT_READ, "wake")      # a signal wakes the loop at once
     term.write(f"wisp watch (pid {os.getpid()}): waiting for questions from agents. q quits.\n")
+    try:
+        _serve_loop(term, listener, sel, watcher)
+    except terminal._Cancel as cancel:      # SIGINT/TERM/HUP: the questions here are answered no first
+        watcher.quit(f"was interrupted ({signal.Signals(cancel.signum).name})")
+        raise
+
+
+def _serve_loop(term, listener: socket.socket, sel, watcher: Watcher) -> None:
     while True:
         watcher.show_head()
         for key, _ in sel.select():
@@ -215,8 +238,9 @@ def _loop(term, listener: socket.socket, colour: bool, width: int) -> None:
                 try:
                     data = os.read(term.fd, 64)
                 except OSError:
-                    return
+                    data = b""
                 if not data:
+                    watcher.quit("lost its terminal")
                     return
                 text = data.decode("latin-1")
                 if "\x1b" in text:              # arrow keys and other sequences answer nothing
@@ -224,6 +248,7 @@ def _loop(term, listener: socket.socket, colour: bool, width: int) -> None:
                 before = len(watcher.queue)
                 for ch in text:
                     if not watcher.on_key(ch):
+                        watcher.quit({"\x03": "quit (Ctrl-C)", "\x04": "quit (Ctrl-D)"}.get(ch, "quit"))
                         return
                     if len(watcher.queue) != before:
                         break                      # one key answers one question; the rest answer nothing

@@ -9,7 +9,8 @@ Messages: JSON objects, one per line, UTF-8.
   asker -> watcher   {"type": "ask", "id": ID, "request": {...prompt.question_request...}}
                      {"type": "answered", "id": ID, "choice": C, "by": PID|null, "note": TEXT}
                      {"type": "refused", "reason": TEXT}          (this watcher may not answer; then closed)
-  watcher -> asker   {"type": "answer", "id": ID, "choice": "y"|"s"|"p"|"a"|"n"}
+  watcher -> asker   {"type": "answer", "id": ID, "choice": "y"|"s"|"p"|"a"|"n", "note": TEXT (optional: why a
+                     "n" came without a person's word, e.g. "wisp watch interrupted (SIGINT)")}
 An asker that closes its connection withdraws its questions.
 """
 from __future__ import annotations
@@ -60,7 +61,8 @@ def socket_dir(*, create: bool) -> Path | None:
 
 
 def encode(message: dict) -> bytes:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
+    # ASCII escapes: a line's undecodable byte (a lone surrogate) goes over the wire exactly, as \udcNN
+    return json.dumps(message, separators=(",", ":")).encode("ascii") + b"\n"
 
 
 @dataclass

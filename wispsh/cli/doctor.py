@@ -2,10 +2,15 @@
 
 Checks: the wisp home and config (the same code the gate reads them with: a state the gate refuses on is a
 FAIL here), the deny patterns, the real shells, Resources, the gate's own files and their modes, whether the
-audit can be written, the runtime dir, the shims and PATH order, the agents it can see configured
-(environment and their config files) and whether they reach wispsh, and whether `wisp watch` is needed (an
+audit can be written, the runtime dir, the shims and PATH order, the agents it can see (installed on PATH, in
+the environment, their config files) and which way each is gated, and whether `wisp watch` is needed (an
 agent that detaches its commands from any terminal). A check that cannot be made is a FAIL saying why,
 never a traceback.
+
+Exit status (EXIT): 0 nothing to do; 1 a check FAILs (the gate refuses lines, or cannot work); 3 a check
+warns: the gate works, and something needs your action (each warning names it). Where `wisp run` works, what
+only the per-agent shim recipes need (shims laid, PATH order, an agent's shell setting) is reported, not
+warned about: `wisp run` gates every agent without them.
 """
 from __future__ import annotations
 
@@ -18,6 +23,25 @@ from pathlib import Path
 from wispsh.vocab.shells import CODEX_NAMES, STANDS_IN_FOR
 
 OK, WARN, FAIL = "ok", "warn", "fail"
+EXIT = {OK: 0, FAIL: 1, WARN: 3}            # wisp doctor's exit status: the worst check decides
+
+# The agent clients doctor looks for on PATH (their executables), how each starts its shell, and whether the
+# shim recipes can gate it at all (design/agents.md, agents-observed/). Under `wisp run` every one is gated.
+CLIENTS = (
+    ("Claude Code", ("claude",), "runs CLAUDE_CODE_SHELL, else $SHELL (a path holding bash or zsh)", True),
+    ("Codex", ("codex",), "runs your login shell by absolute path when it is named bash, zsh or sh", True),
+    ("Gemini CLI", ("gemini",), "looks bash up on PATH", True),
+    ("qwen-code", ("qwen",), "looks bash up on PATH", True),
+    ("opencode", ("opencode",), "runs its `shell` setting, else $SHELL", True),
+    ("Aider", ("aider",), "runs $SHELL in a terminal; /bin/sh by absolute path without one", True),
+    ("mini-swe-agent", ("mini", "mini-swe-agent"), "runs /bin/sh by absolute path: the shims never reach it",
+     False),
+    ("Copilot CLI", ("copilot",), "keeps a bash of its own, started by absolute path: the shims never reach it",
+     False),
+    ("Goose", ("goose",), "runs /bin/bash by absolute path where it exists", False),
+    ("Continue", ("cn",), "runs $SHELL -l -c", True),
+    ("Amazon Q", ("q",), "runs $AMAZON_Q_CHAT_SHELL, else bash from PATH", True),
+)
 
 # How each agent finds its shell (design/agents.md), as doctor reports it.
 DETACHING_AGENTS = ("Claude Code", "Codex", "opencode", "Goose")   # no terminal: questions go to wisp watch
@@ -98,7 +122,15 @@ def install_checks(env):
     if config is not None:
         yield deny_check(config)
         yield rule_tables_check(config, env)
-        for name in (realshell.DEFAULT_KEY, *STANDS_IN_FOR):
+        from wispsh.sandbox.client import inside_run
+
+        if inside_run() is not None:     # the real shells have no path here: the supervisor outside runs them
+            yield Check(OK, "real shells", "inside wisp run every shell is the gate; the supervisor outside runs "
+                                           "the real ones")
+            names = ()
+        else:
+            names = (realshell.DEFAULT_KEY, *STANDS_IN_FOR)
+        for name in names:
             try:
                 path = realshell.find_shell(None if name == realshell.DEFAULT_KEY else name, config, dict(env), name)
                 label = "wispsh itself (default)" if name == realshell.DEFAULT_KEY else name
@@ -160,6 +192,12 @@ def file_checks(env):
     except ConfigError as exc:
         yield _problem(FAIL, "wisp home", str(exc))
         return
+    from wispsh.sandbox.client import inside_run
+
+    if inside_run() is not None:        # read-only here by design, the key hidden: not for anyone to fix
+        yield Check(OK, "wisp home", f"{home}: read-only inside wisp run, its signing key hidden; the "
+                                     "supervisor outside reads it, writes the audit and keeps the grants")
+        return
     problems = store.trust_problems(home, env)
     for problem in problems:
         kind = ("runtime dir" if problem.startswith("runtime dir") else
@@ -216,14 +254,27 @@ def audit_check(home, env) -> Check:
 # ---------------------------------------------------------------- shims and PATH
 
 
-def shim_checks(env):
+def _recipe(check: Check, run_works: bool) -> Check:
+    """A finding that matters only to the per-agent shim recipes: a warning, unless `wisp run` works here
+    (it gates every agent without them): then it is reported, as ok."""
+    if check.status != WARN or not run_works:
+        return check
+    return Check(OK, check.what, f"{check.detail} (only the per-agent shim recipes need this; `wisp run` does "
+                                 f"not: {check.fix})" if check.fix else check.detail)
+
+
+def shim_checks(env, run_works: bool = False):
     from wispsh.agents import shimfile, shims
     from wispsh.config import untrusted_reason
 
     dirs = shims.dirs_with_shims(env)
     if not dirs:
-        yield Check(WARN, "shims", f"none laid (looked in {shims.default_dir(env)} and on PATH)",
-                    "run `wisp shims install`")
+        if run_works:
+            yield Check(OK, "shims", f"none laid (looked in {shims.default_dir(env)} and on PATH): `wisp run` "
+                                     "needs none; the per-agent recipes do (wisp shims install)")
+        else:
+            yield Check(WARN, "shims", f"none laid (looked in {shims.default_dir(env)} and on PATH)",
+                        "run `wisp shims install`")
         return
     for directory in dirs:
         laid = shimfile.shims_in(directory)
@@ -243,12 +294,14 @@ def shim_checks(env):
         on_path = os.path.realpath(directory) in {os.path.realpath(d or ".") for d in env.get("PATH", "").split(":")}
         behind = [f"{name} -> {found or 'nothing'}" for name, found, ours in order if not ours]
         if not on_path:
-            yield Check(WARN, "shims on PATH", f"{directory} is not on PATH: agents that look bash up on PATH "
-                        "(Gemini CLI, Copilot CLI, Codex's fallback) run the real shell",
-                        f"put it first: export PATH={directory}:$PATH (or point SHELL at {directory}/bash)")
+            yield _recipe(Check(WARN, "shims on PATH", f"{directory} is not on PATH: agents that look bash up on "
+                                "PATH (Gemini CLI, qwen-code, Codex's fallback) run the real shell",
+                                f"put it first: export PATH={directory}:$PATH (or point SHELL at {directory}/bash)"),
+                          run_works)
         elif behind:
-            yield Check(WARN, "shims on PATH", f"{directory} is on PATH after the real shells: {'; '.join(behind)}",
-                        f"move it before them: export PATH={directory}:$PATH")
+            yield _recipe(Check(WARN, "shims on PATH",
+                                f"{directory} is on PATH after the real shells: {'; '.join(behind)}",
+                                f"move it before them: export PATH={directory}:$PATH"), run_works)
         else:
             yield Check(OK, "shims on PATH", f"{directory} comes before the real shells")
 
@@ -276,7 +329,41 @@ def _shell_setting(label: str, value: str, env, *, needs: tuple[str, ...] = (), 
                  "point it at a shim (wisp shims list)")
 
 
-def agent_checks(env, seen: list[str]):
+def agent_checks(env, seen: list[str], run_works: bool = False):
+    """One line per agent setting doctor can see, then one per agent installed on PATH that has none;
+    appends each agent found to `seen`. Where `wisp run` works, a recipe that does not gate is reported, not
+    warned about."""
+    for check in _agent_settings(env, seen):
+        if check.status == WARN and run_works:
+            recipe = f" (for the shim recipe: {check.fix})" if check.fix else ""
+            check = Check(OK, check.what, f"{check.detail}; under `wisp run` it is gated all the same{recipe}")
+        yield check
+    yield from installed_clients(env, seen, run_works)
+
+
+def installed_clients(env, seen: list[str], run_works: bool):
+    """The agent clients installed on PATH (not only those whose config directory exists), each with the way
+    it is gated here."""
+    import shutil
+
+    for agent, names, how, shims_reach in CLIENTS:
+        found = next((where for where in (shutil.which(n, path=env.get("PATH", "")) for n in names) if where), None)
+        if found is None or agent in seen:
+            continue
+        seen.append(agent)
+        run = f"`wisp run -- {os.path.basename(found)}` gates it" + ("" if run_works else " (not on this machine)")
+        if not shims_reach:
+            status = OK if run_works else WARN
+            detail = f"installed ({found}); it {how}: only {run}"
+            fix = "" if run_works else "use wisp run where it works; see the README's recipe for it"
+        else:
+            status = OK
+            detail = f"installed ({found}); {run}; with the shims it {how} (see the README's recipe)"
+            fix = ""
+        yield Check(status, agent, detail, fix)
+
+
+def _agent_settings(env, seen: list[str]):
     """One line per agent setting doctor can see; appends each agent found to `seen`."""
     home = _user_home(env)
     config_home = _config_home(env)
@@ -392,7 +479,7 @@ def codex_check(env) -> Check:
         if good:
             return Check(OK, "Codex", f"runs your login shell {login}: wispsh")
         return Check(WARN, "Codex", f"runs your login shell {login} by absolute path (named "
-                     f"{os.path.basename(login)}): PATH shims do not apply, so Codex is not gated",
+                     f"{os.path.basename(login)}): PATH shims do not apply, so the shim recipes do not gate it",
                      "see the Codex recipe in the README")
     good, where = points_at_wispsh("bash", env)
     return Check(OK if good else WARN, "Codex", f"login shell {login or '(none)'} is not named bash/zsh/sh: "
@@ -401,6 +488,7 @@ def codex_check(env) -> Check:
 
 
 def watch_check(env, seen: list[str]) -> Check:
+    """Whether the agents seen need `wisp watch` (reported, not warned about: it is run while they work)."""
     detaching = [a for a in seen if a in DETACHING_AGENTS]
     if not detaching:
         return Check(OK, "wisp watch", "no detaching agent seen: questions can go to your terminal")
@@ -408,8 +496,8 @@ def watch_check(env, seen: list[str]) -> Check:
     who = ", ".join(detaching)
     if running:
         return Check(OK, "wisp watch", f"needed for {who}; running (pid {', '.join(map(str, running))})")
-    return Check(WARN, "wisp watch", f"needed for {who} (they detach commands from any terminal); none running: "
-                 "their risky lines are refused", "run `wisp watch` in a terminal of yours while they work")
+    return Check(OK, "wisp watch", f"needed for {who} (they detach commands from any terminal); none running now: "
+                 "run `wisp watch` in a terminal of yours while they work, or their risky lines are refused")
 
 
 def running_watchers() -> list[int]:
@@ -543,16 +631,28 @@ def checks(env=None):
     """Every check, in the order printed. A check that fails to run is a FAIL saying so, never a crash."""
     env = dict(os.environ if env is None else env)
     seen: list[str] = []
+    try:
+        run = run_check(env)                # first: whether the shim recipes' findings need your action
+    except Exception as exc:
+        run = Check(FAIL, "doctor (wisp run)", f"could not check: {type(exc).__name__}: {exc}",
+                    "report this; the other checks still ran")
+    works = run.status == OK
     groups = (("install", lambda: install_checks(env)), ("files", lambda: file_checks(env)),
-              ("classifier", lambda: [classifier_check(env)]), ("shims", lambda: shim_checks(env)),
-              ("agents", lambda: agent_checks(env, seen)), ("wisp watch", lambda: [watch_check(env, seen)]),
-              ("wisp run", lambda: [run_check(env), *walls_checks(env)]))
+              ("classifier", lambda: [classifier_check(env)]), ("shims", lambda: shim_checks(env, works)),
+              ("agents", lambda: agent_checks(env, seen, works)), ("wisp watch", lambda: [watch_check(env, seen)]),
+              ("wisp run", lambda: [run, *walls_checks(env)]))
     for name, group in groups:
         try:
             yield from group()
         except Exception as exc:        # doctor must say what it could not check, never crash
             yield Check(FAIL, f"doctor ({name})", f"could not check: {type(exc).__name__}: {exc}",
                         "report this; the other checks still ran")
+
+
+def exit_status(found) -> int:
+    """1 when a check FAILs, else 3 when one warns, else 0 (see EXIT)."""
+    statuses = {check.status for check in found}
+    return EXIT[FAIL] if FAIL in statuses else EXIT[WARN] if WARN in statuses else EXIT[OK]
 
 
 def render(found, width: int = 80) -> list[str]:

@@ -41,8 +41,56 @@ def check(path: str) -> dict:
     return result
 
 
+def _options(names) -> str:
+    shown = [("-" if len(name) == 1 else "--") + name for name in names]
+    return "/".join(shown) if len(shown) <= 2 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def _listed(words, quote: bool = False) -> str:
+    return " or ".join(f"`{w}`" if quote else w for w in words)
+
+
+def _times(n: int) -> str:
+    return "once or more" if n == 1 else "twice or more" if n == 2 else f"{n} times or more"
+
+
+# A condition's fields (programs/table.When), as a person reads each one set
+WHEN_WORDS = (
+    ("flag", lambda v: f"given {_options(v)}"),
+    ("value", lambda v: f"with a value for {_options(v)}"),
+    ("unless", lambda v: f"without {_options(v)}"),
+    ("no_value", lambda v: f"without a value for {_options(v)}"),
+    ("operands", lambda v: "with operands" if v else "with no operands"),
+    ("arg", lambda v: f"a word starting {_listed(v, True)}"),
+    ("operand", lambda v: f"an operand {_listed(v, True)}"),
+    ("first", lambda v: f"the first operand {_listed(v, True)}"),
+    ("count", lambda v: f"{_options(v[0])} given {_times(v[1])}"),
+    ("runtime", lambda v: "an operand known only at run time" if v else "every operand known as written"),
+    ("at_most", lambda v: f"at most {v} operand{'s' if v != 1 else ''}"),
+    ("last", lambda v: f"the last operand starting {_listed(v, True)}"),
+)
+
+
 def _when(when) -> str:
-    return when.describe()
+    """A row's condition as a person reads it: "given -f/--force twice or more, with operands"."""
+    said = [say(getattr(when, field)) for field, say in WHEN_WORDS if getattr(when, field) not in ((), None)]
+    return ", ".join(said) or "always"
+
+
+SELECTS = {"operands": "its operands", "first": "its first operand", "rest": "its operands after the first",
+           "last": "its last operand", "sources": "what it copies", "dest": "where it copies to",
+           "here": "the directory it runs in"}
+
+
+def _select(select) -> str:
+    if isinstance(select, str):
+        return SELECTS.get(select, select)
+    kind, *names = select
+    if kind == "option":
+        return f"the value of {_options(names)}"
+    if kind == "nth":
+        return f"operand {int(names[0]) + 1}"
+    return " ".join(map(str, select))
 
 
 def _row(row, overrides: dict, origin: dict) -> dict:
@@ -53,8 +101,7 @@ def _row(row, overrides: dict, origin: dict) -> dict:
 
 
 def _on(effect) -> dict:
-    select = effect.select if isinstance(effect.select, str) else " ".join(map(str, effect.select))
-    return {"id": effect.id, "action": effect.action, "select": select, "when": _when(effect.when),
+    return {"id": effect.id, "action": effect.action, "select": _select(effect.select), "when": _when(effect.when),
             "level": "by the place (policy/effects.py path tables)", "examples": list(effect.examples)}
 
 
@@ -111,39 +158,66 @@ def show(name: str, config: Config | None) -> dict | None:
             "form": "table", "examples": dict(program.examples), **_command(program, rules.overrides, rules.origin)}
 
 
-def render_show(found: dict) -> str:
-    out = [f"{found['program']}: {found.get('doc') or ''}".rstrip(": "), f"  from {found['from']}"]
+WIDTH = 80
+COLUMN = 10                         # the level column, then the row
+
+
+def _says(text: str, cmd: str) -> str:
+    """A row's text with its placeholders filled as the command's own words: {cmd} the command as far as its
+    verbs, {verb} and {value} the words a line gives them."""
+    return text.replace("{cmd}", cmd).replace("{verb}", "VERB").replace("{value}", "VALUE")
+
+
+def render_show(found: dict, width: int = WIDTH) -> str:
+    """What the gate knows of a program, for a person: at most `width` columns (a word longer than a row, a
+    path, keeps a row of its own), every placeholder filled."""
+    import textwrap
+
+    def wrap(text: str, width: int, indent: str = "    ") -> str:
+        lead = text[:len(text) - len(text.lstrip(" "))]
+        return "\n".join(textwrap.wrap(text, width, subsequent_indent=lead + indent, break_long_words=False,
+                                        break_on_hyphens=False)) or text
+
+    out = [wrap(f"{found['program']}: {found.get('doc') or ''}".rstrip(": "), width),
+           f"  from {found['from']}"]                     # one path: a row of its own, however long
     if found.get("form") != "table":
         out.append(f"  {found['form']}")
         return "\n".join(out)
     if found.get("aliases"):
-        out.append(f"  also named {', '.join(found['aliases'])}")
+        out.append(wrap(f"  also named {', '.join(found['aliases'])}", width))
 
-    def command(node: dict, prefix: str, depth: int) -> None:
+    def put(pad: str, head: str, text: str) -> None:
+        first = f"{pad}{head:<{COLUMN - 1}} "
+        rows = textwrap.wrap(text, width - len(first), break_long_words=False, break_on_hyphens=False) or [""]
+        out.append(first + rows[0])
+        out.extend(" " * len(first) + row for row in rows[1:])
+
+    def command(node: dict, cmd: str, depth: int) -> None:
         pad = "  " * depth
         for row in node["rows"]:
             mark = " (your level)" if row["overridden"] else ""
-            out.append(f"{pad}{row['level']:<9} {row['id']}{mark}: {row['says']}  [{row['does']}; when {row['when']}]")
+            put(pad, row["level"], f"{row['id']}{mark}: {_says(row['says'], cmd)}  [{row['does']}; "
+                                   f"{'when ' + row['when'] if row['when'] != 'always' else 'always'}]")
         for effect in node["on"]:
-            out.append(f"{pad}{'by place':<9} {effect['id']}: {effect['action']} {effect['select']}"
-                       + (f"  [when {effect['when']}]" if effect["when"] != "always" else ""))
+            put(pad, "by place", f"{effect['id']}: {effect['action']} {effect['select']}"
+                + (f"  [when {effect['when']}]" if effect["when"] != "always" else ""))
         for kind in ("hook", "after"):
             if node[kind]:
-                out.append(f"{pad}{'hook':<9} {node[kind]['name']}: {node[kind]['doc']}  "
-                           f"[may record {', '.join(node[kind]['emits']) or 'path effects'}]")
+                put(pad, "hook", f"{node[kind]['name']}: {_says(node[kind]['doc'], cmd)}  "
+                                 f"[may record {', '.join(node[kind]['emits']) or 'path effects'}]")
         if node["read_only"]:
-            out.append(f"{pad}{'safe':<9} read-only verbs: {' '.join(node['read_only'])}")
+            put(pad, "safe", f"read-only verbs: {' '.join(node['read_only'])}")
         for child in node["verbs"]:
             words = child["words"]
-            out.append(f"{pad}{prefix} {words[0]}:" if len(words) == 1 else
-                       f"{pad}{prefix} {' | '.join(words)}:")
-            command(child, f"{prefix} {words[0]}", depth + 1)
+            out.append(wrap(f"{pad}{cmd} {' | '.join(words)}:", width, indent="    "))
+            command(child, f"{cmd} {words[0] if len(words) == 1 else '|'.join(words) if len(words) <= 3 else 'VERB'}",
+                    depth + 1)
         if node["default"]:
             row = node["default"]
-            out.append(f"{pad}{row['level']:<9} {row['id']} (any other verb): {row['says']}")
+            put(pad, row["level"], f"{row['id']} (any other verb): {_says(row['says'], cmd + ' VERB')}")
         if node["no_verb"]:
             row = node["no_verb"]
-            out.append(f"{pad}{row['level']:<9} {row['id']} (no verb): {row['says']}")
+            put(pad, row["level"], f"{row['id']} (no verb): {_says(row['says'], cmd)}")
 
     command(found, found["program"], 1)
     return "\n".join(out)

@@ -69,23 +69,24 @@ def say_json(value) -> None:
 
 
 def warn(text: str) -> None:
-    from wispsh.support.text import shown
+    """A warning for a person, wrapped to 80 columns (never inside a word or a path)."""
+    from wispsh.support.text import shown, wrap
 
-    click.echo(f"wisp: {shown(' '.join(str(text).split()))}", err=True)
+    click.echo(wrap(f"wisp: {shown(' '.join(str(text).split()))}"), err=True)
 
 
 @click.group(cls=Wisp, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="wisp", message="%(prog)s %(version)s")
 def cli() -> None:
-    """Manage wispsh: approvals, explain, watch, audit, shims, doctor."""
+    """Manage wispsh: approvals, explain, watch, audit, run, shims, rules, doctor."""
 
 
 # Each subcommand lives in the module of its room and is registered here.
 
 
-@cli.command()
+@cli.command(short_help="How LINE would be split, rated and decided (nothing runs).")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print the plan as JSON (README: \"The plan as JSON\").")
+              help="Print the plan as JSON (docs/explain-json.md).")
 @click.argument("line")
 def explain(as_json: bool, line: str) -> None:
     """Show how LINE would be split, keyed, rated and decided; never asks, writes or runs.
@@ -169,7 +170,8 @@ def _show_approvals(as_json: bool) -> None:
         say("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1])
 
 
-@cli.group("approvals", invoke_without_command=True, cls=Wisp)
+@cli.group("approvals", invoke_without_command=True, cls=Wisp,
+           short_help="Standing approvals: list (the default), add, revoke, clear.")
 @click.option("--json", "as_json", is_flag=True, help="Print the approvals as JSON.")
 @click.pass_context
 def approvals_group(ctx: click.Context, as_json: bool) -> None:
@@ -178,7 +180,7 @@ def approvals_group(ctx: click.Context, as_json: bool) -> None:
         _show_approvals(as_json)
 
 
-@approvals_group.command("list")
+@approvals_group.command("list", short_help="List standing approvals.")
 @click.option("--json", "as_json", is_flag=True, help="Print the approvals as JSON.")
 def approvals_list(as_json: bool) -> None:
     """List standing approvals: id, pattern, scope, directory, level, expiry, and the effects each covers (what
@@ -187,7 +189,7 @@ def approvals_list(as_json: bool) -> None:
     _show_approvals(as_json)
 
 
-@approvals_group.command("add")
+@approvals_group.command("add", short_help="Approve PATTERN for this project (or everywhere).")
 @click.argument("pattern")
 @click.option("--scope", type=click.Choice(["project", "always"]), default="project", show_default=True,
               help="project: this project only (the git work tree, else the directory); always: anywhere.")
@@ -236,7 +238,7 @@ def approvals_add(pattern: str, scope: str, directory: str | None, level: str, a
         say(f"replaced {replaced.id}, which covered parts up to {replaced.level} only")
 
 
-@approvals_group.command("revoke")
+@approvals_group.command("revoke", short_help="Remove one approval, by its id or a prefix of it.")
 @click.argument("approval_id")
 @click.option("--json", "as_json", is_flag=True, help="Print what was revoked as JSON.")
 def approvals_revoke(approval_id: str, as_json: bool) -> None:
@@ -265,7 +267,7 @@ def approvals_revoke(approval_id: str, as_json: bool) -> None:
     say(f"revoked {target.id}: {_described(target)}")
 
 
-@approvals_group.command("clear")
+@approvals_group.command("clear", short_help="Remove every approval (of one scope).")
 @click.option("--scope", type=click.Choice(["session", "project", "always"]),
               help="Only this scope (session also clears once grants). Default: all.")
 @click.option("--yes", "-y", "assume_yes", is_flag=True, help="Do not ask for confirmation.")
@@ -304,7 +306,7 @@ def _audit_line(ev: dict) -> str:
     return "  ".join(str(c) for c in cells) + "  " + " ".join(str(what).split(" "))
 
 
-@cli.command("audit")
+@cli.command("audit", short_help="Show the audit log: every decision, as it was made.")
 @click.option("-n", "count", type=click.IntRange(min=0), default=20, show_default=True, help="Last N events.")
 @click.option("--follow", "-f", is_flag=True, help="Keep printing events as they are appended.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON event a line, as stored.")
@@ -336,7 +338,7 @@ def audit_command(count: int, follow: bool, as_json: bool) -> None:
             pass
 
 
-@cli.command("watch")
+@cli.command("watch", short_help="Answer agents' questions from your own terminal.")
 def watch_command() -> None:
     """Answer approval questions from agents that have no terminal of yours.
 
@@ -360,7 +362,8 @@ def watch_command() -> None:
 # ---------------------------------------------------------------- wisp run (issue 14)
 
 
-@cli.command("run", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@cli.command("run", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
+             short_help="Run an agent where every shell it starts is the gate.")
 @click.option("--watch-pane", is_flag=True, help="Inside tmux: open `wisp watch` in a split pane for this run.")
 @click.option("--protect", multiple=True, metavar="PATH", help="Also read-only inside (repeatable; config run.protect).")
 @click.option("--allow-write", multiple=True, metavar="DIR",
@@ -380,16 +383,21 @@ def watch_command() -> None:
               help="Host unix sockets reachable inside (config run.sockets).")
 @click.option("--no-nesting", "nesting", flag_value=False, default=None,
               help="No nested user namespaces inside (config run.nesting).")
+@click.option("--no-restore", "restore", flag_value=False, default=None,
+              help="No restore points, and so nothing contained: every line from the threshold up is asked "
+                   "(config run.restore).")
 @click.argument("program", nargs=-1, required=True, type=click.UNPROCESSED)
 def run_command(watch_pane: bool, protect: tuple[str, ...], allow_write, allow_read, allow_socket, ssh_agent,
-                gpg_agent, display, writes, secrets, sockets, nesting, program: tuple[str, ...]) -> None:
+                gpg_agent, display, writes, secrets, sockets, nesting, restore, program: tuple[str, ...]) -> None:
     """Run PROGRAM (an agent) in a namespace where every shell is the gate, inside walls.
 
     Every sh, bash, dash, zsh and ksh inside is wispsh at its real path, whatever starts it. The walls, each
     on by default (docs/wisp-run.md): writes only to the project, a private /tmp and the tool caches; the
     secret stores (keys, cloud and registry credentials, tokens) empty; no host unix socket (tmux, docker,
     D-Bus, X11) unless passed; the files that steer tools read-only, changed only by a shell line the gate
-    allowed. Questions go to `wisp watch` (or to this terminal while nothing inside holds it).
+    allowed. Questions go to `wisp watch` (or to this terminal while nothing inside holds it). Before each
+    line that may change the project a restore point is made (`wisp undo`), and with the walls on a
+    moderate line whose effects stay in the project runs without asking (run.threshold, default high).
     Needs bubblewrap and user namespaces: `wisp doctor` says whether they work here and which walls hold.
     """
     from wispsh.sandbox.supervisor import main
@@ -402,7 +410,56 @@ def run_command(watch_pane: bool, protect: tuple[str, ...], allow_write, allow_r
     walls = dict(allow_write=list(allow_write), allow_read=list(allow_read), allow_socket=list(allow_socket),
                  ssh_agent=ssh_agent, gpg_agent=gpg_agent, display=display, writes=writes, secrets=secrets,
                  sockets=sockets, nesting=nesting)
-    raise SystemExit(main(words, watch_pane=watch_pane, protect=protect, walls=walls))
+    raise SystemExit(main(words, watch_pane=watch_pane, protect=protect, walls=walls, restore=restore))
+
+
+# ---------------------------------------------------------------- undo and history (issue 28)
+
+
+@cli.command("undo")
+@click.argument("steps", type=click.IntRange(min=1), default=1, required=False)
+@click.option("--to", "to", type=click.IntRange(min=1), metavar="ID", help="Back to restore point ID (`wisp history`).")
+@click.option("--dry-run", is_flag=True, help="Show what it would change (the diff); change nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was (or would be) done as JSON.")
+@click.option("--project", "project", type=click.Path(exists=True, file_okay=False), default=".",
+              help="The project (default: the one this directory is in).")
+def undo_command(steps: int, to: int | None, dry_run: bool, as_json: bool, project: str) -> None:
+    """Put the project back as it was before the last line (or N lines, or restore point ID) that changed it.
+
+    Restore points are made by `wisp run` before each line that may change the project. Every file git does
+    not ignore comes back (content, mode, links); files made after the point are deleted; ignored files and
+    the project's .git are left as they are. An undo is a restore point itself: `wisp undo --to ID` undoes it.
+    """
+    from wispsh.cli.undo import undo
+
+    _restore_said(lambda: undo(_wisp_home(), project, steps=steps, to=to, dry_run=dry_run, as_json=as_json))
+
+
+@cli.command("history")
+@click.option("--json", "as_json", is_flag=True, help="Print the lines and points as JSON.")
+@click.option("--all", "every", is_flag=True, help="Every session of the project, not only the last.")
+@click.option("--session", metavar="ID", help="One session (its id, as listed).")
+@click.option("--project", "project", type=click.Path(exists=True, file_okay=False), default=".",
+              help="The project (default: the one this directory is in).")
+def history_command(as_json: bool, every: bool, session: str | None, project: str) -> None:
+    """The lines of the last `wisp run` session in this project: decision, level, restore point."""
+    from wispsh.cli.undo import history
+
+    _restore_said(lambda: history(_wisp_home(), project, every=every, session=session, as_json=as_json))
+
+
+def _restore_said(work) -> None:
+    from wispsh.restore.git import GitError
+    from wispsh.restore.undo import UndoError
+
+    try:
+        found = work()
+    except (UndoError, GitError) as exc:
+        raise WispError(str(exc)) from None
+    if isinstance(found, dict):
+        say_json(found)
+    else:
+        say(found)
 
 
 # ---------------------------------------------------------------- shims (issue 8)
@@ -416,12 +473,12 @@ def _shim_dir(directory: str | None):
     return Path(directory) if directory else default_dir()
 
 
-@cli.group("shims")
+@cli.group("shims", short_help="Shims named bash, sh, zsh (and programs) that run wispsh.")
 def shims_group() -> None:
     """Shims named bash, sh, zsh (and programs such as git) that run wispsh instead."""
 
 
-@shims_group.command("install")
+@shims_group.command("install", short_help="Lay the shims in DIRECTORY (default: the install's).")
 @click.argument("directory", required=False)
 @click.option("--program", "programs", multiple=True, metavar="NAME",
               help="Also a program shim (repeatable): gates NAME's argv, then execs the real NAME.")
@@ -453,7 +510,7 @@ def shims_install(directory: str | None, programs: tuple[str, ...], shells: tupl
         click.echo(f"use: SHELL={where}/bash  or  PATH={where}:$PATH   (check with: wisp shims list)")
 
 
-@shims_group.command("list")
+@shims_group.command("list", short_help="What is laid where, and what PATH finds first.")
 @click.argument("directory", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the shims as JSON.")
 def shims_list(directory: str | None, as_json: bool) -> None:
@@ -487,7 +544,7 @@ def shims_list(directory: str | None, as_json: bool) -> None:
             say(f"  {row['name']:10} {row['kind']:8} {on_path}{stale}")
 
 
-@shims_group.command("remove")
+@shims_group.command("remove", short_help="Remove the wispsh shims in DIRECTORY; nothing else.")
 @click.argument("directory", required=False)
 @click.option("--only", multiple=True, metavar="NAME", help="Only the shim NAME (repeatable).")
 def shims_remove(directory: str | None, only: tuple[str, ...]) -> None:
@@ -508,12 +565,12 @@ def shims_remove(directory: str | None, only: tuple[str, ...]) -> None:
 # ---------------------------------------------------------------- rules
 
 
-@cli.group("rules")
+@cli.group("rules", short_help="What the gate knows of programs; your own rule tables.")
 def rules_group() -> None:
     """What the gate knows of programs, and your own rule tables (~/.wisp/rules/*.toml)."""
 
 
-@rules_group.command("check")
+@rules_group.command("check", short_help="Validate a rule table: its schema, then its examples.")
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def rules_check(path: str, as_json: bool) -> None:
@@ -533,7 +590,7 @@ def rules_check(path: str, as_json: bool) -> None:
     raise SystemExit(0 if result["ok"] else 1)
 
 
-@rules_group.command("show")
+@rules_group.command("show", short_help="What the gate knows of PROGRAM, and which file says so.")
 @click.argument("program")
 @click.option("--json", "as_json", is_flag=True, help="Print what the gate knows as JSON.")
 def rules_show(program: str, as_json: bool) -> None:
@@ -561,16 +618,17 @@ def rules_show(program: str, as_json: bool) -> None:
 # ---------------------------------------------------------------- doctor
 
 
-@cli.command("doctor")
+@cli.command("doctor", short_help="Check the install, the gate's files, shims and agents.")
 @click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON.")
 def doctor_command(as_json: bool) -> None:
-    """Check the install, the gate's files, the shims and the agents. Exit 1 when a check fails.
+    """Check the install, the gate's files, the shims and the agents.
 
-    Each check: ok / warn / FAIL, what, and on the line below what to do.
+    Each check: ok / warn / FAIL, what, and on the line below what to do. Exit status: 0 nothing to do, 1 a
+    check FAILs (the gate refuses lines or cannot work), 3 a check warns (something needs your action).
     """
     import shutil
 
-    from wispsh.cli.doctor import FAIL, checks, render
+    from wispsh.cli.doctor import FAIL, checks, exit_status, render
 
     found = list(checks())
     failed = any(check.status == FAIL for check in found)
@@ -580,4 +638,4 @@ def doctor_command(as_json: bool) -> None:
         width = min(max(shutil.get_terminal_size((80, 24)).columns, 60), 120)
         for row in render(found, width):
             click.echo(row)
-    raise SystemExit(1 if failed else 0)
+    raise SystemExit(exit_status(found))

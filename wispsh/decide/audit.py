@@ -1,9 +1,10 @@
 """The audit log: `$WISP_HOME/audit.jsonl`, one JSON event a line, secrets redacted before writing.
 
-Each event is one line, written with one `write` under the wisp home's lock; a batch (the events of one
-line) is all or nothing: when a write fails or comes up short (a full disk), the file is cut back to where
-the batch began, so no torn or glued event is ever left. The file is rotated to `audit.jsonl.1` once it
-would grow past `audit.maxBytes`. Every event is valid JSON in strict UTF-8 on one line, whatever the text
+Each batch (the events of one line) is one `write` to the log opened O_APPEND, under the audit's lock held
+shared (`audit.lock`): concurrent appends never wait for each other and each lands whole. All or nothing:
+when a write comes up short (a full disk), the log is taken alone and the half batch cut out, keeping what
+others appended after it, so no torn or glued event is ever left. The file is rotated to `audit.jsonl.1`
+(with the lock held alone) once it would grow past `audit.maxBytes`. Every event is valid JSON in strict UTF-8 on one line, whatever the text
 holds (support/text.dumps).
 
 Bounded: the judged line goes into the events of a line once. A line of up to LINE_EXCERPT characters is
@@ -16,6 +17,7 @@ event: the audit grows with what was decided, not with the size of the text.
 """
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import time
@@ -138,9 +140,24 @@ def reasons_field(reasons) -> list[str]:
     return [cut(r, REASON_MAX) for r in reasons]
 
 
+EXACT_FIELDS = ("line", "command", "pattern", "cwd")     # beside them, `<name>_base64` when they hold bytes
+
+
 def _encode(events) -> list[bytes]:
     done: dict[str, str] = {}           # the events of a line repeat its texts (line, cwd, command, pattern)
-    return [(dumps_line(_redacted(e, done)) + "\n").encode("utf-8") for e in events]
+    return [(dumps_line(_with_bytes(_redacted(e, done))) + "\n").encode("utf-8") for e in events]
+
+
+def _with_bytes(event: dict) -> dict:
+    """An undecodable byte is written `\\xNN` in the JSON (support/text.dumps): the exact bytes of such a field
+    go beside it, `<name>_base64` (read() puts them back)."""
+    from wispsh.support.text import b64_text, has_bytes
+
+    for name in EXACT_FIELDS:
+        value = event.get(name)
+        if isinstance(value, str) and has_bytes(value):
+            event[f"{name}_base64"] = b64_text(value)
+    return event
 
 
 class AuditError(OSError):
@@ -151,8 +168,6 @@ class AuditError(OSError):
 
 
 def _advice(exc: OSError) -> str:
-    import errno
-
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return "free space on its filesystem"
     if exc.errno == errno.EROFS:
@@ -165,42 +180,78 @@ def _advice(exc: OSError) -> str:
 
 
 def append_locked(home, events, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
-    """Append `events`, each one line in one write, all or none. The caller holds the lock.
+    """Append `events`, each one line, all or none, from under the store's lock (the audit's own is taken
+    alone here: store lock, then audit lock, the one order).
 
     Raises AuditError (an OSError) naming the file when they could not all be written."""
-    chunks = _encode(events)
-    if not chunks:
-        return
+    from wispsh.decide.lock import AUDIT_LOCK_NAME, locked
+
+    data = b"".join(_encode(events))
+    if data:
+        with locked(home, name=AUDIT_LOCK_NAME):
+            _guarded(os.path.join(home, AUDIT_NAME), lambda: _append(home, data, max_bytes, exclusive=True))
+
+
+def _append(home, data: bytes, max_bytes: int, *, exclusive: bool):
+    """Write `data` (the events of one line, each ending in a newline) with one write() at the end of the log:
+    None when done. Appenders share the lock (one write to a file opened O_APPEND lands whole, after every
+    other, whatever runs beside it); what needs the log to itself says so, for the caller to do holding the
+    lock alone: ("rotate",) when the log is full, ("repair", start, end) after a short write."""
     path = os.path.join(home, AUDIT_NAME)
-    fd = -1
+    fd = _open_log(path)
     try:
-        fd = _open_log(path)
         size = os.fstat(fd).st_size
-        if size and size + sum(map(len, chunks)) > max_bytes:
+        if size and size + len(data) > max_bytes:
+            if not exclusive:
+                return ("rotate",)
             os.close(fd)
             fd = -1
             os.replace(path, os.path.join(home, AUDIT_NAME + ".1"))
             fd = _open_log(path)
-            size = 0
         try:
-            for chunk in chunks:            # one write per event; a short one is finished or fails for real
-                view = memoryview(chunk)
-                while view:
-                    view = view[os.write(fd, view):]
+            written = os.write(fd, data)
         except OSError:
-            try:
-                os.ftruncate(fd, size)      # never leave half an event for the next one to glue onto
-            except OSError:
-                pass
-            raise
+            written = 0
+            if not exclusive:
+                raise
+        if written == len(data):
+            return None
+        end = os.lseek(fd, 0, os.SEEK_CUR)      # O_APPEND: just past what this write put there
+        if not exclusive:
+            return ("repair", end - written, end)
+        _cut(fd, end - written, end)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _cut(fd: int, start: int, end: int) -> None:
+    """Take the bytes [start, end) (half an event) out of the log, keeping what others appended after them:
+    never leave half an event for the next one to glue onto. The caller holds the lock alone."""
+    size = os.fstat(fd).st_size
+    tail = os.pread(fd, max(0, size - end), end) if size > end else b""
+    os.ftruncate(fd, start)
+    if tail:
+        os.pwrite(fd, tail, start)
+
+
+def _repair(home, start: int, end: int) -> None:
+    fd = os.open(os.path.join(home, AUDIT_NAME), os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        _cut(fd, start, end)
+    finally:
+        os.close(fd)
+
+
+def _guarded(path: str, work):
+    try:
+        return work()
     except AuditError:
         raise
     except OSError as exc:
         why = exc.strerror or str(exc)
         raise AuditError(exc.errno or 0, f"cannot write {path}: {why} ({_advice(exc)})") from None
-    finally:
-        if fd >= 0:
-            os.close(fd)
 
 
 def _open_log(path: str) -> int:
@@ -215,11 +266,23 @@ def _open_log(path: str) -> int:
 
 def append(home, events, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
     """Append under the lock; AuditError (an OSError) when the events could not be written."""
-    from wispsh.decide.lock import locked
+    from wispsh.decide.lock import AUDIT_LOCK_NAME, locked
 
+    data = b"".join(_encode(events))    # redacted and encoded before the lock: under it, only the write
+    if not data:
+        return
+    path = os.path.join(home, AUDIT_NAME)
     try:
-        with locked(home):
-            append_locked(home, events, max_bytes)
+        with locked(home, shared=True, name=AUDIT_LOCK_NAME):
+            needs = _guarded(path, lambda: _append(home, data, max_bytes, exclusive=False))
+        if needs is not None:
+            with locked(home, name=AUDIT_LOCK_NAME):
+                if needs[0] == "rotate":
+                    _guarded(path, lambda: _append(home, data, max_bytes, exclusive=True))
+                else:
+                    _guarded(path, lambda: _repair(home, needs[1], needs[2]))
+                    raise AuditError(errno.ENOSPC, f"cannot write {path}: {os.strerror(errno.ENOSPC)} (a short "
+                                                   f"write; {_advice(OSError(errno.ENOSPC, ''))})")
     except AuditError:
         raise
     except OSError as exc:              # the lock itself (a full disk, a read-only home, home not a directory)
@@ -245,9 +308,20 @@ def _parse(line: str) -> dict:
 
     try:
         value = json.loads(line)
-        return value if isinstance(value, dict) else {"unreadable": line}
     except json.JSONDecodeError:
         return {"unreadable": line}
+    if not isinstance(value, dict):
+        return {"unreadable": line}
+    for name in EXACT_FIELDS:               # the exact text, where the JSON could only show its bytes
+        data = value.get(f"{name}_base64")
+        if isinstance(data, str):
+            from wispsh.support.text import from_b64
+
+            try:
+                value[name] = from_b64(data)
+            except ValueError:
+                pass
+    return value
 
 
 def follow(home, poll: float = 0.25):
@@ -289,14 +363,20 @@ def writable_problem(home) -> str | None:
     from wispsh.config import FIX
 
     path = os.path.join(home, AUDIT_NAME)
-    where = home
+    try:                    # a read-only filesystem first: no chmod can make a file there writable
+        fs = os.statvfs(path if os.path.lexists(path) else home)
+    except OSError:
+        fs = None
+    if fs is not None and fs.f_flag & os.ST_RDONLY:
+        return f"{path} is on a read-only filesystem{FIX}remount it read-write, or set WISP_HOME elsewhere"
     try:
         st = os.lstat(path)
         if not stat.S_ISREG(st.st_mode):
             return f"{path} is not a regular file{FIX}move it aside (mv {path} {path}.bad)"
         if not os.access(path, os.W_OK):
+            if st.st_uid != os.getuid():
+                return f"{path} is not yours (owned by uid {st.st_uid}){FIX}move it aside (mv {path} {path}.bad)"
             return f"{path} is not writable by you{FIX}chmod u+w {path}"
-        where = path
     except FileNotFoundError:
         if not os.path.isdir(home):
             return None                 # made with the wisp home on the first write
@@ -304,12 +384,8 @@ def writable_problem(home) -> str | None:
             return f"{home} is not writable by you, so {AUDIT_NAME} cannot be made{FIX}chmod u+rwx {home}"
     except OSError as exc:
         return f"{path}: {exc.strerror}{FIX}see the wisp home's directory"
-    try:
-        fs = os.statvfs(where)
-    except OSError:
+    if fs is None:
         return None
-    if fs.f_flag & os.ST_RDONLY:
-        return f"{path} is on a read-only filesystem{FIX}remount it read-write, or set WISP_HOME elsewhere"
     if fs.f_bavail * fs.f_frsize < 64 * 1024:
         return (f"{path}: its filesystem is full ({fs.f_bavail * fs.f_frsize} bytes free){FIX}free space "
                 "there; until then lines run unaudited (audit.required: true refuses them)")

@@ -8,6 +8,12 @@ A standing approval only decides whether to ask; it covers a part only when its 
 the part's level, the part does nothing of another kind than what it was granted for (its effects at the
 threshold or above are among those the grant recorded: a `curl *` granted for a fetch does not cover a curl
 that sends a file), and never a dangerous part.
+
+Contained work (`wisp run` with its walls, levels.md): config.contained is the supervisor's word on which
+parts the walls keep inside the project (sandbox/contained.py); a part at or above the threshold but below
+config.contained.threshold (run.threshold, default high) whose effects it contains is decided "contained":
+it runs without asking, the project having a restore point. The levels do not change; nothing of this holds
+in plain mode (config.contained is None there).
 """
 from __future__ import annotations
 
@@ -25,7 +31,7 @@ PERSISTED = ("project", "always")
 # When several standing approvals match, report the narrowest.
 SCOPE_ORDER = ("once", "session", "project", "always")
 # Decisions that need no session: a line made only of these never walks the process tree (hot path).
-SESSIONLESS = ("below-threshold", "denied")
+SESSIONLESS = ("below-threshold", "denied", "contained")
 
 
 # ---------------------------------------------------------------- plan
@@ -120,8 +126,18 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
     threshold = config.threshold
     line = split.line
     levels = [j.verdict.level for j in judged]
+    contained = getattr(config, "contained", None)
+    # why each part the walls might contain is not contained (None: it is); "" where it does not apply
+    outside = [contained.why_not(j, cwd) if contained is not None and threshold <= lv < contained.threshold else ""
+               for j, lv in zip(judged, levels)]
+    held = [why is None for why in outside]
 
     def made(decisions, questions=(), verdict="run", covered=False, notes=()) -> Plan:
+        if contained is not None:
+            notes = tuple(notes) + tuple(f"not contained: {judged[i].part.text[:60]!r} {why}"
+                                         for i, why in enumerate(outside) if why)
+        if "contained" in (d.kind for d in decisions):
+            notes = tuple(notes) + (contained.note(),)
         return Plan(line=line, split=split, judged=judged, line_verdict=line_verdict, decisions=tuple(decisions),
                     questions=tuple(questions), threshold=threshold, verdict=verdict, covered_line=covered,
                     denied_by=denied_by, notes=tuple(notes))
@@ -129,11 +145,14 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
     if denied_by is not None:
         return made([Decision("denied")] * len(judged), verdict="deny")
 
-    covered = line_verdict.level >= threshold and all(line_verdict.level > lv for lv in levels)
+    line_held = (contained is not None and threshold <= line_verdict.level < contained.threshold
+                 and all(held[i] or lv < threshold for i, lv in enumerate(levels))
+                 and contained.findings_outside(line_verdict.findings) is None)
+    covered = line_verdict.level >= threshold and not line_held and all(line_verdict.level > lv for lv in levels)
     if covered:
         needs_store = line_verdict.level < Level.DANGEROUS
     else:
-        needs_store = any(threshold <= lv < Level.DANGEROUS for lv in levels)
+        needs_store = any(threshold <= lv < Level.DANGEROUS and not held[i] for i, lv in enumerate(levels))
     # The hot path: a line below the threshold never reaches the store (nor psutil/platformdirs).
     standing = _standing(config, cwd, env) if needs_store else None
     notes = standing.notes if standing else ()
@@ -145,7 +164,8 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
             usable = _once_grants(standing) if any(map(_runs_what_only_run_time_says, judged)) else standing
             hit = _covering(usable, line, (line,), None, line_verdict.level, line_effects)
         above = Decision(hit.kind, hit.approval_id) if hit else Decision("covered-line")
-        decisions = [Decision("below-threshold") if lv < threshold else above for lv in levels]
+        decisions = [Decision("below-threshold") if lv < threshold else Decision("contained") if held[i] else above
+                     for i, lv in enumerate(levels)]
         if hit:
             return made(decisions, covered=True, notes=notes)
         question = Question(pattern=line, exact=True, level=line_verdict.level, findings=line_verdict.findings,
@@ -154,9 +174,12 @@ def plan(split: Split, judged: Sequence[Judged], line_verdict: Verdict, denied_b
 
     decisions: list[Decision] = []
     notes = list(notes)
-    for j, lv in zip(judged, levels):
+    for j, lv, inside in zip(judged, levels, held):
         if lv < threshold:
             decisions.append(Decision("below-threshold"))
+            continue
+        if inside:
+            decisions.append(Decision("contained"))
             continue
         hit = None
         if lv < Level.DANGEROUS and standing is not None:
@@ -285,7 +308,8 @@ def settle(plan: Plan, answers: Sequence[Answer], *, config: Config, cwd: str, e
             outcome.append(Decision("denied-unasked"))
             continue
         if a.choice == "n":
-            outcome.append(Decision("denied-timeout" if a.note.startswith("timed out") else
+            outcome.append(Decision("denied-interrupted" if a.source == "signal" else
+                                    "denied-timeout" if a.note.startswith("timed out") else
                                     "denied-withdrawn" if a.note.startswith("withdrawn") else "denied-user"))
             continue
         scope = SCOPE_OF_CHOICE[a.choice]
@@ -432,6 +456,9 @@ def _events(plan: Plan, final, line_decision, answer_of, here, env, cwd, source,
             extra["deny_pattern"] = plan.denied_by.pattern
         if i in question_of and not plan.covered_line:
             extra["answered_by"] = answered_by(question_of[i])
+            said = answer_of.get(question_of[i])
+            if said is not None and said.note and d.kind.startswith("denied"):
+                extra["answer_note"] = said.note        # "interrupted by SIGTERM", "the watcher went away"
         if not ran and d.kind.startswith(("asked-", "downgraded-")):
             extra["remembered"] = False         # answered, but the line did not run: nothing was stored
         events.append(audit.event("approval.decided", pattern=audit.cut(j.key.pattern, audit.COMMAND_MAX),

@@ -354,8 +354,19 @@ def changed_in_session(path: str, st: os.stat_result | None = None) -> bool:
         st = st or os.stat(path)
     except OSError:
         return True
-    began = _session_started_here()
+    began = _session_began()
     return began is None or st.st_ctime >= began - CLOCK_SLACK
+
+
+def _session_began() -> float | None:
+    """When the asking session began: this process's (cached), or, in the `wisp run` supervisor judging for a
+    process inside (asking_for), that process's agent: a tool installed before the agent started is not the
+    agent's, however long ago the supervisor's own terminal opened."""
+    asking = getattr(_local, "here", None) if _local is not None else None
+    if asking is None:
+        return _session_started_here()
+    me = asking.me
+    return session_started(me[0]) if me else None
 
 
 @cache

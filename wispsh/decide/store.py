@@ -2,8 +2,13 @@
 in the runtime dir, one file per session.
 
 Every write holds the one lock file (`$WISP_HOME/wisp.lock`, fcntl) and replaces its file atomically (temp
-file in the same directory, fsync, rename, fsync of the directory), so concurrent agents lose nothing and a
-kill leaves the old file or the new one. Reads take no lock. A store that is not the user's own (foreign
+file in the same directory, then rename), so concurrent agents lose nothing and a kill leaves the old file or
+the new one. Under the lock only the read-modify-write itself: what a change needs (ids, the entry, imports)
+is made before, and approvals and grants are not fsynced (200 people and agents granting at once would
+queue behind 400 disk flushes; lock.py). After a power loss a file is then the old one, the new one, or, on a
+filesystem that does not order a rename after its data, empty: read as corrupt, set aside, its approvals
+ignored (fail closed: a grant lost, never one made up). The grant-signing key, written once, is fsynced.
+Reads take no lock. A store that is not the user's own (foreign
 owner, group/other-writable) is not trusted: its approvals are ignored and the reason is reported. A corrupt
 approvals.json is set aside under a dated name before a fresh one is written. psutil and platformdirs are
 imported only inside functions.
@@ -20,7 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from wispsh.config import CONFIG_NAME, FIX, untrusted_reason
-from wispsh.decide.lock import LOCK_NAME, ensure_private_dir, locked  # noqa: F401  (the store's lock)
+from wispsh.decide.lock import AUDIT_LOCK_NAME, LOCK_NAME, ensure_private_dir, locked  # (the store's lock)
 from wispsh.model import Level
 from wispsh.support.bounded import read_at_most
 
@@ -92,18 +97,29 @@ class Standing:
 # ---------------------------------------------------------------- time and ids
 
 
+# Every write reads and writes back every entry under the lock: their times are converted once a process.
+_ISO: dict[float, str] = {}
+_PARSED: dict[str, float] = {}
+
+
 def iso(t: float) -> str:
-    return datetime.fromtimestamp(t, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    found = _ISO.get(t)
+    if found is None:
+        found = _ISO[t] = datetime.fromtimestamp(t, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return found
 
 
 def parse_time(value) -> float | None:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return float(value)
     if isinstance(value, str):
-        stamp = datetime.fromisoformat(value)
-        if stamp.tzinfo is None:
-            stamp = stamp.replace(tzinfo=timezone.utc)
-        return stamp.timestamp()
+        found = _PARSED.get(value)
+        if found is None:
+            stamp = datetime.fromisoformat(value)
+            if stamp.tzinfo is None:
+                stamp = stamp.replace(tzinfo=timezone.utc)
+            found = _PARSED[value] = stamp.timestamp()
+        return found
     if value is None:
         return None
     raise ValueError(f"not a time: {value!r}")
@@ -118,17 +134,20 @@ def new_id() -> str:
 # ---------------------------------------------------------------- files
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` so that any reader sees the old file or the new one, never a mix."""
-    import tempfile
+def write_atomic(path: Path, data: bytes, *, durable: bool = False) -> None:
+    """Replace `path` with `data` so that any reader sees the old file or the new one, never a mix.
 
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    `durable`: flushed to disk (the file, then its directory) before this returns; otherwise the kernel
+    writes it back in its own time (see the module's note: what a power loss can leave)."""
+    tmp = path.parent / f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     try:
         os.fchmod(fd, 0o600)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
-        os.fsync(fd)
+        if durable:
+            os.fsync(fd)
         os.close(fd)
         fd = -1
         os.replace(tmp, path)
@@ -140,11 +159,12 @@ def write_atomic(path: Path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
-    dir_fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    if durable:
+        dir_fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
 
 
 def _remove_stale_temps(directory: Path, name: str) -> None:
@@ -282,30 +302,206 @@ def read_persisted(home: Path, *, at: float | None = None) -> Loaded:
 
 
 def _dump(approvals) -> bytes:
-    doc = {"version": VERSION, "approvals": [a.to_json() for a in approvals]}
-    return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    """{"version": 1, "approvals": [...]}, one approval a line: each entry through json's C encoder (an indent
+    for the whole document takes its pure-Python one, ten times slower, under the lock)."""
+    rows = ",\n".join(f"    {_entry_json(a.to_json())}" for a in approvals)
+    return (f'{{\n  "version": {VERSION},\n  "approvals": [\n' + rows + ("\n" if rows else "") + "  ]\n}\n"
+            ).encode("utf-8")
 
 
-def update_persisted(home: Path, change) -> tuple[Approval, ...]:
-    """Apply `change(list of approvals) -> list` under the lock and write the result atomically."""
-    with locked(home):
-        path = home / APPROVALS_NAME
-        _remove_stale_temps(home, APPROVALS_NAME)
-        loaded = read_persisted(home)
-        if loaded.problem and not loaded.corrupt:
-            raise StoreError(loaded.problem)
-        if loaded.corrupt:
-            aside = home / f"{APPROVALS_NAME}.corrupt-{datetime.now(timezone.utc):%Y%m%dT%H%M%S.%fZ}"
-            os.rename(path, aside)
-            from wispsh.decide import audit
+def _entry_json(entry: dict) -> str:
+    text = json.dumps(entry, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:          # a pattern holding an undecodable byte: kept exactly, as \\udcNN
+        text = json.dumps(entry)
+    return text
+
+
+# ---------------------------------------------------------------- changing approvals.json: group commit
+#
+# Each change (an answer remembered, `wisp approvals add/revoke/clear`) is a small request file queued in
+# `pending/`; whoever holds the lock next applies every request queued by then, in order, in one
+# read-modify-write of approvals.json, and leaves each requester its result (`<request>.done`, a link to
+# the batch's results). A requester waiting for the lock stops waiting as soon as its result is there. 200
+# people and agents granting at once make a handful of writes, not 200 (each of which, on a loaded machine,
+# could be preempted with the lock held). A request whose process has died unanswered is dropped; applying is
+# idempotent by id (a holder killed between writing approvals.json and the results leaves its requests to be
+# applied again, harmlessly).
+
+PENDING_DIR = "pending"
+STALE_SECONDS = 60.0            # a result nobody collected, a temp file nobody renamed
+
+
+def _change(home: Path, op: dict) -> dict:
+    """Apply one change (`op`, see _apply) to approvals.json, with every other change queued meanwhile;
+    its result. StoreError or OSError when the store cannot be written."""
+    queue = home / PENDING_DIR
+    ensure_private_dir(home)
+    ensure_private_dir(queue)
+    if untrusted_reason(queue):            # not ours alone: apply just this one, under the lock, as before
+        with locked(home):
+            return _apply_batch(home, None, op)
+    stem = f"{time.time_ns():020d}-{os.getpid()}-{os.urandom(3).hex()}"
+    request, done = queue / f"{stem}.op", queue / f"{stem}.done"
+    temp = queue / f".{stem}.tmp"
+    with open(temp, "x", encoding="utf-8") as fh:
+        fh.write(json.dumps({**op, "pid": os.getpid()}))
+    os.replace(temp, request)
+    try:
+        while True:
+            with locked(home, until=done.exists) as held:
+                if held and not done.exists() and request.exists():
+                    return _apply_batch(home, stem, op)
+            # the request first, then its result: a holder writes the result before it removes the request
+            taken = not request.exists()
+            if done.exists():
+                result = json.loads(done.read_bytes()).get(stem, {"error": f"{done} holds no result of ours"})
+                done.unlink()
+                if "error" in result:
+                    raise StoreError(result["error"])
+                return result
+            if taken:                           # gone without a result (never, unless removed): queued again
+                _requeue(request, op)
+    finally:
+        try:
+            request.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def _requeue(request: Path, op: dict) -> None:
+    temp = request.with_name("." + request.name[:-3] + ".tmp")
+    temp.write_text(json.dumps({**op, "pid": os.getpid()}), encoding="utf-8")
+    os.replace(temp, request)
+
+
+def _alive(pid: object) -> bool:
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
+
+
+def _queued(queue: Path, mine: str | None) -> list[tuple[str, dict]]:
+    """The requests waiting now, oldest first; dead requesters' dropped, stale leftovers removed."""
+    found = []
+    now = time.time()
+    try:
+        names = sorted(os.listdir(queue))
+    except OSError:
+        return []
+    for name in names:
+        path = queue / name
+        if name.endswith(".op"):
             try:
-                audit.append_locked(home, [audit.event("store.corrupt", line="", decision="set-aside",
-                                                       reasons=[loaded.problem, f"kept as {aside.name}"])])
-            except OSError:
-                pass                    # the store is mended all the same; doctor reports the audit
-        result = tuple(change(list(loaded.approvals)))
-        write_atomic(path, _dump(result))
-        return result
+                op = json.loads(path.read_bytes())
+            except (OSError, ValueError):
+                continue
+            if name[:-3] == mine or _alive(op.get("pid")):
+                found.append((name[:-3], op))
+                continue
+        try:                                # a dead requester's request, or a result or temp nobody took
+            if not name.endswith(".op") and now - os.lstat(path).st_mtime < STALE_SECONDS:
+                continue
+            os.unlink(path)
+        except OSError:
+            pass
+    return found
+
+
+def _apply_batch(home: Path, mine: str | None, op: dict) -> dict:
+    """Under the lock: every queued change (and `op`, ours, named `mine` in the queue) applied in one write."""
+    path = home / APPROVALS_NAME
+    _remove_stale_temps(home, APPROVALS_NAME)
+    queue = home / PENDING_DIR
+    batch = _queued(queue, mine) if mine is not None else []
+    if not any(stem == mine for stem, _ in batch):
+        batch.append((mine, op))
+    loaded = read_persisted(home)
+    if loaded.problem and not loaded.corrupt:
+        raise StoreError(loaded.problem)   # each requester meets it in turn: the others' requests stay queued
+    if loaded.corrupt:
+        aside = home / f"{APPROVALS_NAME}.corrupt-{datetime.now(timezone.utc):%Y%m%dT%H%M%S.%fZ}"
+        os.rename(path, aside)
+        from wispsh.decide import audit
+        try:
+            audit.append_locked(home, [audit.event("store.corrupt", line="", decision="set-aside",
+                                                   reasons=[loaded.problem, f"kept as {aside.name}"])])
+        except OSError:
+            pass                    # the store is mended all the same; doctor reports the audit
+    entries = list(loaded.approvals)
+    results = {}
+    for stem, change in batch:
+        entries, results[stem] = _apply(entries, change)
+    write_atomic(path, _dump(entries))
+    _hand_out(queue, {stem: r for stem, r in results.items() if stem != mine and stem is not None})
+    return results[mine]
+
+
+def _hand_out(queue: Path, results: dict) -> None:
+    """Leave each requester its result, `<stem>.done`: one file of the batch's results, hard-linked under
+    each requester's name (a link and an unlink a request under the lock, not a file written each: a holder
+    preempted on a loaded machine keeps the queue waiting for every syscall it makes)."""
+    if not results:
+        return
+    shared = queue / f".{next(iter(results))}.results"
+    try:
+        shared.write_text(json.dumps(results), encoding="utf-8")
+    except OSError:
+        return                      # each requester applies its own again (idempotent): no result is lost
+    for stem in results:
+        try:
+            try:
+                os.link(shared, queue / f"{stem}.done")
+            except FileExistsError:
+                pass                # a result left by a holder that died before removing the request
+            except OSError:         # no hard links here: a file of its own
+                temp = queue / f".{stem}.done.tmp"
+                temp.write_text(json.dumps({stem: results[stem]}), encoding="utf-8")
+                os.replace(temp, queue / f"{stem}.done")
+            os.unlink(queue / f"{stem}.op")
+        except OSError:
+            pass                    # its requester applies it again itself (idempotent): no result is lost
+    try:
+        os.unlink(shared)           # the links keep the results
+    except OSError:
+        pass
+
+
+def _apply(entries: list[Approval], op: dict) -> tuple[list[Approval], dict]:
+    """One change to the list of approvals: (the new list, the result for its requester).
+
+    grant {entry}: add it. add {entry}: add it unless one of the same pattern, scope and project already
+    covers its level (result `duplicate`), replacing those that cover less (`replaced`). revoke {id}: remove
+    it (`removed`). clear {scope}: remove every one of that scope, or all (`count`)."""
+    kind = op.get("op")
+    if kind in ("grant", "add"):
+        made = _entry(op["entry"])
+        if any(a.id == made.id for a in entries):
+            return entries, {"added": True}             # applied already (a holder died before the results)
+        if kind == "grant":
+            return entries + [made], {"added": True}
+        same = [a for a in entries if not a.exact_text and a.pattern == made.pattern and a.scope == made.scope
+                and a.directory == made.directory]
+        covering = [a for a in same if a.level >= made.level]
+        if covering:
+            return entries, {"duplicate": covering[0].to_json()}
+        return [a for a in entries if a not in same] + [made], \
+            {"added": True, "replaced": same[0].to_json() if same else None}
+    if kind == "revoke":
+        kept = [a for a in entries if a.id != op["id"]]
+        return kept, {"removed": len(kept) != len(entries)}
+    if kind == "clear":
+        scope = op.get("scope")
+        kept = [a for a in entries if not (scope is None or a.scope == scope)]
+        return kept, {"count": len(entries) - len(kept)}
+    raise ValueError(f"not a change of approvals.json: {kind!r}")
 
 
 # ---------------------------------------------------------------- runtime grants (once, session)
@@ -333,7 +529,7 @@ def _grant_key(home: Path, *, create: bool) -> bytes | None:
     if data is None and problem is None and create:
         import secrets
 
-        write_atomic(path, secrets.token_hex(32).encode())
+        write_atomic(path, secrets.token_hex(32).encode(), durable=True)
         data, problem = _read_private(path, home)
     if problem or not data or len(data) < 32:
         return None
@@ -525,7 +721,7 @@ def grant(home: Path, *, pattern: str, scope: str, level: Level, source: str, cw
                         directory=session.project_root(cwd) if scope == "project" else None,
                         exact_text=exact_text, effects=effects)
         try:
-            update_persisted(home, lambda entries: entries + [made])
+            _change(home, {"op": "grant", "entry": made.to_json()})
         except OSError as exc:
             raise store_error(exc, home / APPROVALS_NAME) from None
         return made
@@ -539,6 +735,8 @@ def grant(home: Path, *, pattern: str, scope: str, level: Level, source: str, cw
     made = Approval(id=ident or new_id(), pattern=pattern, scope=scope, level=level, source=source, created=now,
                     session=here.session.id, granter=granter,
                     turn=(env.get("WISP_TURN") or None) if scope == "once" else None, effects=effects)
+    import hashlib  # noqa: F401  (the signatures' modules, loaded before the lock: nothing is imported under it)
+    import hmac  # noqa: F401
     try:
         with locked(home):
             gdir = _prepare_runtime(env)
@@ -639,24 +837,15 @@ def add(home: Path, *, pattern: str, scope: str, level: Level, directory: str | 
     now = time.time()
     made = Approval(id=new_id(), pattern=pattern, scope=scope, level=level, source=source, created=now,
                     expires=now + persist_days * 86400, directory=directory if scope == "project" else None)
-    replaced: list[Approval] = []
-
-    def change(entries):
-        same = [a for a in entries if not a.exact_text and a.pattern == pattern and a.scope == scope
-                and a.directory == made.directory]
-        covering = [a for a in same if a.level >= level]
-        if covering:
-            raise Duplicate(covering[0])
-        replaced.extend(same)
-        return [a for a in entries if a not in same] + [made]
-
     try:
-        update_persisted(home, change)
+        result = _change(home, {"op": "add", "entry": made.to_json()})
     except StoreError:
         raise
     except OSError as exc:
         raise store_error(exc, home / APPROVALS_NAME) from None
-    return made, (replaced[0] if replaced else None)
+    if "duplicate" in result:
+        raise Duplicate(_entry(result["duplicate"]))
+    return made, (_entry(result["replaced"]) if result.get("replaced") else None)
 
 
 def find(home: Path, prefix: str, env=None) -> list[Approval]:
@@ -671,14 +860,7 @@ def revoke(home: Path, approval_id: str, env=None) -> bool:
     store cannot be written."""
     try:
         if any(a.id == approval_id for a in read_persisted(home).approvals):
-            hit = []
-
-            def drop(entries):
-                hit.extend(a for a in entries if a.id == approval_id)
-                return [a for a in entries if a.id != approval_id]
-
-            update_persisted(home, drop)
-            if hit:
+            if _change(home, {"op": "revoke", "id": approval_id})["removed"]:
                 return True
         return _change_runtime(home, env, lambda g: g.id != approval_id) > 0
     except StoreError:
@@ -700,15 +882,8 @@ def clear(home: Path, env=None, scope: str | None = None) -> int:
 def _clear(home: Path, env, scope: str | None) -> int:
     count = 0
     if scope in (None, "project", "always"):
-        gone = []
-
-        def drop(entries):
-            gone.extend(a for a in entries if scope is None or a.scope == scope)
-            return [a for a in entries if not (scope is None or a.scope == scope)]
-
         if os.path.lexists(home / APPROVALS_NAME):
-            update_persisted(home, drop)
-        count += len(gone)
+            count += _change(home, {"op": "clear", "scope": scope})["count"]
     if scope in (None, "session", "once"):
         count += _change_runtime(home, env, lambda g: scope is not None and g.scope != scope
                                  and not (scope == "session" and g.scope == "once"))
@@ -740,7 +915,7 @@ def trust_problems(home: Path, env=None) -> list[str]:
     from wispsh.config import fallback_runtime_dir, runtime_problem
 
     problems = []
-    for path in (home, home / CONFIG_NAME, home / "audit.jsonl", home / LOCK_NAME):
+    for path in (home, home / CONFIG_NAME, home / "audit.jsonl", home / LOCK_NAME, home / AUDIT_LOCK_NAME):
         reason = untrusted_reason(path)
         if reason:
             problems.append(reason)
@@ -753,7 +928,7 @@ def trust_problems(home: Path, env=None) -> list[str]:
             problems.append(problem)
     rdir = runtime_dir(env)
     for path in (rdir.parent, rdir, rdir / GRANTS_DIR):
-        if path == rdir.parent and rdir != fallback_runtime_dir():
+        if path == rdir.parent and rdir != fallback_runtime_dir(env):
             continue                    # $XDG_RUNTIME_DIR itself is the login's, not wisp's to judge
         reason = runtime_problem(path)
         if reason:

@@ -416,6 +416,8 @@ class Model:
         why = None
         for b in self.by_name.get(name, ()):
             value = b.value
+            if value is None and b.how == "for" and prints_names(b.written or ""):
+                continue                    # `for k in $(compgen -e)`: each word a variable's name
             if value is None or not _NAME.match(value) and value != "":
                 why = f"${name} ({b.how}: {_short(b.written or value or 'text known only at run time')})"
                 break
@@ -459,6 +461,28 @@ _CURL_NUMBERS = lazy_re(r"(?:%\{(?:http_code|response_code|size_download|size_up
                         r"|\\n|\s)+\Z")
 _WC_FLAGS = frozenset({"-l", "-c", "-w", "-m", "-L", "--lines", "--bytes", "--words", "--chars",
                        "--max-line-length", "-lc", "-cl", "-lw", "-wl", "-lm", "-ml"})
+
+
+# compgen's lists of variable names: identifiers only, so no word of them (split by any IFS) holds a subscript
+_NAME_LISTS = frozenset({("-e",), ("-v",), ("-A", "variable"), ("-A", "export"), ("-A", "arrayvar")})
+
+
+def prints_names(written: str) -> bool:
+    """Whether `written` is one `$(…)` (or backquotes) whose command prints only variable names: `compgen -e`
+    (Copilot CLI's login-environment snapshot loops over it), `compgen -v`, `compgen -A export`, …"""
+    text = written.strip()
+    if text.startswith("$(") and text.endswith(")"):
+        code = text[2:-1]
+    elif text.startswith("`") and text.endswith("`") and text.count("`") == 2:
+        code = text[1:-1]
+    else:
+        return False
+    if "`" in code or "\n" in code or "$" in code:
+        return False
+    words = _last_stage(code)
+    if "|" in code or not words or words[0] != "compgen":
+        return False
+    return tuple(words[1:]) in _NAME_LISTS
 
 
 def prints_number(code: str) -> bool:

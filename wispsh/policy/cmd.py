@@ -1,6 +1,7 @@
 """What a family rule works on: one command, its words resolved, and what it found so far."""
 from __future__ import annotations
 
+import posixpath
 from _operator import attrgetter, itemgetter
 
 from wispsh.model import Finding, Level
@@ -18,7 +19,7 @@ class Facts:
     __slots__ = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp",
                  "runtime_code", "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp",
                  "deletes", "lists_big", "found_under", "secret_copy", "links", "builds", "sends", "reads", "names",
-                 "images", "runs_images", "encrypts")
+                 "images", "runs_images", "removes", "encrypts")
 
     def __init__(self) -> None:
         self.secret_source = ""         # why this part emits secrets ("" when it does not)
@@ -49,6 +50,7 @@ class Facts:
         # name "*" for every name. A name is "NAME:TAG STORE" (programs/containers.py local_image)
         self.images: list[tuple[str, str]] = []
         self.runs_images: list[str] = []    # local image names it runs by tag (a build before it may have made them)
+        self.removes: list[str] = []    # paths it deletes (or moves away): what has no restore point if ignored
         self.encrypts = False           # encrypts the files it reads (with a key or passphrase of its caller's)
 
     def summary(self) -> "FactsSummary":
@@ -370,8 +372,16 @@ class Cmd:
     def delete(self, word: str, recursive: bool) -> places.Place:
         self.facts.deletes = True
         if recursive:
-            return self._apply("delete-tree", word, "recursive delete of", tree_unknown_dangerous=True)
-        return self._apply("delete", word, "deletes")
+            where = self._apply("delete-tree", word, "recursive delete of", tree_unknown_dangerous=True)
+        else:
+            where = self._apply("delete", word, "deletes")
+        if where.unknown:
+            self.facts.removes.append(UNKNOWN)
+        elif where.glob or any(c in word for c in "*?["):      # the pattern, as the shell will expand it
+            self.facts.removes.append(posixpath.join(self.cwd, places.expand_tilde(word, self.ctx, self.cwd)))
+        else:
+            self.facts.removes.append(where.path)
+        return where
 
     def mode(self, word: str, recursive: bool, verb: str) -> places.Place:
         where = self._apply("mode", word, verb)

@@ -27,22 +27,24 @@ def find_project_root(cwd: str) -> str:
 
 
 def runtime_dirs(env: dict) -> tuple[str, ...]:
-    """Every place platformdirs' user_runtime_dir("wisp") can be, computed without importing it.
+    """Every place the gate's runtime dir (config.runtime_dir) can be, and where older versions kept it.
 
-    platformdirs uses $XDG_RUNTIME_DIR when it is a private directory, else /run/user/<uid>, else
-    <tmp>/runtime-<uid>; since the check it makes needs I/O, all three count as wisp's own.
+    $XDG_RUNTIME_DIR/wisp; else /run/user/<uid> or <tmp>/runtime-<uid>, under the wisp home's own name
+    (config.runtime_name) or plain `wisp`; since telling which applies needs I/O, all count as wisp's own.
     """
+    from wispsh.config import runtime_name
+
     uid = os.getuid()
     found = []
     xdg = env.get("XDG_RUNTIME_DIR")
     if xdg and xdg.startswith("/"):
         found.append(posixpath.join(posixpath.normpath(xdg), "wisp"))
-    found.append(f"/run/user/{uid}/wisp")
+    names = (runtime_name(env), "wisp")
+    found += [f"/run/user/{uid}/{name}" for name in names]
     tmp = env.get("TMPDIR") or "/tmp"
-    if tmp.startswith("/"):
-        found.append(posixpath.join(posixpath.normpath(tmp), f"runtime-{uid}", "wisp"))
-    if "/tmp" != tmp:
-        found.append(f"/tmp/runtime-{uid}/wisp")
+    for base in dict.fromkeys((tmp, "/tmp")):
+        if base.startswith("/"):
+            found += [posixpath.join(posixpath.normpath(base), f"runtime-{uid}", name) for name in names]
     return tuple(dict.fromkeys(found))
 
 

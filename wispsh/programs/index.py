@@ -217,15 +217,17 @@ _NAMES = {
         'uplatex uv uvx vulture xbps-install xelatex xetex yapf yarn yay yum zypper'
     ),
     'printing': (
-        ': apropos arch bc bg break btop builtin caffeinate cal colordiff command continue cowsay csvlook '
-        'date delta df diff3 difft dirs disown dmesg echo exec exit expr factor false fc-list fg figlet free '
-        'fx getconf getopts gh-status glow gron groups help htop id ifconfig info inotifywait inotifywatch '
-        'ionice jless jobs jsonlint last lastb ldd locale logname lsblk lscpu lsof lspci lsusb md5 mktemp mlr '
-        'netstat nice nm nohup notify-send nproc objdump otool pbcopy pbpaste pgrep popd ps pwd readelf '
-        'renice return say sdiff seq setopt shasum shift shopt size sleep ss stdbuf stty sw_vers sync '
-        'system_profiler tidy time timeout times tldr top tput true tty type ulimit umask unalias uname '
-        'unsetopt uptime users uuidgen vmstat w wait watch whatis whereis which who whoami wl-copy wl-paste '
-        'xclip xmllint xsel yamllint yes'
+        ': apropos arch bc bg break btop builtin caffeinate cal caller clinfo colordiff command compgen '
+        'continue cowsay csvlook date delta df diff3 difft dirs disown dmesg dmidecode echo eglinfo es2_info '
+        'exec exit expr factor false fastfetch fbset fc-list fg figlet free fx getconf getopts gh-status glow '
+        'glxinfo gron groups help htop hwinfo id ifconfig info infocmp inotifywait inotifywatch inxi ionice '
+        'jless jobs jsonlint last lastb ldd locale logname lsb_release lsblk lscpu lshw lsof lspci lsusb md5 '
+        'mktemp mlr neofetch netstat nice nm nohup notify-send nproc nvidia-smi objdump otool pbcopy pbpaste '
+        'pgrep popd ps pwd readelf renice return say screenfetch sdiff seq setopt shasum shift shopt size '
+        'sleep ss stdbuf stty sw_vers sync system_profiler systemd-detect-virt tidy time timeout times tldr '
+        'top tput true tty tvservice type ulimit umask unalias uname unsetopt uptime users uuidgen vcgencmd '
+        'vmstat w wait watch whatis whence where whereis which who whoami wl-copy wl-paste xclip xdpyinfo '
+        'xmllint xprop xrandr xsel xset yamllint yes'
     ),
     'runners': (
         'aws-vault chronic conky dbus-run-session direnv doppler dotenv entr envchain fd fdfind firejail fzf '

@@ -1,7 +1,10 @@
 """Programs that only print facts about the system or their own arguments (data is data), and the few
 options of theirs that do more: `date -s` sets the clock, `tidy -m` rewrites its files, `dmesg -C` clears the
-kernel's log. Shell builtins that only move around or report are here too; wrappers (nice, nohup, timeout, …)
-are unwrapped before any table is read, so their entries here judge them alone."""
+kernel's log, `xrandr --output` changes the display, `nvidia-smi -pm` the GPU. What agents' runtimes run at
+start-up to learn the system (lsb_release, systeminformation's clinfo/xdpyinfo/xrandr/nvidia-smi/dmidecode)
+is among them: a read is rated as a read. Shell builtins that only move around or report are here too;
+wrappers (nice, nohup, timeout, …) are unwrapped before any table is read, so their entries here judge them
+alone."""
 from __future__ import annotations
 
 from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, emits, programs
@@ -17,7 +20,26 @@ PRINTERS = (
     "system_profiler", "time", "timeout", "times", "tldr", "top", "tput", "tty", "type", "ulimit", "umask",
     "unalias", "uname", "unsetopt", "uptime", "users", "uuidgen", "vmstat", "w", "wait", "watch", "whatis",
     "whereis", "which", "who", "whoami", "wl-copy", "wl-paste", "xclip", "xsel", "yes",
+    # what agents' runtimes ask of the system at start-up (Codex: lsb_release; Gemini CLI's systeminformation:
+    # clinfo, xdpyinfo, glxinfo) and their kin: print-only, whatever their options
+    "lsb_release", "clinfo", "xdpyinfo", "glxinfo", "eglinfo", "es2_info", "systemd-detect-virt", "lshw", "inxi",
+    "hwinfo", "neofetch", "fastfetch", "screenfetch", "infocmp",
+    # shell builtins that only print: zsh's lookups, bash's call stack
+    "whence", "where", "caller",
 )
+# Options that change the X display (xrandr): anything else it is given only prints
+XRANDR_CHANGES = ("output", "auto", "off", "mode", "preferred", "pos", "rate", "r", "refresh", "reflect", "rotate",
+                  "left-of", "right-of", "above", "below", "same-as", "set", "scale", "scale-from", "transform",
+                  "primary", "noprimary", "brightness", "gamma", "panning", "filter", "crtc", "size", "s",
+                  "orientation", "o", "x", "y", "dpi", "fb", "fbmm", "newmode", "rmmode", "addmode", "delmode",
+                  "setmonitor", "delmonitor", "setprovideroutputsource", "setprovideroffloadsink")
+# nvidia-smi's options that change the GPU's settings or reset it (the rest query)
+NVIDIA_SMI_CHANGES = ("-pm", "--persistence-mode", "-e", "--ecc-config", "-p", "--reset-ecc-errors", "-c",
+                      "--compute-mode", "-r", "--gpu-reset", "-lgc", "--lock-gpu-clocks", "-rgc", "--reset-gpu-clocks",
+                      "-lmc", "--lock-memory-clocks", "-rmc", "--reset-memory-clocks", "-pl", "--power-limit", "-ac",
+                      "--applications-clocks", "-rac", "--reset-applications-clocks", "-acp",
+                      "--applications-clocks-permission", "--gom", "-am", "--accounting-mode", "-caa",
+                      "--clear-accounted-apps", "-mig", "--multi-instance-gpu", "-cc", "--auto-boost")
 # Printers of the files they are given (contents, differences, a rendering, a dump): their operands are reads.
 # (GTFOBins' file-read: what a tool prints of a file reaches the agent as `cat` would.)
 FILE_PRINTERS = ("bc", "colordiff", "csvlook", "delta", "diff3", "difft", "fx", "glow", "gron", "jless", "sdiff",
@@ -65,6 +87,57 @@ SPECIAL = (
                       When(flag=("C", "c", "D", "n", "clear", "read-clear", "console-off", "console-level")),
                       examples=("dmesg -C",)),),
             on=(On("read", ("option", "F", "file"), id="dmesg.file", examples=("dmesg -rF ~/.ssh/id_rsa",)),)),
+    Program("compgen", doc="prints completions (command, variable, file names, words); -F runs a shell function",
+            grammar=Grammar(values="oAGWXPSFC"),
+            rows=(Row("compgen.function", "run-code", "compgen -F runs a shell function to make its list",
+                      When(value=("F",)), examples=("compgen -F _git_complete x",),
+                      not_examples=("compgen -e", "compgen -A function")),)),
+    Program("xrandr", doc="prints the X display's outputs and modes; its other options change them",
+            grammar=Grammar(values="srod", long_values=("output", "mode", "rate", "refresh", "size", "orientation",
+                                                      "pos", "reflect", "rotate", "left-of", "right-of", "above",
+                                                      "below", "same-as", "set", "scale", "scale-from", "transform",
+                                                      "brightness", "gamma", "panning", "filter", "crtc", "dpi", "fb",
+                                                      "fbmm", "display", "screen", "prop")),
+            rows=(Row("xrandr.changes", "local-config", "xrandr changes the display's outputs or modes",
+                      When(flag=XRANDR_CHANGES), examples=("xrandr --output HDMI-1 --off", "xrandr -s 1024x768"),
+                      not_examples=("xrandr --verbose", "xrandr -q", "xrandr --listmonitors")),)),
+    Program("xset", doc="X user settings: `xset q` prints them; anything else changes them",
+            rows=(Row("xset.query", "nothing", "prints the X settings", When(first=("q",)), stop=True,
+                      examples=("xset q",)),
+                  Row("xset.changes", "local-config", "xset changes X settings (screen saver, power, keyboard)",
+                      When(operands=True), examples=("xset s off", "xset dpms force off")))),
+    Program("xprop", doc="prints X window properties; -set and -remove change one",
+            rows=(Row("xprop.changes", "local-config", "xprop changes a window's property",
+                      When(arg=("-set", "-remove")), examples=("xprop -root -set FOO bar",),
+                      not_examples=("xprop -root", "xprop -id 0x1 WM_NAME")),)),
+    Program("nvidia-smi", doc="queries NVIDIA GPUs; its settings options change or reset them",
+            rows=(Row("nvidia-smi.changes", "system", "nvidia-smi changes the GPU's settings or resets it",
+                      When(arg=NVIDIA_SMI_CHANGES), examples=("nvidia-smi -pm 1", "nvidia-smi --gpu-reset -i 0"),
+                      not_examples=("nvidia-smi --query-gpu=name --format=csv,noheader", "nvidia-smi -L")),)),
+    Program("dmidecode", doc="prints the firmware's hardware tables; --dump-bin writes them to a file",
+            grammar=Grammar(values="dstHu", long_values=("dev-mem", "string", "type", "handle", "dump-bin",
+                                                         "from-dump", "oem-string")),
+            on=(On("write", ("option", "dump-bin"), id="dmidecode.dump", examples=("dmidecode --dump-bin ~/.bashrc",)),
+                On("read", ("option", "from-dump", "d", "dev-mem"), id="dmidecode.reads",
+                   examples=("dmidecode --from-dump table.bin",)))),
+    Program("fbset", doc="prints the framebuffer's video mode (-s, -i); given a mode or settings, sets it",
+            rows=(Row("fbset.shows", "nothing", "prints the framebuffer's mode",
+                      When(flag=("s", "show", "i", "info", "x", "xfree86")), stop=True, examples=("fbset -s",)),
+                  Row("fbset.changes", "system", "fbset changes the framebuffer's video mode",
+                      examples=("fbset 800x600-60", "fbset -g 800 600 800 600 16")))),
+    Program("vcgencmd", doc="Raspberry Pi firmware queries (get_…, measure_…, version); other commands change it",
+            rows=(Row("vcgencmd.reads", "nothing", "reads a firmware value",
+                      When(arg=("get_", "measure_", "version", "commands", "codec_enabled", "bootloader_version",
+                                "otp_dump", "pmic_read_adc", "read_ring_osc")), stop=True,
+                      examples=("vcgencmd get_mem gpu", "vcgencmd measure_temp")),
+                  Row("vcgencmd.changes", "system", "vcgencmd changes the firmware's settings",
+                      examples=("vcgencmd display_power 0",)))),
+    Program("tvservice", doc="Raspberry Pi display output: -s, -n, -m, -l, -a print; the rest switch it",
+            grammar=Grammar(values="dmev", long_values=("dumpedid", "modes", "explicit", "device")),
+            on=(On("write", ("option", "d", "dumpedid"), id="tvservice.dump", examples=("tvservice -d edid.dat",)),),
+            rows=(Row("tvservice.changes", "system", "tvservice switches the display output",
+                      When(flag=("o", "off", "p", "preferred", "e", "explicit", "c", "sdtvon")),
+                      examples=("tvservice -o", "tvservice -p"), not_examples=("tvservice -s", "tvservice -n")),)),
     Program("renice", doc="changes the priority of running processes",
             rows=(Row("renice.processes", "kill", "changes the priority of other processes",
                       examples=("renice -n 10 -p 123",)),)),

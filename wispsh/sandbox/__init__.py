@@ -11,5 +11,6 @@ walls.py      the walls' settings and places: writable, hidden secrets, host soc
 landlock.py   Landlock scopes: no abstract unix socket or signal out of the namespace
 steering.py   files that steer tools: read-only, which lines may write them, the sentry for missing ones
 view.py       where a steering line runs (enter.py joins the namespace from outside); lost binds made again
+contained.py  contained work: what the walls keep in the project (for the gate), the restore point before a line
 supervisor.py `wisp run` itself: set up, start bwrap, serve, tear down
 """

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import threading
 
-from wispsh.sandbox import procs
+from wispsh.support import procs
 
 SOURCE = "wisp run"
 PRUNE_EVERY = 512
@@ -131,7 +131,7 @@ OWN_PLACES = ("WISP_HOME", "XDG_RUNTIME_DIR")
 
 class Judge:
     def __init__(self, *, layout, wisp_home: str, root: tuple[int, int], asker=None, env=None, views=None,
-                 sentry=None):
+                 sentry=None, contained=None):
         """root: (pid, start) of the namespace's first process (bwrap): every asker must be beneath it.
         env: the supervisor's own environment (where its wisp home and runtime dir are)."""
         self.layout = layout
@@ -144,6 +144,7 @@ class Judge:
         self.served = 0
         self.views = views                      # view.Views: where steering lines run (their helpers count as inside)
         self.sentry = sentry
+        self.contained = contained              # contained.Contained: restore points, the contained threshold
 
     def warm(self, stopping=None) -> None:
         """Load the parser, rules and tables, in a thread of its own, WARM_AFTER seconds after the program
@@ -217,15 +218,32 @@ class Judge:
             beneath = self.beneath(req)
             outcome = invoke.decide(
                 argv_for_parse(req, self.layout), env=env, cwd=req.cwd or "/", stdin_is_tty=req.tty, read_stdin=self._stdin(req),
-                find_shell=self._find_shell(req), config=self.config, answers=self._answers(req),
+                find_shell=self._find_shell(req), config=self._config, answers=self._answers(req),
                 here=LazyHere(req.pid, env), allow_yes=False, pid=req.pid, source=SOURCE,
                 beneath=beneath, plans=plans) if req.cwd else \
                 invoke.refusal("wispsh: not run: the working directory cannot be read")
+            if self.contained is not None and beneath is None and req.cwd and (outcome.shell is not None or plans):
+                self._restore_point(req, plans, runs=outcome.shell is not None, starts_shell=not outcome.line)
             if outcome.shell is not None and outcome.line:
                 self._record(req)
                 if beneath is None and self.views is not None and self.views.any():
                     req.view = steering.kind_of(plans, allowed=True)
         return outcome
+
+    def _config(self):
+        """The config, with the supervisor's word on what the walls contain (decide/gate.py reads it)."""
+        config = self.config()
+        return config if self.contained is None else self.contained.config_for(config)
+
+    def _restore_point(self, req: Request, plans, *, runs: bool, starts_shell: bool = False) -> None:
+        """Before an allowed line (or a gated shell's command) that may change the project: its restore point
+        (contained.py)."""
+        try:
+            config = self.config()
+        except Exception:
+            config = None
+        if config is not None:
+            self.contained.before_line(req, plans, config, runs=runs, starts_shell=starts_shell)
 
     def _command(self, req: Request, env):
         """One command of a gated shell (session/), typed or piped into a shell started inside: judged in full
@@ -238,18 +256,21 @@ class Judge:
             return invoke.refusal("wispsh: not run: malformed command request")
         from wispsh.decide import session
 
+        plans: list = []
         with self.lock:
             session.asking_for(LazyHere(req.pid, env))
             try:
                 warnings: list[str] = []
-                refused = flow.verdict(req.argv[0], config=self.config(), cwd=req.cwd, env=env,
-                                       answers=self._answers(req), source=SOURCE, warnings=warnings)
+                refused = flow.verdict(req.argv[0], config=self._config(), cwd=req.cwd, env=env,
+                                       answers=self._answers(req), source=SOURCE, warnings=warnings, seen=plans)
             except ConfigError as exc:
                 refused, warnings = f"wispsh: not run: config error: {exc}", []
             except Exception as exc:
                 refused, warnings = f"wispsh: not run: internal error ({type(exc).__name__}: {exc})", []
             finally:
                 session.asking_for(None)
+            if self.contained is not None and plans:        # a typed command is a line: its restore point
+                self._restore_point(req, plans, runs=refused is None)
         if refused is not None:
             return invoke.refusal(refused, warnings)
         return invoke.exits(0, stderr=flow.warning_lines(warnings))

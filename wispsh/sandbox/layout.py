@@ -240,6 +240,8 @@ def plan(*, env, config, run_dir: str, wisp_home: str, uid: int | None = None, w
         return not walls.writes or wall.under_any(path, writable)
 
     def keep(path: str, *, kind: str | None = None, content: bytes = b"") -> None:
+        if path in protect:             # named twice ($XDG_CONFIG_HOME is ~/.config): one placeholder
+            return
         if os.path.lexists(path):
             if os.path.islink(path) and in_writable(path):
                 notes.append(f"{path} is a symbolic link: its target is read-only inside, the link itself is not "

@@ -52,19 +52,10 @@ def git_paths(gitdir: str, common: str) -> list[str]:
 
 def _hooks_path(config: str) -> str | None:
     """core.hooksPath of a git config file, read as git reads the simple form (`hooksPath = DIR` in [core])."""
-    try:
-        with open(config, encoding="utf-8", errors="replace") as fh:
-            text = fh.read(1 << 20)
-    except OSError:
-        return None
-    section = None
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line.startswith("["):
-            section = line.strip("[]").split()[0].lower() if line.strip("[]").split() else None
-        elif section == "core" and "=" in line and line.split("=", 1)[0].strip().lower() == "hookspath":
-            return os.path.expanduser(line.split("=", 1)[1].strip().strip('"'))
-    return None
+    from wispsh.support.gitconfig import core_setting
+
+    found = core_setting(config, "hooksPath")
+    return os.path.expanduser(found) if found is not None else None
 
 
 def project_paths(project: str, gitdirs: list[str]) -> list[str]:

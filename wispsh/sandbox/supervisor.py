@@ -18,7 +18,7 @@ import sys
 import threading
 
 from wispsh.sandbox import layout as layouts
-from wispsh.sandbox import procs
+from wispsh.support import procs
 
 RECEIVE_SECONDS = 30.0      # a peer that connects and sends nothing is dropped after this
 MAX_CLIENTS = 128           # requests served at once (each waits for a person at most approval.waitSeconds)
@@ -72,7 +72,7 @@ def _inherited_fds() -> list[int]:
 
 class Supervisor:
     def __init__(self, program: list[str], *, env=None, watch_pane: bool = False, protect=(),
-                 out=sys.stderr, walls=None):
+                 out=sys.stderr, walls=None, restore=None):
         self.program = list(program)
         self.walls = dict(walls or {})          # walls.settings() flags: None = as config says
         self.env = dict(os.environ if env is None else env)
@@ -90,9 +90,13 @@ class Supervisor:
         self.sentry = None
         self.views = None
         self.claude = None                      # walls.ClaudeState: ~/.claude.json handed over and back
+        self.restore = restore                  # restore points: None = as config run.restore says (on)
+        self.contained = None                   # contained.Contained: restore points, contained threshold
 
     def say(self, text: str) -> None:
-        self.out.write(f"wisp run: {text}\n")
+        from wispsh.support.text import wrap
+
+        self.out.write(wrap(f"wisp run: {text}") + "\n")     # 80 columns, never cut inside a path
         self.out.flush()
 
     # ------------------------------------------------------------ start
@@ -144,6 +148,7 @@ class Supervisor:
         if layout.shell_for("/bin/sh") is None:
             raise CannotStart("no /bin/sh found to bind the gate over -- wisp run needs a POSIX shell at /bin/sh")
         self.layout = layout
+        self._restore_points(config, settings, layout, home)
         os.mkdir(os.path.join(run_dir, "sock"), 0o700)
         self._write_copies(layout, run_dir)
         self._write_launcher(layout)
@@ -192,7 +197,9 @@ class Supervisor:
                            shell_fd=lambda path: self.shell_fds.get(os.path.realpath(path)))
         self.sentry.tick = self.views.keep
         judge = Judge(layout=layout, wisp_home=home, root=root, asker=Asker(me=me, desk=desk), env=self.env,
-                      views=self.views, sentry=self.sentry)
+                      views=self.views, sentry=self.sentry, contained=self.contained)
+        if self.contained is not None:
+            self.contained.start()
         acceptor = threading.Thread(target=self._accept, args=(judge,), name="wisp-run-accept", daemon=True)
         acceptor.start()
         self.sentry.start()
@@ -220,6 +227,29 @@ class Supervisor:
                 desk.cancel_all()
         status = self.child.returncode
         return 128 - status if status < 0 else status
+
+    def _restore_points(self, config, settings, layout, home: str) -> None:
+        """Restore points of the project (contained.py), unless off (run.restore, --no-restore) or the project
+        is the home or / (a scan of everything). Their directory is hidden inside: it holds old contents."""
+        from wispsh.sandbox.contained import Contained, walls_contain
+
+        wanted = self.restore if self.restore is not None else config.raw.get("run", {}).get("restore", True)
+        if not wanted:
+            return
+        if layout.project in ("/", os.path.realpath(self.env.get("HOME") or "/")):
+            self.say(f"no restore points: the project is {layout.project} (start wisp run in the project's "
+                     "directory)")
+            return
+        contain, why = walls_contain(settings)
+        if not contain:
+            self.say(f"{why}: nothing is contained, every line from the threshold up is asked")
+        import time
+
+        session = f"run-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+        self.contained = Contained(home=home, layout=layout, config=config, env=self.env, session=session,
+                                   contain=contain)
+        self.contained.prepare()
+        layout.hide_dirs.append((os.path.dirname(self.contained.journal.where), False))
 
     def _write_copies(self, layout, run_dir: str) -> None:
         """The empty file shown for a secret one, and the files shown without their secret lines (~/.npmrc):
@@ -478,6 +508,9 @@ class Supervisor:
         if self.pane:
             subprocess.run([shutil.which("tmux") or "tmux", "kill-pane", "-t", self.pane], capture_output=True,
                            env=self.env, stdin=subprocess.DEVNULL)
+        if self.contained is not None:
+            for said in self.contained.close():
+                self.say(said)
         if self.claude is not None:
             said = self.claude.hand_back()
             if said:
@@ -498,9 +531,9 @@ def _scope() -> None:
     landlock.restrict()
 
 
-def main(program: list[str], *, watch_pane: bool = False, protect=(), walls=None) -> int:
+def main(program: list[str], *, watch_pane: bool = False, protect=(), walls=None, restore=None) -> int:
     try:
-        return Supervisor(program, watch_pane=watch_pane, protect=protect, walls=walls).run()
+        return Supervisor(program, watch_pane=watch_pane, protect=protect, walls=walls, restore=restore).run()
     except CannotStart as exc:
         sys.stderr.write(f"wisp run: cannot start: {exc}\n")
         return 1

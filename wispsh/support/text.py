@@ -6,15 +6,18 @@ encoded as UTF-8, and a raw CR, ESC or bidi control on a terminal hides or rewri
 
 - shown(text): for people. Control, format (bidi) and separator characters appear as escapes (`\\r`, `\\n`,
   `\\t`, `\\x1b`, `\\u202e`); an undecodable byte appears as `\\xNN`, the byte it was.
-- dumps(value): for tools. JSON, UTF-8, with every character JSON allows raw but that breaks a reader
-  anyway written as a JSON escape: lone surrogates (`\\udcff`: the byte 0xff, recoverable with
-  surrogateescape), U+2028/U+2029 (line separators to JavaScript and Python's splitlines) and C1 controls.
+- dumps(value): for tools. JSON in strict UTF-8 that every parser reads (serde_json, Go, JavaScript): an
+  undecodable byte is written as the text output shows it, `\\xff` (four characters: a lone surrogate is
+  valid Python but rejected or replaced by strict parsers), and U+2028/U+2029 (line separators to JavaScript
+  and Python's splitlines) and C1 controls as JSON escapes. Where the exact bytes matter, the writer adds
+  them in a field of their own, base64 (b64_text; `line_base64` in --explain --json and the audit).
 """
 from __future__ import annotations
 
 from wispsh.support.lazyre import lazy_re
 
 _UNSAFE_IN_JSON = lazy_re("[\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_SURROGATES = lazy_re("[\ud800-\udfff]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _PLAIN = lazy_re(r"[ -~]*")
@@ -42,7 +45,33 @@ def shown(text: str) -> str:
 
 
 def _escape(match) -> str:
-    return f"\\u{ord(match.group(0)):04x}"
+    code = ord(match.group(0))
+    if 0xD800 <= code <= 0xDFFF:        # not a character: shown as text (`\\xff` for the byte 0xff), escaped
+        return "\\" + show_char(match.group(0))   # for JSON: a backslash, then the escape's letters
+    return f"\\u{code:04x}"
+
+
+def has_bytes(text: str) -> bool:
+    """Whether `text` holds an undecodable byte (a lone surrogate: surrogateescape)."""
+    return not text.isascii() and _SURROGATES.search(text) is not None
+
+
+def json_text(text: str) -> str:
+    """`text` as a JSON text field holds it: an undecodable byte shown as `\\xNN` (what dumps writes)."""
+    return _SURROGATES.sub(lambda m: show_char(m.group(0)), text) if has_bytes(text) else text
+
+
+def b64_text(text: str) -> str:
+    """The exact bytes of `text` (surrogateescape), base64: beside a JSON text field that shows bytes."""
+    import base64
+
+    return base64.b64encode(text.encode("utf-8", "surrogateescape")).decode("ascii")
+
+
+def from_b64(data: str) -> str:
+    import base64
+
+    return base64.b64decode(data).decode("utf-8", "surrogateescape")
 
 
 def dumps(value, **kwargs) -> str:
@@ -124,6 +153,42 @@ def _key_text(key) -> str:
     if isinstance(key, float):
         return '"' + _float_text(key) + '"'
     raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
+
+
+def wrap(text: str, width: int = 80, indent: str = "  ") -> str:
+    """`text` in lines of at most `width` columns, later lines indented, broken only at spaces and never
+    inside a `backticked` command (a person copies it whole) nor inside a word or path: a word longer than
+    the room keeps a line of its own. Line breaks already in `text` are kept."""
+    out = []
+    for paragraph in text.split("\n"):
+        lead = paragraph[:len(paragraph) - len(paragraph.lstrip(" "))]
+        words = _words(paragraph.strip(" "))
+        line = lead
+        for word in words:
+            if line.strip() and len(line) + 1 + len(word) > width:
+                out.append(line)
+                line = (lead or indent) + (indent if lead else "") + word
+            else:
+                line = line + (" " if line.strip() else "") + word
+        out.append(line)
+    return "\n".join(out)
+
+
+def _words(text: str) -> list[str]:
+    """The words of a line, a `backticked` span counted as one."""
+    words, current, quoted = [], "", False
+    for ch in text:
+        if ch == "`":
+            quoted = not quoted
+        if ch == " " and not quoted:
+            if current:
+                words.append(current)
+            current = ""
+        else:
+            current += ch
+    if current:
+        words.append(current)
+    return words
 
 
 def utf8(text: str) -> bytes:
