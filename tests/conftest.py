@@ -25,7 +25,8 @@ ALLOWLIST = Path(__file__).with_name("skip-allowlist.txt")
 # wheels, process storms, fuzzing and generated sweeps, real shells as oracles over corpora. The edit-test loop
 # is `pytest -m "not system"` (under a minute); CI and `scripts/test.sh` run everything.
 SYSTEM_FILES = frozenset({
-    "test_agents_sim.py", "test_approvals_cli.py", "test_ask_e2e.py", "test_bash_differential.py", "test_doctor.py",
+    "test_agents_sim.py", "test_approvals_cli.py", "test_ask_e2e.py", "test_bash_differential.py",
+    "test_client_probes.py", "test_doctor.py",
     "test_exact.py", "test_exec_parity.py", "test_faults.py", "test_gated_shell.py",
     "test_hotload.py", "test_install.py", "test_installed_scripts.py", "test_packaging.py", "test_split_fuzz.py",
     "test_split_oracles.py", "test_split_properties.py", "test_startup_files.py", "test_startup_imports.py",
