@@ -137,6 +137,10 @@ venv_wisp() { "$venv/bin/python" -I -c 'from wispsh.cli.wisp import cli; cli(pro
 # it instead of importing sixty modules one by one. The gate writes it again if it is ever behind a source.
 "$venv/bin/python" -I -c 'from wispsh.support import hotload; hotload.build()' || \
     echo "install.sh: the modules bundle was not written (wispsh imports its modules one by one)" >&2
+# The compiled client (wispsh/native/client.c) built with the system compiler: the launchers and shims laid next
+# have it in front; without a compiler they stay Python launchers (`wisp doctor` says which is in front).
+"$venv/bin/python" -I -m wispsh.native.build >/dev/null || \
+    echo "install.sh: the compiled client was not built (no C compiler?): the Python launchers are in front" >&2
 venv_wisp shims install --quiet --shell wispsh "$launchers"
 # shellcheck disable=SC2086  # shim_names is a list of words
 venv_wisp shims install --quiet $(printf -- '--shell %s ' $shim_names) "$shims"

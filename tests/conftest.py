@@ -18,6 +18,9 @@ for _name, _sub in (("WISP_HOME", "wisp-home"), ("XDG_RUNTIME_DIR", "runtime")):
     os.mkdir(_path, 0o700)
     os.environ[_name] = _path
 os.environ.pop("WISP_SESSION", None)     # tests that need a session name set their own
+# The plain mode's warm judges (one per runtime dir a test makes, started by the compiled client) end soon after
+# their test instead of after the default idle time.
+os.environ.setdefault("WISP_JUDGE_IDLE", "5")
 
 ALLOWLIST = Path(__file__).with_name("skip-allowlist.txt")
 
@@ -26,7 +29,7 @@ ALLOWLIST = Path(__file__).with_name("skip-allowlist.txt")
 # is `pytest -m "not system"` (under a minute); CI and `scripts/test.sh` run everything.
 SYSTEM_FILES = frozenset({
     "test_agents_sim.py", "test_approvals_cli.py", "test_ask_e2e.py", "test_bash_differential.py",
-    "test_client_probes.py", "test_doctor.py",
+    "test_client_probes.py", "test_doctor.py", "test_native_client.py",
     "test_exact.py", "test_exec_parity.py", "test_faults.py", "test_gated_shell.py",
     "test_hotload.py", "test_install.py", "test_installed_scripts.py", "test_packaging.py", "test_split_fuzz.py",
     "test_split_oracles.py", "test_split_properties.py", "test_startup_files.py", "test_startup_imports.py",

@@ -27,7 +27,7 @@ class Outcome:
     the config it was judged under (in-process, the nested token carries what it needs of it)."""
 
     __slots__ = ("status", "stdout", "stderr", "shell", "argv", "env_add", "env_drop", "held", "line", "config",
-                 "session")
+                 "session", "beneath")
 
     def __init__(self, *, status=0, stdout="", stderr="", shell=None, argv=(), env_add=None, env_drop=(),
                  held=None, line=False, config=None, session=None):
@@ -37,6 +37,8 @@ class Outcome:
         # a gated shell (no line: commands typed or piped into it, session/): the caller runs the session with
         # `shell` as its real shell; argv is its argv0, options and operands; session says how it is driven
         self.session: dict | None = session
+        # a line beneath an allowed one (cli/sh.py beneath_outcome): its shell keeps the token, none is minted
+        self.beneath = False
 
     def __repr__(self) -> str:
         if self.shell:

@@ -577,7 +577,7 @@ def _real_shell(path: str, config: Config) -> bool:
     known = _etc_shells() | set(config.shells.values()) | set(config.known_shells)
     if path in known or real in known or os.path.basename(real) == "wispsh":
         return True
-    from wispsh.agents.shimfile import read_shim   # a shell shim `wisp shims install` laid, in a directory only the user writes
+    from wispsh.support.shimfile import read_shim   # a shell shim `wisp shims install` laid, in a directory only the user writes
 
     shim = read_shim(path)
     if shim is None or shim.kind != "shell" or shim.stale:

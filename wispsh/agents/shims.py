@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from wispsh.agents.shimfile import ShimError, launcher_text, read_shim, shims_in
+from wispsh.support.shimfile import ShimError, import_paths, launcher_text, read_shim, shims_in  # noqa: F401
 
 SHELL_SHIMS = ("bash", "sh", "zsh")           # laid by default
 LAUNCHER_NAME = "wispsh"                     # a shell shim under this name runs the configured default
@@ -30,18 +30,6 @@ def default_dir(env=None) -> Path:
     return Path(data) / "wispsh" / "shims"
 
 
-def import_paths() -> list[str]:
-    """What a shim puts on sys.path: where this wispsh is imported from (an editable checkout too),
-    then this interpreter's site-packages (its dependencies). -S skips the .pth files that would say so."""
-    import sysconfig
-
-    import wispsh
-
-    here = str(Path(wispsh.__file__).resolve().parent.parent)
-    site = sorted({sysconfig.get_paths()[k] for k in ("purelib", "platlib")})
-    return [here] + [p for p in site if p != here]
-
-
 def _check_name(name: str) -> None:
     if not name or name in (".", "..") or "/" in name or "\0" in name or name.startswith("-"):
         raise ShimError(f"{name!r} is not a program name")
@@ -51,14 +39,25 @@ def _check_name(name: str) -> None:
 
 
 def install(directory: Path, *, shells=SHELL_SHIMS, programs=(), python: str | None = None,
-            paths: list[str] | None = None) -> list[tuple[Path, str]]:
+            paths: list[str] | None = None, compiled: bool = True) -> list[tuple[Path, str]]:
     """Lay the shims; returns (path, "laid" | "updated" | "unchanged") for each. Idempotent.
 
-    Never writes over a file that is not a wispsh shim, and never into a directory others can write.
+    Shell shims have the compiled client in front when it is built for this install (native/build.py) and
+    `compiled`; the Python launcher otherwise. Never writes over a file that is not a wispsh shim, and never
+    into a directory others can write.
     """
     from wispsh.config import untrusted_reason
     from wispsh.vocab.shells import STANDS_IN_FOR as SHELL_NAMES
 
+    client = None
+    if compiled and python in (None, sys.executable) and paths is None:
+        from wispsh.native.build import current
+
+        client = current()
+        if client is not None:
+            from wispsh.native.build import interpreter
+
+            python = interpreter()          # the one the client was built to fall back to
     python = python or sys.executable
     paths = import_paths() if paths is None else paths
     wanted: dict[str, str] = {}
@@ -78,7 +77,7 @@ def install(directory: Path, *, shells=SHELL_SHIMS, programs=(), python: str | N
     done = []
     for name, kind in wanted.items():
         path = directory / name
-        text = launcher_text(kind, python, paths)
+        text = launcher_text(kind, python, paths, client=str(client) if client else None)
         if os.path.lexists(path):
             if read_shim(path) is None:
                 raise ShimError(f"{path} exists and is not a wispsh shim; left alone")

@@ -254,6 +254,21 @@ def audit_check(home, env) -> Check:
 # ---------------------------------------------------------------- shims and PATH
 
 
+def client_check(env) -> Check:
+    """Which client is in front of the hot path: the compiled one (native/), or the Python launcher."""
+    from wispsh.native import build
+
+    client = build.current()
+    if client is not None:
+        return Check(OK, "client", f"compiled ({client}) in front of the shims and wisp run launchers laid now; "
+                                   "the plain mode asks a warm judge, the Python launcher is its fallback")
+    if build.compiler() is None:
+        return Check(WARN, "client", "the Python launcher is in front: no C compiler (cc, gcc, clang) to build "
+                                     "the compiled client", "install a C compiler, then run install.sh again")
+    return Check(WARN, "client", "the Python launcher is in front: the compiled client is not built for this "
+                                 "install", "run `python -m wispsh.native.build`, then `wisp shims install` again")
+
+
 def _recipe(check: Check, run_works: bool) -> Check:
     """A finding that matters only to the per-agent shim recipes: a warning, unless `wisp run` works here
     (it gates every agent without them): then it is reported, as ok."""
@@ -264,9 +279,11 @@ def _recipe(check: Check, run_works: bool) -> Check:
 
 
 def shim_checks(env, run_works: bool = False):
-    from wispsh.agents import shimfile, shims
+    from wispsh.agents import shims
+    from wispsh.support import shimfile
     from wispsh.config import untrusted_reason
 
+    yield client_check(env)
     dirs = shims.dirs_with_shims(env)
     if not dirs:
         if run_works:
@@ -287,7 +304,9 @@ def shim_checks(env, run_works: bool = False):
             yield Check(FAIL, f"shims in {directory}", f"{', '.join(stale)}: interpreter {laid[0].python} is gone",
                         f"run `wisp shims install {directory}` again")
         else:
-            yield Check(OK, f"shims in {directory}", names)
+            front = " (compiled client in front)" if all(s.compiled for s in laid if s.kind == "shell") \
+                and any(s.kind == "shell" for s in laid) else ""
+            yield Check(OK, f"shims in {directory}", names + front)
         order = [row for row in shims.path_order(directory, env) if row[0] in shims.SHELL_SHIMS]
         if not order:
             continue

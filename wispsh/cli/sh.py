@@ -77,27 +77,36 @@ def _deny_hit(text: str, config):
 
 
 def _beneath_allowed_line(argv: list[str]) -> None:
-    """A line beneath a line the gate allowed (decide/nested.py): the deny patterns only, a compact audit
-    event, then the real shell. Returns when the token does not hold (the line is then judged in full)."""
+    """A line beneath a line the gate allowed (decide/nested.py), in this process: carried out when the token
+    holds (never returns then); returns when it does not (the line is then judged in full)."""
+    outcome = beneath_outcome(argv, os.environ, os.getcwd(), os.getpid(), os.isatty(0))
+    if outcome is not None:
+        perform(outcome, dict(os.environ))
+
+
+def beneath_outcome(argv: list[str], env, cwd: str, pid: int, stdin_is_tty: bool):
+    """The Outcome for a line beneath a line the gate allowed: the deny patterns only, a compact audit event,
+    then the real shell (its token kept, none minted); None when the token does not hold for `pid` (the line
+    is then judged in full). Also the plain mode's warm judge's answer for its client `pid` (warm/judge.py)."""
+    from wispsh import invoke
     from wispsh import invocation as shell
     from wispsh.decide import nested
-    from wispsh.invoke import read_script
+    from wispsh.invoke import read_script_or_error
     from wispsh.support import signing
     from wispsh.support.inherited import caller_argv0
 
-    argv0 = caller_argv0(argv[0], os.environ, os.getpid())
+    argv0 = caller_argv0(argv[0], env, pid)
     try:
-        invocation = shell.parse(argv, stdin_is_tty=os.isatty(0), argv0=argv0)
+        invocation = shell.parse(argv, stdin_is_tty=stdin_is_tty, argv0=argv0)
     except shell.UsageError:
-        return
+        return None
     # a shell without a line is a gated shell (session/) even here: its commands are not the allowed line's
     if invocation.explain or invocation.yes or invocation.mode not in (shell.COMMAND, shell.SCRIPT):
-        return
-    env = os.environ
+        return None
     home = signing.wisp_home(env)
-    allowed = nested.allowing_ancestor(env, home)
+    allowed = nested.allowing_ancestor(env, home, pid)
     if allowed is None:
-        return
+        return None
     config = _AllowedConfig(os.path.join(home, "config.json"), allowed.shells)
     if allowed.deny:                                # the user's own deny patterns: the config module reads them
         from pathlib import Path
@@ -107,42 +116,46 @@ def _beneath_allowed_line(argv: list[str]) -> None:
         try:
             config = load_config(Path(home))
         except ConfigError:
-            return
+            return None
     from wispsh import realshell
 
     env = dict(env)
     try:
         real_shell = realshell.find_shell(invocation.shell_name, config, env, invocation.argv[0])
     except realshell.ShellNotFound:
-        return
+        return None
     grammar = shell.grammar_of(real_shell)
     if grammar != invocation.grammar:
-        invocation = shell.parse(argv, stdin_is_tty=os.isatty(0), grammar=grammar, argv0=argv0)
+        invocation = shell.parse(argv, stdin_is_tty=stdin_is_tty, grammar=grammar, argv0=argv0)
         if invocation.mode not in (shell.COMMAND, shell.SCRIPT):
-            return
+            return None
     invocation = invocation.run_by(real_shell)
     depth = realshell.next_depth(env)
-    realshell.check_depth(depth)
+    too_deep = realshell.depth_refusal(depth)
+    if too_deep:
+        return invoke.refusal(too_deep)
     data = None
     if invocation.mode == shell.COMMAND:
         text = invocation.line
     else:
-        data = read_script(invocation.script, env, real_shell)
+        data = read_script_or_error(invocation.script, env, real_shell, cwd=cwd)[0]
         if data is None:
-            return                                  # the full path says what the shell would say
+            return None                             # the full path says what the shell would say
         text = data.decode("utf-8", "surrogateescape")
     if nested.needs_deny_check(text, bool(config.deny)):
         hit = _deny_hit(text, config)
         if hit is not None:
             from wispsh.decide.gate import deny_refusal
 
-            nested.audit(home, text, allowed.pid, os.getcwd(), decision="denied-pattern", pattern=hit.pattern)
-            realshell.refuse(deny_refusal(hit))
-    nested.audit(home, text, allowed.pid, os.getcwd())
+            nested.audit(home, text, allowed.pid, cwd, decision="denied-pattern", pattern=hit.pattern)
+            return invoke.refusal(deny_refusal(hit))
+    nested.audit(home, text, allowed.pid, cwd)
     if invocation.mode == shell.COMMAND:
-        realshell.exec_shell(real_shell, invocation.command_argv(), env, depth, gated=True, mint=False)
-    realshell.exec_shell(real_shell, invocation.source_argv(realshell.hold_text(data)), env, depth, gated=True,
-                         mint=False)
+        outcome = invoke.runs(real_shell, invocation.command_argv(), depth, line=True)
+    else:
+        outcome = invoke.runs(real_shell, invocation.source_argv(invoke.HELD_WORD[2:]), depth, line=True, held=data)
+    outcome.beneath = True
+    return outcome
 
 
 def _find_shell(invocation, config, env):
@@ -194,7 +207,8 @@ def perform(outcome, env: dict[str, str]) -> int:
         argv[argv.index(invoke.HELD_WORD)] = ". " + realshell.hold_text(outcome.held)
     env = {k: v for k, v in env.items() if k not in outcome.env_drop}
     depth = int(outcome.env_add.get(realshell.DEPTH_VARIABLE, "1"))
-    realshell.exec_shell(outcome.shell, argv, env, depth, gated=outcome.line, config=outcome.config)
+    realshell.exec_shell(outcome.shell, argv, env, depth, gated=outcome.line, mint=not outcome.beneath,
+                         config=outcome.config)
     return REFUSED_UNREACHABLE
 
 

@@ -416,7 +416,7 @@ def run_command(watch_pane: bool, protect: tuple[str, ...], allow_write, allow_r
 # ---------------------------------------------------------------- undo and history (issue 28)
 
 
-@cli.command("undo")
+@cli.command("undo", short_help="Put the project back as before the last line (or N).")
 @click.argument("steps", type=click.IntRange(min=1), default=1, required=False)
 @click.option("--to", "to", type=click.IntRange(min=1), metavar="ID", help="Back to restore point ID (`wisp history`).")
 @click.option("--dry-run", is_flag=True, help="Show what it would change (the diff); change nothing.")
@@ -435,7 +435,7 @@ def undo_command(steps: int, to: int | None, dry_run: bool, as_json: bool, proje
     _restore_said(lambda: undo(_wisp_home(), project, steps=steps, to=to, dry_run=dry_run, as_json=as_json))
 
 
-@cli.command("history")
+@cli.command("history", short_help="The last `wisp run` session's lines and restore points.")
 @click.option("--json", "as_json", is_flag=True, help="Print the lines and points as JSON.")
 @click.option("--all", "every", is_flag=True, help="Every session of the project, not only the last.")
 @click.option("--session", metavar="ID", help="One session (its id, as listed).")
@@ -491,7 +491,8 @@ def shims_install(directory: str | None, programs: tuple[str, ...], shells: tupl
     import os
 
     from wispsh import realshell
-    from wispsh.agents import shimfile, shims
+    from wispsh.agents import shims
+    from wispsh.support import shimfile
 
     where = _shim_dir(directory)
     try:
@@ -517,7 +518,8 @@ def shims_list(directory: str | None, as_json: bool) -> None:
     """What is laid where, and whether PATH finds the shims before the real shells and programs."""
     import os
 
-    from wispsh.agents import shimfile, shims
+    from wispsh.agents import shims
+    from wispsh.support import shimfile
 
     env = dict(os.environ)
     dirs = shims.dirs_with_shims(env, extra=[directory] if directory else [])

@@ -55,22 +55,24 @@ def _message(body: str) -> bytes:
     return b"wisp-allowed:%d:%s:%s" % (os.getuid(), _boot_id(), body.encode("utf-8", "surrogateescape"))
 
 
-def mint(home: str, shells: dict, deny: bool) -> str | None:
+def mint(home: str, shells: dict, deny: bool, pid: int | None = None) -> str | None:
     """The token for the shell this process is about to become (exec keeps the pid and start time).
 
     It also carries what the nested path needs of the config that allowed the line, signed with the rest:
     the configured real shells and whether deny patterns are set, so a nested wispsh reads no config file.
-    None when that cannot be written safely (then what runs beneath is judged in full)."""
+    None when that cannot be written safely (then what runs beneath is judged in full). `pid`: the process that
+    execs (the plain mode's warm judge mints for its client); default this one."""
     from wispsh.support import signing
 
-    me = _stat(os.getpid())
+    pid = os.getpid() if pid is None else pid
+    me = _stat(pid)
     if me is None or any(c in name + path for name, path in shells.items() for c in "|,=\0"):
         return None
     key = signing.key_for_signing(home)
     if key is None:
         return None
     listed = ",".join(f"{name}={path}" for name, path in sorted(shells.items()))
-    body = f"1|{os.getpid()}|{me[1]}|{int(bool(deny))}|{listed}"
+    body = f"1|{pid}|{me[1]}|{int(bool(deny))}|{listed}"
     return f"{body}|{signing.mac(key, _message(body))}"
 
 
@@ -108,13 +110,13 @@ def _parse(token: str):
     return body, signature, int(pieces[1]), int(pieces[2]), pieces[3] == "1", pieces[4]
 
 
-def allowing_ancestor(env, home: str) -> Allowed | None:
+def allowing_ancestor(env, home: str, pid: int | None = None) -> Allowed | None:
     """The allowed line this process runs beneath (itself included: an exec in place): the nearest ancestor
     that was started with a token naming itself, as started then, signed with the home's key; else None.
     The token is read from each ancestor's own initial environment, so the one in ours is only a hint."""
     if not env.get(VARIABLE):
         return None
-    pid = os.getpid()
+    pid = os.getpid() if pid is None else pid     # the asker (the warm judge's client), default this process
     for _ in range(MAX_HOPS):
         if pid <= 1:
             return None

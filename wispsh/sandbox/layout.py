@@ -465,7 +465,10 @@ def remove_placeholders(layout: Layout) -> list[str]:
 # ---------------------------------------------------------------- launcher and bwrap
 
 
-def launcher_text(python: str, socket_path: str) -> str:
+def launcher_text(python: str, socket_path: str, client: str | None = None) -> str:
+    """The launcher bound over every shell. `client`: the compiled client (native/client.c), named on the
+    `#!` line with the socket when both fit there; the file is then never read by Python, but keeps the
+    Python launcher's lines (client.inside_run reads the socket from them)."""
     import wispsh
 
     if any(c in python for c in " \t\n") or len(python) + 6 > 255:
@@ -478,7 +481,10 @@ def launcher_text(python: str, socket_path: str) -> str:
     # client.py imported from its own directory as a top-level module: neither package's __init__ runs, and
     # it imports nothing of wispsh but support/inherited.py, as a top-level module too (the same files the
     # supervisor imports as wispsh.sandbox.client and wispsh.support.inherited)
-    return (f"#!{python} -IS\n"
+    first = f"#!{python} -IS\n"
+    if client and not any(c in client for c in " \t\n") and len(client) + len(socket_path) + 10 <= 255:
+        first = f"#!{client} --run={socket_path}\n"
+    return (first +
             "# wispsh-run-launcher: bound over every shell in a `wisp run` namespace; the supervisor outside\n"
             "# judges each line and this only runs what it says (wispsh/sandbox/client.py).\n"
             "import sys\n"

@@ -266,7 +266,10 @@ class Supervisor:
             layout.copies.append((copy, path))
 
     def _write_launcher(self, layout) -> None:
-        text = layouts.launcher_text(sys.executable, layout.socket)
+        from wispsh.native.build import current
+
+        client = current()              # the compiled client in front when it is built for this install
+        text = layouts.launcher_text(sys.executable, layout.socket, client=str(client) if client else None)
         fd = os.open(layout.launcher, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o755)
         try:
             os.write(fd, text.encode())
@@ -371,68 +374,9 @@ class Supervisor:
             self.slots.release()
 
     def _send(self, conn: socket.socket, outcome) -> None:
-        from wispsh import invoke, realshell
-        from wispsh.sandbox import client
+        from wispsh.sandbox import answer
 
-        def b(text: str) -> bytes:
-            return text.encode("utf-8", "surrogateescape")
-
-        from wispsh.support.text import utf8
-
-        if outcome.shell is None:
-            conn.sendall(client.pack([b"exit", b"%d" % outcome.status, utf8(outcome.stdout).replace(b"\0", b""),
-                                      b(outcome.stderr).replace(b"\0", b"")]))
-            return
-        argv = list(outcome.argv)
-        held = b"-"
-        if outcome.session is not None:
-            return self._send_session(conn, outcome, b)
-        shell_fd = self.shell_fds.get(os.path.realpath(outcome.shell))
-        opened = None
-        if shell_fd is None:                     # a shell not bound over (config shell.*, a wispsh entry's find)
-            shell_fd = opened = os.open(outcome.shell, os.O_RDONLY | os.O_CLOEXEC)
-        fds = [shell_fd]
-        reader = None
-        if outcome.held is not None:
-            at = argv.index(invoke.HELD_WORD)
-            argv[at] = "."                       # the client puts ". /dev/fd/N" here (the word holds a NUL)
-            held = b"%d" % at
-            reader = realshell.sealed_reader(outcome.held)
-            fds.append(reader)
-        ancillary = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, b"".join(fd.to_bytes(4, sys.byteorder) for fd in fds))]
-        env = [b(k) + b"=" + b(v) for k, v in outcome.env_add.items()] + [b(k) for k in outcome.env_drop]
-        message = client.pack([b"exec", b(outcome.shell), b"%d" % len(argv), *map(b, argv), b"%d" % len(env),
-                               *env, held, b(outcome.stderr).replace(b"\0", b"")])
-        try:
-            sent = conn.sendmsg([message], ancillary)
-            if sent < len(message):
-                conn.sendall(message[sent:])
-        finally:
-            for fd in (reader, opened):
-                if fd is not None:
-                    os.close(fd)
-
-    def _send_session(self, conn: socket.socket, outcome, b) -> None:
-        """A gated shell (session/): the client becomes the session's driver inside, with an fd on the real
-        shell's binary; each command it reads comes back here as a `command` request."""
-        from wispsh.sandbox import client
-
-        shell_fd = self.shell_fds.get(os.path.realpath(outcome.shell))
-        opened = None
-        if shell_fd is None:
-            shell_fd = opened = os.open(outcome.shell, os.O_RDONLY | os.O_CLOEXEC)
-        argv = list(outcome.argv)
-        env = [b(k) + b"=" + b(v) for k, v in outcome.env_add.items()] + [b(k) for k in outcome.env_drop]
-        s = outcome.session
-        message = client.pack([b"session", b(outcome.shell), b"%d" % len(argv), *map(b, argv), b"%d" % len(env),
-                               *env, b(s["family"]), b"1" if s["interactive"] else b"0",
-                               b"1" if s["login"] else b"0", b"%d" % s["options"],
-                               b(outcome.stderr).replace(b"\0", b"")])
-        try:
-            conn.sendmsg([message], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, shell_fd.to_bytes(4, sys.byteorder))])
-        finally:
-            if opened is not None:
-                os.close(opened)
+        answer.send(conn, outcome, lambda path: self.shell_fds.get(os.path.realpath(path)))
 
     # ------------------------------------------------------------ the watch pane and the end
 

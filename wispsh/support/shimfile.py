@@ -43,6 +43,19 @@ _SHELL_BODY = "from wispsh.cli.sh import main\nsys.exit(main())\n"
 _PROGRAM_BODY = "from wispsh.cli.shim import run_program\nsys.exit(run_program())\n"
 
 
+def import_paths() -> list[str]:
+    """What a shim puts on sys.path: where this wispsh is imported from (an editable checkout too),
+    then this interpreter's site-packages (its dependencies). -S skips the .pth files that would say so."""
+    import sys
+    import sysconfig
+
+    import wispsh
+
+    here = str(Path(wispsh.__file__).resolve().parent.parent)
+    site = sorted({sysconfig.get_paths()[k] for k in ("purelib", "platlib")})
+    return [here] + [p for p in site if p != here]
+
+
 class ShimError(Exception):
     """A shim cannot be laid or removed; the message says what and why."""
 
@@ -53,14 +66,20 @@ class Shim:
     kind: str            # "shell" or "program"
     python: str          # the interpreter of its #! line
     stale: bool          # that interpreter is gone (the venv was removed or moved)
+    compiled: bool = False   # the compiled client is in front (its `#!` line), the Python launcher behind it
 
 
-def launcher_text(kind: str, python: str, paths: list[str]) -> str:
+def launcher_text(kind: str, python: str, paths: list[str], client: str | None = None) -> str:
+    """`client`: the compiled client (native/) for a shell shim: its `#!` line names it instead, and it runs
+    this same file with `python -IS` when it has no warm judge to ask (the rest is the Python launcher)."""
     if " " in python or "\t" in python or len(python) + 6 > MAX_SHEBANG:
         raise ShimError(f"{python} cannot be named on a #! line (spaces or over {MAX_SHEBANG} characters)")
     what, body = (_PROGRAM_WHAT, _PROGRAM_BODY) if kind == "program" else (_SHELL_WHAT, _SHELL_BODY)
     marker = (PROGRAM_MARKER if kind == "program" else MARKER).decode()
-    return _HEADER.format(python=python, marker=marker, what=what, paths=list(paths)) + body
+    text = _HEADER.format(python=python, marker=marker, what=what, paths=list(paths)) + body
+    if client and kind == "shell" and not any(c in client for c in " \t\n") and len(client) + 3 <= MAX_SHEBANG:
+        text = f"#!{client}\n# python: {python}\n" + text.split("\n", 1)[1]
+    return text
 
 
 def read_shim(path: Path) -> Shim | None:
@@ -76,8 +95,14 @@ def read_shim(path: Path) -> Shim | None:
         return None
     words = head[2:].split(b"\n", 1)[0].split()
     python = words[0].decode("utf-8", "replace") if words else ""
+    named = head.split(b"\n", 2)[1] if head.count(b"\n") >= 2 else b""
+    if named.startswith(b"# python: "):         # the compiled client in front: its Python is named here
+        python = named[10:].decode("utf-8", "replace").strip()
     kind = "program" if PROGRAM_MARKER in head else "shell"
-    return Shim(Path(path), kind, python, stale=not (python and os.access(python, os.X_OK)))
+    compiled = head.split(b"\n", 2)[1:2] == [b"# python: " + python.encode()]
+    interpreter = words[0].decode("utf-8", "replace") if words else ""
+    return Shim(Path(path), kind, python, compiled=compiled,
+                stale=not (python and os.access(python, os.X_OK) and os.access(interpreter, os.X_OK)))
 
 
 def shims_in(directory: Path) -> list[Shim]:

@@ -1,0 +1,169 @@
+"""The compiled client (client.c): built with the system's C compiler for this install, found, and put in front.
+
+`build()` compiles client.c (C11, libc only, warnings as errors) into `wisp-client` beside it, with what it must
+know of this install baked in (build.h: this interpreter, the import paths, the judge's socket tag), and writes
+a stamp (the digest of the source and that header). `current()` is that binary only while its stamp matches:
+a changed source, interpreter or import path means the Python launcher is in front until it is built again.
+Where no compiler exists nothing is built and the Python launchers stay (`wisp doctor` says which is in front).
+
+    python -m wispsh.native.build [--front BIN_DIR] [--sanitize OUT]
+
+`--front BIN_DIR` lays BIN_DIR/wispsh as a shim whose `#!` line is the compiled client (a venv's console script
+is replaced: CI runs the suite with it in front, .ci/run). `--sanitize OUT` builds the wire-reader fuzzer with
+AddressSanitizer and UndefinedBehaviorSanitizer (fuzz.c).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SOURCE = HERE / "client.c"
+FUZZ_SOURCE = HERE / "fuzz.c"
+BINARY = HERE / "wisp-client"
+STAMP = HERE / "wisp-client.stamp"
+FLAGS = ("-std=c11", "-Wall", "-Wextra", "-Werror", "-O2")
+SANITIZE = ("-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-g", "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all", "-fno-omit-frame-pointer")
+COMPILE_SECONDS = 120
+
+
+class BuildError(Exception):
+    pass
+
+
+def compiler() -> str | None:
+    for name in (os.environ.get("CC"), "cc", "gcc", "clang"):
+        if name:
+            found = shutil.which(name)
+            if found:
+                return found
+    return None
+
+
+def _c_string(text: str) -> str:
+    out = []
+    for byte in text.encode("utf-8", "surrogateescape"):
+        ch = chr(byte)
+        out.append(ch if 32 <= byte < 127 and ch not in '"\\?' else f"\\{byte:03o}")
+    return '"' + "".join(out) + '"'
+
+
+def interpreter() -> str:
+    """This interpreter, named as its venv names it first (`python` beside `python3`): one build whichever
+    name started the process that asks."""
+    here = sys.executable
+    plain = os.path.join(os.path.dirname(here), "python")
+    if plain != here and os.path.realpath(plain) == os.path.realpath(here):
+        return plain
+    return here
+
+
+def header(python: str | None = None, paths: list[str] | None = None) -> str:
+    from wispsh.support.shimfile import import_paths
+
+    python = python or interpreter()
+    paths = import_paths() if paths is None else paths
+    boot = f"import sys; sys.path[:0] = {paths!r}; "
+    tag = hashlib.sha256("\0".join([python, *paths]).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return (f"#define WISP_PYTHON {_c_string(python)}\n#define WISP_HERE {_c_string(paths[0])}\n"
+            f"#define WISP_BOOT {_c_string(boot)}\n#define WISP_TAG {_c_string(tag)}\n")
+
+
+def judge_tag(text: str | None = None) -> str:
+    """The socket name the client of this install asks at (RUNTIME/judge/TAG.sock)."""
+    text = header() if text is None else text
+    return text.split('WISP_TAG "', 1)[1].split('"', 1)[0]
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(SOURCE.read_bytes() + b"\0" + text.encode()).hexdigest()
+
+
+def current() -> Path | None:
+    """The compiled client when it is built for this install from this source; else None."""
+    try:
+        if not os.access(BINARY, os.X_OK) or STAMP.read_text().strip() != _digest(header()):
+            return None
+    except OSError:
+        return None
+    return BINARY
+
+
+def _compile(flags, sources, out: Path, text: str) -> None:
+    cc = compiler()
+    if cc is None:
+        raise BuildError("no C compiler (cc, gcc or clang) on PATH: the Python launchers stay in front")
+    with tempfile.TemporaryDirectory(prefix="wisp-native-") as tmp:
+        Path(tmp, "build.h").write_text(text)
+        made = Path(tmp, "out")
+        done = subprocess.run([cc, *flags, f"-I{tmp}", f"-I{HERE}", "-o", str(made), *map(str, sources)],
+                              capture_output=True, text=True, timeout=COMPILE_SECONDS, stdin=subprocess.DEVNULL)
+        if done.returncode != 0:
+            raise BuildError(f"{cc} failed: {done.stderr.strip()[-2000:]}")
+        os.chmod(made, 0o755)
+        staged = out.with_name(f".{out.name}.{os.getpid()}")
+        shutil.copyfile(made, staged)
+        os.chmod(staged, 0o755)
+        os.replace(staged, out)              # atomic: a shell starting meanwhile runs the old or the new
+
+
+def build(force: bool = False) -> Path:
+    """The compiled client, built when it is not current. Raises BuildError."""
+    text = header()
+    if not force and current() is not None:
+        return BINARY
+    _compile(FLAGS, [SOURCE], BINARY, text)
+    STAMP.write_text(_digest(text) + "\n")
+    return BINARY
+
+
+def build_fuzzer(out: Path) -> Path:
+    """The wire reader under ASan and UBSan (fuzz.c includes client.c with WISP_FUZZ)."""
+    _compile(SANITIZE, [FUZZ_SOURCE], Path(out), header())
+    return Path(out)
+
+
+def front(bin_dir: Path) -> Path:
+    """BIN_DIR/wispsh as a shim with the compiled client in front (a console script there is replaced)."""
+    from wispsh.support import shimfile
+    from wispsh.support.shimfile import import_paths
+
+    client = build()
+    path = Path(bin_dir) / "wispsh"
+    text = shimfile.launcher_text("shell", interpreter(), import_paths(), client=str(client))
+    staged = path.with_name(".wispsh.wisp-tmp")
+    staged.write_text(text)
+    staged.chmod(0o755)
+    os.replace(staged, path)
+    return path
+
+
+def main(argv=None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m wispsh.native.build")
+    parser.add_argument("--front", metavar="BIN_DIR")
+    parser.add_argument("--sanitize", metavar="OUT")
+    parser.add_argument("--force", action="store_true")
+    args = parser.parse_args(argv)
+    try:
+        if args.sanitize:
+            print(build_fuzzer(Path(args.sanitize)))
+            return 0
+        print(build(force=args.force))
+        if args.front:
+            print(front(Path(args.front)))
+    except (BuildError, OSError, subprocess.SubprocessError) as exc:
+        print(f"wispsh: the compiled client was not built: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
