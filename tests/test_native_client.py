@@ -227,3 +227,26 @@ def test_the_wire_reader_under_asan_and_ubsan_survives_a_seeded_fuzz(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     cases, read, shaped = (int(w) for w in done.stdout.split()[1::2])
     assert read > cases // 4 and shaped > 100      # the cases reach the reader's deep paths, not only its first check
+
+
+def test_the_judge_it_starts_holds_none_of_the_callers_fds(box):
+    """A harness that reads a line's output until EOF through a pipe the shell passed on (here fd 5, inheritable,
+    as `cmd 5>&1` leaves it) must see EOF when the line ends, not when the judge started by it goes idle."""
+    read_end, write_end = os.pipe()
+    os.set_inheritable(write_end, True)
+    try:
+        done = subprocess.run([box.wispsh, "-c", "echo first"], capture_output=True, text=True, env=box.env,
+                              cwd=box.tmp, timeout=60, pass_fds=(write_end,))
+    finally:
+        os.close(write_end)
+    assert done.returncode == 0, done.stderr
+    deadline = time.monotonic() + 30
+    while box.judge_pid() is None:
+        assert time.monotonic() < deadline, "no judge was started"
+        time.sleep(0.05)
+    pid = box.judge_pid()
+    held = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
+    assert f"pipe:[{os.fstat(read_end).st_ino}]" not in held, held
+    os.set_blocking(read_end, False)
+    assert os.read(read_end, 1) == b""          # EOF: no writer is left
+    os.close(read_end)

@@ -27,7 +27,6 @@ from wispsh.parse.split import split_line
 FLAGGING = "echo a\n\\true\n"    # tree-sitter reads `echo a⏎\true` as one command: the guard sends it to the scanner
 FUZZ_SEED = 11_000
 FUZZ_LINES = 3_000
-FUZZ_BUDGET_SECONDS = 120     # generous: the run takes ~20 s on a quiet machine; a stuck bash must not hang CI
 
 
 def opaque_at_high(line: str, tmp_path) -> bool:
@@ -62,7 +61,6 @@ def test_every_command_bash_runs_is_a_part(stubs, tmp_path):
           f"{len(hidden)} with a command the splitter did not show, {elapsed:.1f} s")
     assert not hidden, hidden[:10]
     assert ran_any > len(lines) // 2        # the oracle must really have run most lines
-    assert elapsed < FUZZ_BUDGET_SECONDS
 
 
 @settings(max_examples=3_000, deadline=None, suppress_health_check=list(HealthCheck), database=None)

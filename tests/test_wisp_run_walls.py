@@ -205,13 +205,20 @@ def test_a_tmux_server_and_other_host_sockets_are_unreachable(tmp_path):
             attempt("runtime dir", lambda: sorted(os.listdir(os.environ["XDG_RUNTIME_DIR"])))
         """)
         time.sleep(0.5)
+        if landlock.can_scope():        # the host's network (no network namespace): Landlock's scope holds alone
+            scoped, _ = probe(env, work, f"""
+                a = socket.socket(socket.AF_UNIX)
+                attempt("connect abstract", lambda: a.connect({name!r}))
+            """, options=("--net=all",))
     finally:
         subprocess.run(tmux + ["kill-server"], env=env, capture_output=True)
         abstract.close()
     assert got["tmux display #()"] != 0 and not pwned.exists(), got
     assert got["connect tmux socket"] == "Connection refused", got
+    # a network namespace of its own has its own abstract names: the host's are not there at all
+    assert got["connect abstract"] == "Connection refused", got
     if landlock.can_scope():
-        assert got["connect abstract"] == "Operation not permitted", got
+        assert scoped["connect abstract"] == "Operation not permitted", scoped
     assert got["runtime dir"] in ([], ["wisp"]), got        # private: at most the run's own directory
 
 
@@ -282,9 +289,9 @@ def test_each_wall_can_be_turned_off_and_config_says_so(tmp_path):
     (home / "new").unlink()
     got, _ = probe(env, work, code)
     assert got == {"write home": "OK", "netrc": "machine x password SECRET\n"}
-    write_config(env, {"run": {"net": "none"}})
+    write_config(env, {"run": {"net": "host"}})     # the walls' reserved string: run.net is a section now
     done = wisp_run(env, "print(1)", work)
-    assert done.returncode == 1 and "run.net" in done.stderr
+    assert done.returncode == 1 and "run.net must be an object" in done.stderr, done.stderr
 
 
 NESTED = r"""
@@ -388,6 +395,10 @@ def test_doctor_reports_each_wall_on_off_or_not_possible(tmp_path):
     write_config(env, {"run": {"writes": False, "sockets": False}})
     said = " ".join(subprocess.run([WISP, "doctor"], env=env, capture_output=True, text=True, timeout=60).stdout.split())
     assert "wall: writes: off (config run.writes is false)" in said and "wall: sockets: off" in said
+    assert "wall: network: ask: a network of its own" in said and "the bridge works here" in said, said[-1500:]
+    write_config(env, {"run": {"net": {"mode": "all"}}})
+    said = " ".join(subprocess.run([WISP, "doctor"], env=env, capture_output=True, text=True, timeout=60).stdout.split())
+    assert "wall: network: off (run.net.mode is \"all\")" in said, said[-1500:]
 
 
 def test_the_ssh_agent_socket_is_passed_only_when_asked(tmp_path):

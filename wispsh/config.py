@@ -296,7 +296,8 @@ SCHEMA = {
     "run.allowSocket": "a list of paths",
     "run.sshAgent": "true or false", "run.gpgAgent": "true or false", "run.display": "true or false",
     "run.nesting": "true or false",
-    "run.net": '"host" (reserved: the network wall comes with the asking proxy)',
+    "run.net": ('an object: mode ("off", "ask" or "all"), allow (HOST, HOST:PORT, HOST:* or *.DOMAIN[:PORT]), '
+                'allowPorts (host loopback ports), hosts (name -> address), defaults (true or false)'),
     "run.threshold": "one of safe, low, moderate, high, dangerous (contained work under wisp run; default high)",
     "run.restore": "true or false (restore points under wisp run; without them nothing is contained)",
     **{f"classifier.{key}": what for key, what in CLASSIFIER_KEYS.items()},
@@ -332,8 +333,13 @@ def _check_value(key: str, value, path: Path) -> None:
     elif key in ("run.writes", "run.secrets", "run.sockets", "run.sshAgent", "run.gpgAgent", "run.display",
                  "run.nesting", "run.restore"):
         ok = isinstance(value, bool)
-    elif key == "run.net":
-        ok = value == "host"
+    elif key == "run.net":                  # a section of its own: sandbox/netrules.py reads and checks it
+        from wispsh.sandbox.netrules import check_section
+
+        problem = check_section(value)
+        if problem:
+            raise ConfigError(f"{path}: run.net must be {SCHEMA[key]}; {problem}")
+        ok = True
     elif key in ("approval.terminalPrograms", "trustedSources", "run.protect", "run.hide", "run.allowWrite",
                  "run.allowRead", "run.allowSocket"):
         ok = isinstance(value, list) and all(isinstance(v, str) and v for v in value)

@@ -164,6 +164,18 @@ class StubModel:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    # Under `wisp run` the stub is a listed model API, reached by name through wisp run's proxy (run.net.hosts
+    # resolves the name there, to the stub on the host's loopback, whose port is listed too); nothing inside
+    # resolves the name, so a client that ignored the proxy could not reach it.
+    NAME = "api.stub.test"
+
+    @property
+    def listed_url(self) -> str:
+        return f"http://{self.NAME}:{self.port}"
+
+    def net_config(self) -> dict:
+        return {"allow": [f"{self.NAME}:{self.port}"], "hosts": {self.NAME: "127.0.0.1"}, "allowPorts": [self.port]}
+
     # ------------------------------------------------------------ what was seen
 
     def _record(self, path: str, body) -> None:

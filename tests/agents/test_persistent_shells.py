@@ -15,7 +15,7 @@ from install import install
 from run_support import WISP, needs_bwrap, needs_userns
 from sandbox import Sandbox
 from stub import StubModel
-from test_wisp_run_clients import _box as _run_box, _no_plumbing_refused, _wisp_run
+from test_wisp_run_clients import _box as _run_box, _listed, _no_plumbing_refused, _wisp_run
 
 pytestmark = [needs_bwrap, needs_userns]
 PROMPT = "Run the scripted commands."
@@ -82,7 +82,7 @@ def test_copilot_persistent_bash_is_gated(tmp_path):
     box = _box(tmp_path)
     script = ["echo READY-$((6*7))", "cd victim && ls", "x=7; echo x=$x", "rm -rf victim", "cat ~/.ssh/id_rsa"]
     with StubModel("chat", script) as stub:
-        env = box.env(COPILOT_OFFLINE="true", COPILOT_PROVIDER_BASE_URL=f"{stub.url}/v1",
+        env = box.env(COPILOT_OFFLINE="true", COPILOT_PROVIDER_BASE_URL=f"{_listed(box, stub)}/v1",
                       COPILOT_PROVIDER_API_KEY="dummy", OPENAI_API_KEY="dummy",
                       COPILOT_MODEL="stub-model")
         done = _wisp_run(box, [exe, "-p", PROMPT, "--allow-all-tools", "--model", "stub-model"], env)
@@ -115,7 +115,7 @@ def test_codex_unified_exec_shell_is_gated_and_bash_approvals_do_not_cover_it(tm
     script = [{"cmd": "bash --norc", "tty": True, "yield_time_ms": 3000}] + [
         {"tool": "write_stdin", "cmd": chars, "yield_time_ms": 3000} for chars in typed]
     with StubModel("responses", script) as stub:
-        done = codex_exec_under_wisp_run(box, exe, stub.url, PROMPT)
+        done = codex_exec_under_wisp_run(box, exe, _listed(box, stub), PROMPT)
         results = [tool_output(text) for _, text in stub.results()]
     said = done.stdout + done.stderr
     assert len(results) == len(script), said[-3000:]

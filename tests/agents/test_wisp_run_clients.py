@@ -31,6 +31,12 @@ def _box(tmp_path) -> Sandbox:
     return box
 
 
+def _listed(box: Sandbox, stub: StubModel) -> str:
+    """The stub as a listed model API (the network wall: reached by name through wisp run's proxy); its URL."""
+    box.write_config({"approval": {"waitSeconds": 5}, "run": {"net": stub.net_config()}})
+    return stub.listed_url
+
+
 def _wisp_run(box: Sandbox, argv: list[str], env: dict, timeout: float = 300) -> subprocess.CompletedProcess:
     return subprocess.run([WISP, "run", "--", *argv], cwd=box.project, env=env, stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=timeout)
@@ -63,7 +69,7 @@ def test_codex_login_shell_and_a_model_named_dash_are_gated(tmp_path):
               {"cmd": "echo planted > planted.txt", "shell": "/usr/bin/dash"}, "echo x >> ~/.bashrc",
               "find victim -delete"]
     with StubModel("responses", script) as stub:
-        done = codex_exec_under_wisp_run(box, exe, stub.url, PROMPT)
+        done = codex_exec_under_wisp_run(box, exe, _listed(box, stub), PROMPT)
         results = {cmd: tool_output(text) for cmd, text in stub.results()}
     said = done.stdout + done.stderr
     assert len(results) == len(script), said[-3000:]
@@ -88,7 +94,7 @@ def test_mini_swe_agent_is_gated(tmp_path):
                       MSWEA_GLOBAL_CONFIG_DIR=str(box.home / ".config" / "mini-swe-agent"))
         done = _wisp_run(box, [exe, "-y", "--exit-immediately", "-m", "openai/stub-model", "-t", PROMPT, "-o",
                                str(box.root / "traj.json"), "-c", "mini.yaml",
-                               "-c", f"model.model_kwargs.api_base={stub.url}/v1",
+                               "-c", f"model.model_kwargs.api_base={_listed(box, stub)}/v1",
                                "-c", "model.model_kwargs.api_key=dummy", "-c", "model.cost_tracking=ignore_errors"],
                          env)
         results = {cmd: text for cmd, text in stub.results()}
@@ -106,7 +112,7 @@ def test_aider_without_a_terminal_is_gated(tmp_path):
     exe = install("aider")
     box = _box(tmp_path)
     with StubModel("fence", ["true"]) as stub:
-        done = _wisp_run(box, [exe, "--model", "openai/stub-model", "--openai-api-base", f"{stub.url}/v1",
+        done = _wisp_run(box, [exe, "--model", "openai/stub-model", "--openai-api-base", f"{_listed(box, stub)}/v1",
                                "--openai-api-key", "dummy", "--no-show-model-warnings", "--no-check-update",
                                "--analytics-disable", "--no-auto-commits", "--no-gitignore", "--no-pretty",
                                "--no-fancy-input", "--yes-always", "--map-tokens", "0", "--message",

@@ -42,8 +42,17 @@ EXPECT = ["# demo", "1", "OK", "Version: 1.16.0", "node_modules/is-number/packag
 
 def _box(root: Path) -> Sandbox:
     box = Sandbox(root)
-    box.write_config({"approval": {"threshold": "high", "waitSeconds": 5}})
+    box.write_config(CONFIG)
     return box
+
+
+CONFIG = {"approval": {"threshold": "high", "waitSeconds": 5}}
+
+
+def _listed(box: Sandbox, stub: StubModel) -> str:
+    """The stub as a listed model API (the network wall: reached by name through wisp run's proxy); its URL."""
+    box.write_config(dict(CONFIG, run={"net": stub.net_config()}))
+    return stub.listed_url
 
 
 def _check_session(box: Sandbox, results: list, said: str, expect=EXPECT) -> None:
@@ -54,6 +63,13 @@ def _check_session(box: Sandbox, results: list, said: str, expect=EXPECT) -> Non
     refused = [e for e in box.audit() if e.get("event") == "approval.decided" and e.get("decision") == "denied-unasked"]
     assert not refused, [e.get("command") for e in refused]          # nothing a person would have been asked
     assert (box.project / "node_modules" / "is-number").is_dir() and (box.project / ".venv").is_dir()
+    # the network: the model API and the registries through the proxy, and no question about any host
+    net = [e for e in box.audit() if e.get("event") == "net.connect"]
+    asked = [e["pattern"] for e in net if e["decision"].startswith(("asked", "denied", "refused"))]
+    assert not asked, asked          # ("failed": a listed host this machine's network does not reach)
+    reached = {e["host"] for e in net}
+    assert {StubModel.NAME, "registry.npmjs.org"} <= reached and reached & {"pypi.org", "files.pythonhosted.org"}, \
+        reached
 
 
 def _wisp_run(box: Sandbox, argv: list[str], env: dict, timeout: float = 400) -> subprocess.CompletedProcess:
@@ -66,7 +82,7 @@ def test_claude_code_session_inside_the_walls(tmp_path):
     box = _box(tmp_path)
     (box.home / ".claude.json").write_text(json.dumps({"numStartups": 5}))
     with StubModel("anthropic", SESSION) as stub:
-        env = box.env(ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY="sk-ant-stub-0000000000000000000000")
+        env = box.env(ANTHROPIC_BASE_URL=_listed(box, stub), ANTHROPIC_API_KEY="sk-ant-stub-0000000000000000000000")
         done = _wisp_run(box, [exe, "-p", PROMPT, "--permission-mode", "bypassPermissions", "--output-format",
                                "json"], env)
         results = stub.results()
@@ -86,7 +102,7 @@ def test_gemini_cli_session_inside_the_walls(tmp_path):
         "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
         "general": {"disableAutoUpdate": True, "disableUpdateNag": True}, "ide": {"enabled": False}}))
     with StubModel("gemini", SESSION) as stub:
-        env = box.env(GOOGLE_GEMINI_BASE_URL=stub.url, GEMINI_API_KEY="dummy")
+        env = box.env(GOOGLE_GEMINI_BASE_URL=_listed(box, stub), GEMINI_API_KEY="dummy")
         done = _wisp_run(box, [exe, "-p", PROMPT, "--yolo", "-m", "stub-model"], env)
         results = stub.results()
     _check_session(box, results, done.stdout + done.stderr)
@@ -101,7 +117,7 @@ def test_opencode_session_inside_the_walls(tmp_path):
         (conf / "opencode.json").write_text(json.dumps({
             "$schema": "https://opencode.ai/config.json",
             "provider": {"stub": {"npm": "@ai-sdk/openai-compatible", "name": "stub",
-                                  "options": {"baseURL": f"{stub.url}/v1", "apiKey": "dummy"},
+                                  "options": {"baseURL": f"{_listed(box, stub)}/v1", "apiKey": "dummy"},
                                   "models": {"stub-model": {"name": "stub-model", "tool_call": True}}}},
             "model": "stub/stub-model", "small_model": "stub/stub-model",
             "permission": {"bash": "allow", "edit": "allow", "webfetch": "allow", "external_directory": "allow"},
@@ -210,7 +226,7 @@ def test_codex_session_with_its_own_sandbox_on_inside_the_walls():
             (codex_home / "config.toml").write_text(
                 'model = "stub-model"\nmodel_provider = "stub"\ncheck_for_update_on_startup = false\n'
                 'sandbox_mode = "workspace-write"\n[sandbox_workspace_write]\nnetwork_access = true\n'
-                f'[model_providers.stub]\nname = "stub"\nbase_url = "{stub.url}/v1"\nenv_key = "STUB_API_KEY"\n'
+                f'[model_providers.stub]\nname = "stub"\nbase_url = "{_listed(box, stub)}/v1"\nenv_key = "STUB_API_KEY"\n'
                 'wire_api = "responses"\n[analytics]\nenabled = false\n[otel]\nexporter = "none"\n')
             ub.chown()
             done = ub.run([exe, "exec", "--skip-git-repo-check", PROMPT], box.env(STUB_API_KEY="dummy"))

@@ -96,26 +96,12 @@ def ask_watchers(plan: Plan, *, config: Config, env: Mapping[str, str], cwd: str
     the `wisp run` supervisor passes itself: everything inside is beneath it). `who`: agent and session shown.
     `gone`: a socket that ends when the asker does (the `wisp run` request's): the question is then withdrawn,
     the watchers are told, and the answer is no (nothing is stored for an asker that is gone)."""
-    conns = wire.connect_watchers()
-    if not conns:
-        return ()
     asking = asking if asking is not None else asking_session(env)
     who = who if who is not None else session_fields(env)
-    good: list[wire.Conn] = []
-    for conn in conns:
-        reason = watcher_refusal(conn.pid, conn.uid, asking, config)
-        if reason:
-            conn.send({"type": "refused", "reason": reason})
-            conn.close()
-        else:
-            good.append(conn)
+    good = _answerable(asking, config)
     if not good:
         return ()
-    from wispsh.agents.timeouts import wait_seconds
-
-    agent = who.get("agent")
-    configured = config.wait_seconds_by_agent.get(agent or "", config.wait_seconds)   # waitSeconds: {agent: s}
-    seconds = wait_seconds(configured, agent)   # below the agent's own tool timeout
+    seconds = _seconds(config, who)
     answers: list[Answer] = []
     # Nothing on the asker's stderr while it waits: that is the agent's output (an approved line's output
     # would start with it); the person sees the question in `wisp watch`, and the line says once it ran
@@ -136,6 +122,40 @@ def ask_watchers(plan: Plan, *, config: Config, env: Mapping[str, str], cwd: str
         for conn in good:
             conn.close()
     return tuple(answers)
+
+
+def _answerable(asking, config: Config) -> list:
+    """Connections to the watchers that may answer (the others are told why not, and closed)."""
+    good: list[wire.Conn] = []
+    for conn in wire.connect_watchers():
+        reason = watcher_refusal(conn.pid, conn.uid, asking, config)
+        if reason:
+            conn.send({"type": "refused", "reason": reason})
+            conn.close()
+        else:
+            good.append(conn)
+    return good
+
+
+def _seconds(config: Config, who: dict) -> float:
+    from wispsh.agents.timeouts import wait_seconds
+
+    agent = who.get("agent")
+    configured = config.wait_seconds_by_agent.get(agent or "", config.wait_seconds)   # waitSeconds: {agent: s}
+    return wait_seconds(configured, agent)   # below the agent's own tool timeout
+
+
+def ask_watchers_request(req: dict, *, config: Config, asking: tuple[int, float], who: dict, gone=None) -> tuple[str, str] | None:
+    """One question already made (a network question of `wisp run`: ask/reach.py renders it) to every
+    watcher that may answer: (choice, note), or None when there is none. `gone` as for ask_watchers."""
+    good = _answerable(asking, config)
+    if not good:
+        return None
+    try:
+        return _ask_one(good, req, False, _seconds(config, who), gone)
+    finally:
+        for conn in good:
+            conn.close()
 
 
 def record_asked(plan: Plan, *, config: Config, env: Mapping[str, str], cwd: str, where: str, who: dict,

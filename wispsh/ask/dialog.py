@@ -117,3 +117,14 @@ def tty_dialog(plan: Plan, fd: int, *, config: Config, env: Mapping[str, str], c
     except _Cancel as cancel:           # INT/TERM/HUP sent to us (Ctrl-C typed is a key, and means no)
         raise Interrupted(cancel.signum, answers, len(answers)) from None
     return tuple(answers)
+
+
+def tty_reach(req: dict, fd: int, *, config, env) -> tuple[str, str]:
+    """Ask on the person's terminal (the supervisor's desk, asking.py): (choice, note)."""
+    from wispsh.ask.prompt import echo_reach
+
+    with RawTerminal(fd) as term:
+        choice, note = ask_one(term, req, colour=use_colour(env), width=_terminal_width(fd),
+                               seconds=config.prompt_seconds)
+        term.write(echo_reach(choice, note, str(req.get("pattern"))) + "\n")
+    return choice, note

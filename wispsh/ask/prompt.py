@@ -364,6 +364,8 @@ def render_plan(req: dict, *, colour: bool, width: int = 80) -> str:
 
 def render_details(req: dict, *, colour: bool, width: int = 80) -> str:
     """`?`: every reason behind the question, with its level and rule id."""
+    if isinstance(req.get("net"), dict):            # a network question of wisp run's proxy
+        return render_reach_details(req, colour=colour, width=width)
     style = _styler(colour)
     width, room = _room(width)
     lines = []
@@ -389,6 +391,8 @@ def choices_text(req: dict) -> str:
 def render(req: dict, *, colour: bool, width: int = 80) -> str:
     """The dialog for one question: at most `width` columns, readable without colour. The last line is the
     prompt the answer is typed after."""
+    if isinstance(req.get("net"), dict):            # a network question of wisp run's proxy
+        return render_reach(req, colour=colour, width=width)
     style = _styler(colour)
     width, room = _room(width)
     level = req["level"]
@@ -466,3 +470,56 @@ def valid_choice(choice: object, limited: bool) -> str | None:
 def limited(req: dict) -> bool:
     """Only y or n: a dangerous part, or one whose program is known only at run time."""
     return req.get("level") == "dangerous" or bool(req.get("this_line_only"))
+
+
+# ---------------------------------------------------------------- network questions (`wisp run`'s proxy)
+# The request is the watch wire's (valid_request) with a `net` field: host, port, via, program, pid, argv; its
+# `line` is the shell line the gate allowed that started the program ("" when none did: the agent itself).
+# The scopes: once is this one connection; session, HOST:PORT until this `wisp run` ends; project, HOST:PORT in
+# this project; always, everywhere (sandbox/netgrants.py).
+
+VIA = {"connect": "HTTPS (CONNECT)", "http": "plain HTTP", "socks": "SOCKS5", "forward": "a listed port"}
+
+
+def render_reach(req: dict, *, colour: bool, width: int = 80) -> str:
+    """The question: at most `width` columns; the last line is the prompt the answer is typed after."""
+    style = _styler(colour)
+    width, room = _room(width)
+    net = req["net"]
+    target = f"{net.get('host')}:{net.get('port')}"
+    lines = [style(_short(f"wisp run: the agent wants to reach {target} — allow?", width), "1")]
+    program = f"{net.get('program') or '?'} (pid {net.get('pid') or '?'})"
+    lines += _wrap(style, "program", program + (f"  {net['argv']}" if net.get("argv") else ""), room, rows=2)
+    lines += _wrap(style, "line", req.get("line") or "none: no shell line started it (the agent itself, or a "
+                   "program it ran directly)", room, rows=3)
+    lines += _wrap(style, "via", VIA.get(str(net.get("via")), str(net.get("via"))) +
+                   "; what is sent inside TLS is not seen", room, rows=2)
+    lines += _wrap(style, "why", "; ".join(req.get("reasons") or ["not on the allow-list"]), room, rows=2)
+    lines += _wrap(style, "remember", remember_reach(req), room, rows=3)
+    if req.get("agent"):
+        lines += _wrap(style, "where", f"{req.get('cwd') or ''} (agent {req['agent']})", room)
+    lines.append("  " + style(ALL_CHOICES_TEXT + "  [?] why", "1") + "  > ")
+    return "\n".join(lines)
+
+
+def remember_reach(req: dict) -> str:
+    target = sanitize(str(req.get("pattern")))
+    return (f"once: this connection only; session: {target} until this wisp run ends; project: {target} in "
+            f"{req.get('cwd') or 'this project'}; always: {target} everywhere")
+
+
+def render_reach_details(req: dict, *, colour: bool, width: int = 80) -> str:
+    style = _styler(colour)
+    _width, room = _room(width)
+    lines = _wrap(style, "why", "; ".join(req.get("reasons") or []), room)
+    lines += _wrap(style, "", "listed hosts (wisp run's defaults and run.net.allow) go on without asking; "
+                   "add it to run.net.allow in config.json to stop this question", room)
+    return "\n".join(lines)
+
+
+def echo_reach(choice: str, note: str, pattern: str) -> str:
+    pattern = _short(pattern, 40)
+    said = {"y": "once: this connection", "s": f"session: {pattern} until this wisp run ends",
+            "p": f"project: {pattern} in this project", "a": f"always: {pattern} everywhere",
+            "n": "no: the program is refused (HTTP 403 / SOCKS 'not allowed')"}[choice]
+    return "\n  " + said + (f"\n  ({note})" if note and note != "empty answer" else "")

@@ -129,9 +129,14 @@ class Watcher:
             self.term.write(f"\n  {note}\n" + self.prompt)
             return True
         head.conn.send({"type": "answer", "id": head.id, "choice": choice})
-        self.term.write(echo_for(choice, note, str(head.request.get("pattern")),        # asked this far: all yes
-                                 count=int(head.request.get("count") or 1),
-                                 earlier=int(head.request.get("index") or 0)) + "\n")
+        if isinstance(head.request.get("net"), dict):
+            from wispsh.ask.prompt import echo_reach
+
+            self.term.write(echo_reach(choice, note, str(head.request.get("pattern"))) + "\n")
+        else:                                                                            # asked this far: all yes
+            self.term.write(echo_for(choice, note, str(head.request.get("pattern")),
+                                     count=int(head.request.get("count") or 1),
+                                     earlier=int(head.request.get("index") or 0)) + "\n")
         self.queue.pop(0)
         self.shown = None
         return True

@@ -601,7 +601,8 @@ def walls_checks(env) -> list:
         settings = wall.settings(load_config(wisp_home(env)))
     except ConfigError as exc:
         return [Check(WARN, "wisp run walls", f"unknown: the config cannot be read ({exc})", "fix config.json")]
-    if not readiness.check().ok:
+    ready = readiness.check()
+    if not ready.ok:
         return [Check(WARN, "wisp run walls", "not possible here: wisp run cannot start (above)")]
 
     def wall_check(name: str, on: bool, detail: str, key: str, flag: str) -> Check:
@@ -625,6 +626,10 @@ def walls_checks(env) -> list:
     level = landlock.abi()
     if not settings.sockets:
         found.append(wall_check("sockets", False, "", "sockets", "--no-socket-wall"))
+    elif settings.net.mode != "all":
+        found.append(Check(OK, "wall: sockets", f"on: no host unix socket inside ({len(wall.host_sockets(uid, home))} "
+                           "bound here now); abstract ones are not there (a network namespace of its own)"
+                           + (f", and scoped by Landlock (ABI {level})" if level >= landlock.SCOPED_ABI else "")))
     elif level >= landlock.SCOPED_ABI:
         found.append(Check(OK, "wall: sockets", f"on: no host unix socket inside ({len(wall.host_sockets(uid, home))} "
                            f"bound here now), abstract ones scoped by Landlock (ABI {level})"))
@@ -632,7 +637,7 @@ def walls_checks(env) -> list:
         found.append(Check(WARN, "wall: sockets", "partly: host unix sockets with a path are hidden, but abstract "
                            f"ones (X11's, D-Bus's) stay reachable: this kernel's Landlock ABI is {level or 'off'}, "
                            f"scoping needs {landlock.SCOPED_ABI} (Linux 6.12)",
-                           "a newer kernel; the network wall (a network namespace) will close them too"))
+                           "a newer kernel, or the network wall (run.net.mode ask or off: a network namespace)"))
     possible, why = wall.nesting_possible(uid)
     if not settings.nesting:
         found.append(wall_check("nesting", False, "", "nesting", "--no-nesting"))
@@ -641,9 +646,32 @@ def walls_checks(env) -> list:
     else:
         found.append(Check(WARN, "wall: nesting", f"not possible here: {why}",
                            "an agent's own sandbox (codex sandbox, srt) needs wisp run started as a user"))
-    found.append(Check(OK, "wall: network", "as the host's: the network wall (an asking proxy) is not built yet; "
-                       "run.net is reserved for it"))
+    found.append(network_check(settings.net, ready.bwrap))
     return found
+
+
+def network_check(net, bwrap: str) -> Check:
+    """The network wall: which mode, what is allowed, and whether the bridge (the proxy's listener made
+    inside the namespace's own network from outside: sandbox/netns.py) works here, by trying it."""
+    from wispsh.sandbox import netgrants, netns, netrules
+    from wispsh.config import wisp_home
+
+    if net.mode == "all":
+        return Check(WARN, "wall: network", "off (run.net.mode is \"all\"): programs inside reach any host "
+                     "with the host's network", "remove run.net.mode (the default is ask); --net=all turns it "
+                     "off for one run")
+    if net.mode == "off":
+        return Check(OK, "wall: network", "off mode: no network inside at all (a network namespace with only "
+                     "its own loopback; no proxy)")
+    works, how = netns.trial(bwrap)
+    if not works:
+        return Check(WARN, "wall: network", f"ask, but the bridge does not work here: {how}",
+                     "wisp run will refuse to start with the wall; --net=all runs with the host's network")
+    remembered = netgrants.count(str(wisp_home()))
+    return Check(OK, "wall: network", f"ask: a network of its own, the proxy the only way out at "
+                 f"127.0.0.1:{netrules.PROXY_PORT} inside ({netrules.describe(net)}; other hosts are asked"
+                 + (f"; {remembered} remembered in {netgrants.NAME}" if remembered else "")
+                 + f"); the bridge works here ({how})")
 
 
 def checks(env=None):

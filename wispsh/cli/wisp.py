@@ -386,18 +386,29 @@ def watch_command() -> None:
 @click.option("--no-restore", "restore", flag_value=False, default=None,
               help="No restore points, and so nothing contained: every line from the threshold up is asked "
                    "(config run.restore).")
+@click.option("--net", type=click.Choice(["off", "ask", "all"]), default=None,
+              help="The network: ask (default: through wisp run's proxy, unlisted hosts asked), off (none), "
+                   "all (the host's, no wall) (config run.net.mode).")
+@click.option("--allow-host", multiple=True, metavar="HOST[:PORT]",
+              help="Reachable without asking (repeatable; config run.net.allow; *.domain for its subdomains).")
+@click.option("--allow-port", multiple=True, type=click.IntRange(1, 65535), metavar="PORT",
+              help="A port of this machine's loopback reachable inside at 127.0.0.1:PORT (repeatable; config "
+                   "run.net.allowPorts).")
 @click.argument("program", nargs=-1, required=True, type=click.UNPROCESSED)
 def run_command(watch_pane: bool, protect: tuple[str, ...], allow_write, allow_read, allow_socket, ssh_agent,
-                gpg_agent, display, writes, secrets, sockets, nesting, restore, program: tuple[str, ...]) -> None:
+                gpg_agent, display, writes, secrets, sockets, nesting, restore, net, allow_host, allow_port,
+                program: tuple[str, ...]) -> None:
     """Run PROGRAM (an agent) in a namespace where every shell is the gate, inside walls.
 
     Every sh, bash, dash, zsh and ksh inside is wispsh at its real path, whatever starts it. The walls, each
     on by default (docs/wisp-run.md): writes only to the project, a private /tmp and the tool caches; the
     secret stores (keys, cloud and registry credentials, tokens) empty; no host unix socket (tmux, docker,
     D-Bus, X11) unless passed; the files that steer tools read-only, changed only by a shell line the gate
-    allowed. Questions go to `wisp watch` (or to this terminal while nothing inside holds it). Before each
-    line that may change the project a restore point is made (`wisp undo`), and with the walls on a
-    moderate line whose effects stay in the project runs without asking (run.threshold, default high).
+    allowed; the network only through wisp run's proxy, which lets listed hosts through (model APIs,
+    registries, GitHub) and asks about any other. Questions go to `wisp watch` (or to this terminal while
+    nothing inside holds it). Before each line that may change the project a restore point is made (`wisp
+    undo`), and with the walls on a moderate line whose effects stay in the project runs without asking
+    (run.threshold, default high).
     Needs bubblewrap and user namespaces: `wisp doctor` says whether they work here and which walls hold.
     """
     from wispsh.sandbox.supervisor import main
@@ -409,7 +420,7 @@ def run_command(watch_pane: bool, protect: tuple[str, ...], allow_write, allow_r
         raise click.UsageError("wisp run needs a program to run")
     walls = dict(allow_write=list(allow_write), allow_read=list(allow_read), allow_socket=list(allow_socket),
                  ssh_agent=ssh_agent, gpg_agent=gpg_agent, display=display, writes=writes, secrets=secrets,
-                 sockets=sockets, nesting=nesting)
+                 sockets=sockets, nesting=nesting, net=net, allow_host=list(allow_host), allow_port=list(allow_port))
     raise SystemExit(main(words, watch_pane=watch_pane, protect=protect, walls=walls, restore=restore))
 
 

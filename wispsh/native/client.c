@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -421,7 +422,19 @@ static _Noreturn void python_gate(int argc, char **argv, int skip) {
     refuse("cannot start the Python gate (" WISP_PYTHON ")");
 }
 
-/* The per-user judge, started detached (setsid, its own session, stdio on /dev/null); never waited for. */
+/* Every fd from LOW up closed: the judge outlives this line, and a pipe of the caller's it held would never
+ * reach EOF (a harness reading a line's output until EOF would wait the judge's idle time). */
+static void close_from(int low) {
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, (unsigned)low, ~0u, 0u) == 0) return;
+#endif
+    long max = sysconf(_SC_OPEN_MAX);
+    if (max < 0 || max > 65536) max = 65536;
+    for (long fd = low; fd < max; fd++) close((int)fd);
+}
+
+/* The per-user judge, started detached (setsid, its own session, stdio on /dev/null, no other fd of the
+ * caller's); never waited for. */
 static void start_judge(const char *socket_path) {
     pid_t child = fork();
     if (child < 0) return;
@@ -430,7 +443,7 @@ static void start_judge(const char *socket_path) {
     int null = open("/dev/null", O_RDWR);
     if (null < 0) _exit(0);
     for (int fd = 0; fd < 3; fd++) dup2(null, fd);
-    if (null > 2) close(null);
+    close_from(3);
     char *args[] = {(char *)WISP_PYTHON, (char *)"-I", (char *)"-S", (char *)"-c",
                     (char *)(WISP_BOOT "from wispsh.warm.server import main; main(sys.argv[1])"),
                     (char *)socket_path, NULL};

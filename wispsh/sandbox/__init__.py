@@ -12,5 +12,9 @@ landlock.py   Landlock scopes: no abstract unix socket or signal out of the name
 steering.py   files that steer tools: read-only, which lines may write them, the sentry for missing ones
 view.py       where a steering line runs (enter.py joins the namespace from outside); lost binds made again
 contained.py  contained work: what the walls keep in the project (for the gate), the restore point before a line
+netrules.py   the network wall's rules: who may be reached, the checks before and after a name is resolved
+netns.py      the namespace's own network from outside: the proxy's listeners made inside, who connects
+netgrants.py  remembered answers to the network's questions (session, project, always)
+proxy.py      the asking proxy: the only way out of the namespace's network
 supervisor.py `wisp run` itself: set up, start bwrap, serve, tear down
 """

@@ -50,8 +50,15 @@ class TerminalDesk:
 
     def ask(self, plan, *, config, env, cwd):
         """From a worker thread: queue the dialog for the main thread and wait for its answers."""
+        from wispsh.ask.dialog import tty_dialog
+
+        return self.call(lambda fd: tty_dialog(plan, fd, config=config, env=env, cwd=cwd), ())
+
+    def call(self, dialog, nothing=None):
+        """From a worker thread: run dialog(fd) in the main thread, with the terminal's foreground taken, and
+        return what it returns (`nothing` when it fails or the run ends first)."""
         done = threading.Event()
-        job = {"plan": plan, "config": config, "env": env, "cwd": cwd, "done": done, "answers": ()}
+        job = {"dialog": dialog, "done": done, "answers": nothing, "nothing": nothing}
         self.jobs.put(job)
         done.wait()
         return job["answers"]
@@ -67,19 +74,17 @@ class TerminalDesk:
         try:
             job["answers"] = self._dialog(job)
         except Exception:                    # a dialog that fails answers nothing: the line is refused
-            job["answers"] = ()
+            job["answers"] = job["nothing"]
         finally:
             job["done"].set()
 
     def _dialog(self, job):
-        from wispsh.ask.dialog import tty_dialog
-
         old_ttou = signal.signal(signal.SIGTTOU, signal.SIG_IGN)    # taking the foreground from a background group
         front = os.tcgetpgrp(self.fd)
         try:
             if front != os.getpgrp():
                 os.tcsetpgrp(self.fd, os.getpgrp())
-            return tty_dialog(job["plan"], self.fd, config=job["config"], env=job["env"], cwd=job["cwd"])
+            return job["dialog"](self.fd)
         finally:
             try:
                 if front != os.getpgrp():
@@ -117,6 +122,27 @@ class Asker:
 
             return tuple(Answer(a.question, "n", a.source, WITHDRAWN) for a in got)
         return got
+
+
+    def reach(self, question: dict, *, config, env, req):
+        """A network question (proxy.py): (choice, note, where) from the terminal or `wisp watch`, None when
+        no one may be asked. As for lines: no answer counts for an asker that went away meanwhile."""
+        from wispsh.ask.broker import WITHDRAWN, ask_watchers_request
+
+        if self.desk is not None and self.desk.why_not(req) is None:
+            from wispsh.ask.dialog import tty_reach
+
+            got, where = self.desk.call(lambda fd: tty_reach(question, fd, config=config, env=env)), "tty"
+        else:
+            got, where = ask_watchers_request(question, config=config, asking=self.me,
+                                              who={"agent": question.get("agent"), "session": None},
+                                              gone=req.conn), "watch"
+        if got is None:
+            return None
+        choice, note = got
+        if choice != "n" and gone(req):
+            return "n", WITHDRAWN, where
+        return choice, note, where
 
 
 def gone(req) -> bool:

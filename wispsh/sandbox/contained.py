@@ -8,8 +8,8 @@ effect that rated it is one the walls keep in the project and a restore point ca
 - effects: `change` (the project's files or repository), `run-project` (its tests, builds, scripts),
   `install` (from the registry, into the project or the caches), `unknown` (a program the rules do not know:
   the walls hold it as they hold any program); path effects (write, create, delete, mode) on the project or
-  a private temp directory. The network (`fetch`) only behind the asking proxy (run.net "ask" or "off"):
-  until that lands, a part whose effect is reading the network is asked. Everything else is asked as before:
+  a private temp directory. The network (`fetch`) only behind the asking proxy (run.net mode "ask" or "off":
+  a host not listed is the proxy's question); with "all", a part whose effect is reading the network is asked. Everything else is asked as before:
   databases and APIs (`data`), local services, sessions on other machines or containers, servers on a port,
   local config, variables that make programs run other code, the files that steer tools (steering.py's list
   and the classes the rules give them), anything outside the project.

@@ -141,6 +141,8 @@ class Judge:
         self.asker = asker
         self.lock = threading.Lock()
         self.allowed: dict[int, int] = {}       # pid -> start: processes let exec a checked line
+        self.lines: dict[int, str] = {}         # pid -> the line it was let exec (the network's "line that started it")
+        self.typed: dict[int, tuple[int, str]] = {}  # a gated shell's driver pid -> (start, its last allowed command)
         self.served = 0
         self.views = views                      # view.Views: where steering lines run (their helpers count as inside)
         self.sentry = sentry
@@ -179,13 +181,29 @@ class Judge:
                 return {"pid": found.pid, "start": found.start}
         return None
 
-    def _record(self, req: Request) -> None:
+    def _record(self, req: Request, line: str) -> None:
         self.allowed[req.pid] = req.start
+        self.lines[req.pid] = line
         self.served += 1
         if self.served % PRUNE_EVERY == 0:
             for pid, start in list(self.allowed.items()):
                 if procs.start_of(pid) != start:
                     del self.allowed[pid]
+                    self.lines.pop(pid, None)
+            for pid, (start, _) in list(self.typed.items()):
+                if procs.start_of(pid) != start:
+                    del self.typed[pid]
+
+    def line_of(self, pid: int) -> str | None:
+        """The line the gate allowed nearest above `pid` (or at it), or None: what started a connection. Beneath
+        a gated shell: the last command allowed in it (a job left running by an earlier one is named by the last)."""
+        for found in procs.ancestry(pid, stop=self.root[0]):
+            if self.allowed.get(found.pid) == found.start:
+                return self.lines.get(found.pid)
+            typed = self.typed.get(found.pid)
+            if typed is not None and typed[0] == found.start:
+                return typed[1]
+        return None
 
     # ------------------------------------------------------------ one request
 
@@ -225,7 +243,7 @@ class Judge:
             if self.contained is not None and beneath is None and req.cwd and (outcome.shell is not None or plans):
                 self._restore_point(req, plans, runs=outcome.shell is not None, starts_shell=not outcome.line)
             if outcome.shell is not None and outcome.line:
-                self._record(req)
+                self._record(req, plans[-1].line if plans else " ".join(req.argv))
                 if beneath is None and self.views is not None and self.views.any():
                     req.view = steering.kind_of(plans, allowed=True)
         return outcome
@@ -273,6 +291,8 @@ class Judge:
                 self._restore_point(req, plans, runs=refused is None)
         if refused is not None:
             return invoke.refusal(refused, warnings)
+        with self.lock:
+            self.typed[req.pid] = (req.start, req.argv[0].rstrip("\n"))
         return invoke.exits(0, stderr=flow.warning_lines(warnings))
 
     def _unlocked(self, work):

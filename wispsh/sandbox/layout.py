@@ -2,7 +2,8 @@
 
 With the walls (walls.py says which places; steering.py which files steer tools): `/` read-only, the project,
 caches and agents' state writable, a private /tmp, /var/tmp, /dev and $XDG_RUNTIME_DIR, the secret stores
-empty, the host's unix sockets covered, /proc/sys read-only for root. Without the write wall, everything is
+empty, the host's unix sockets covered, /proc/sys read-only for root, and a network namespace of its own
+(`--unshare-net`, unless run.net.mode is "all"; the proxy's listener is made inside it: netns.py). Without the write wall, everything is
 as outside (`--dev-bind / /`: the same files, devices, network, terminal, environment) except what follows;
 with it, what follows holds too:
 
@@ -105,7 +106,7 @@ class Layout:
     landlock: bool = False       # abstract sockets and signals scoped (landlock.py)
     project: str = ""
     copies: list = field(default_factory=list)      # (copy in the run dir, path): shown instead of the file
-    net: str = "host"            # run.net: only "host" now; the network wall (issue 24) sets it
+    net: str = "ask"             # the network wall (netrules.MODES): "ask"/"off" a network namespace, "all" the host's
 
     def shell_for(self, path: str) -> Shell | None:
         """The shell whose launcher answers an exec of `path` (as the process inside named it)."""
@@ -377,7 +378,7 @@ def plan(*, env, config, run_dir: str, wisp_home: str, uid: int | None = None, w
                   reveal=reveal, writable=writable, make_dirs=make_dirs,
                   steering=steer, watched=watched, secrets=secret, sockets=sockets, passed=passed,
                   proc_sys=uid == 0, nesting=nesting, landlock=walls.sockets and landlock.can_scope(),
-                  project=project, net=walls.net)
+                  project=project, net=walls.net.mode if walls.net is not None else "ask")
 
 
 def _project_root(cwd: str) -> str:
@@ -494,15 +495,21 @@ def launcher_text(python: str, socket_path: str, client: str | None = None) -> s
 
 
 def bwrap_argv(layout: Layout, *, bwrap: str, disable_userns: bool, seccomp_fd: int | None, cwd: str,
-               program: list[str]) -> list[str]:
+               program: list[str], info_fd: int | None = None, block_fd: int | None = None) -> list[str]:
     """The mounts in the order they must be made: what comes later may sit inside what came before (a
-    protected file inside the writable project, a shown file inside a hidden directory)."""
+    protected file inside the writable project, a shown file inside a hidden directory). info_fd, block_fd:
+    bwrap says its child's pid on the first, and waits on the second before it starts the program (the
+    supervisor makes the proxy's listeners inside meanwhile: netns.py)."""
     argv = [bwrap, "--unshare-user"]
     if disable_userns and not layout.nesting:
         argv.append("--disable-userns")     # no nested user namespace: nothing inside can remount what we bound
     argv += ["--unshare-pid", "--die-with-parent", "--cap-drop", "ALL"]
-    if layout.net != "host":                # the network wall's seam (issue 24): --unshare-net and the proxy's
-        raise ValueError(f"run.net {layout.net!r} is not built yet")    # socket bridged in, here
+    if layout.net != "all":                 # the network wall: a network namespace of its own (loopback only)
+        argv.append("--unshare-net")
+    if info_fd is not None:
+        argv += ["--info-fd", str(info_fd)]
+    if block_fd is not None:
+        argv += ["--block-fd", str(block_fd)]
     if layout.writes_wall:
         argv += ["--ro-bind", "/", "/", "--dev", "/dev"]
     else:

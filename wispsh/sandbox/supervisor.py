@@ -3,8 +3,9 @@ outside as the supervisor that owns the wisp home, judges every request, asks, r
 
 Lifecycle: check readiness (else refuse to start, with the reason and the fix); make the private run
 directory (the launcher, the request socket, the real-shell mount point) and the placeholders; listen; start
-bwrap with the layout; serve requests on threads until the program ends; remove what was made; exit with
-the program's status. SIGINT is left to the program (the person's Ctrl-C is for the agent); SIGTERM and
+bwrap with the layout; with the network wall, make the proxy's listeners inside the namespace's network
+while bwrap waits (netns.py), then let the program start; serve requests (and connections: proxy.py) on
+threads until the program ends; remove what was made; exit with the program's status. SIGINT is left to the program (the person's Ctrl-C is for the agent); SIGTERM and
 SIGHUP are passed on to it. bwrap runs with --die-with-parent: if this process dies, the namespace dies.
 """
 from __future__ import annotations
@@ -92,6 +93,7 @@ class Supervisor:
         self.claude = None                      # walls.ClaudeState: ~/.claude.json handed over and back
         self.restore = restore                  # restore points: None = as config run.restore says (on)
         self.contained = None                   # contained.Contained: restore points, contained threshold
+        self.proxy = None                       # proxy.Proxy: the network wall's only way out
 
     def say(self, text: str) -> None:
         from wispsh.support.text import wrap
@@ -134,10 +136,12 @@ class Supervisor:
         from wispsh.sandbox.asking import Asker
         from wispsh.sandbox.judge import Judge
 
-        settings = wall.settings(config, **self.walls)
-        if settings.net not in wall.NETS:
-            raise CannotStart(f"run.net {settings.net!r}: only \"host\" is known to this version (the network "
-                              "wall comes with the asking proxy) -- remove run.net or set it to \"host\"")
+        from wispsh.sandbox.netrules import NetError
+
+        try:
+            settings = wall.settings(config, **self.walls)
+        except NetError as exc:
+            raise CannotStart(f"{exc} -- see `wisp run --help` and docs/wisp-run.md (the network)") from None
         layout = layouts.plan(env=self.env, config=config, run_dir=run_dir, wisp_home=home, walls=settings,
                               program=self.program, cwd=os.getcwd())
         for extra in self.extra_protect:
@@ -178,28 +182,56 @@ class Supervisor:
         if layout.writes_wall and wall.ClaudeState.wanted(wall.program_name(self.program), self.env):
             self.claude = wall.ClaudeState(self.env.get("HOME") or os.path.expanduser("~"))
             program_env.update(self.claude.hand_over())
+        bridge = None
+        if layout.net == "ask":                  # the proxy's listeners, made inside while bwrap waits (netns.py)
+            from wispsh.sandbox import netns, netrules
+
+            bridge = netns.Bridge()
+            program_env.update(netrules.proxy_env())
         argv = layouts.bwrap_argv(layout, bwrap=ready.bwrap, disable_userns=ready.disable_userns,
-                                  seccomp_fd=filter_fd, cwd=os.getcwd(), program=self.program)
+                                  seccomp_fd=filter_fd, cwd=os.getcwd(), program=self.program,
+                                  **(bridge.fds() if bridge is not None else {}))
         if self.watch_pane:
             self._open_pane()
         try:
             self.child = subprocess.Popen(argv, env=program_env, pass_fds=tuple(inherited) + (
-                (filter_fd,) if filter_fd is not None else ()), preexec_fn=_scope if layout.landlock else None)
+                (filter_fd,) if filter_fd is not None else ()) + (bridge.passed() if bridge is not None else ()),
+                preexec_fn=_scope if layout.landlock else None)
         except (OSError, subprocess.SubprocessError) as exc:
             raise CannotStart(f"cannot start {ready.bwrap}: {getattr(exc, 'strerror', None) or exc}") from None
         finally:
             if filter_fd is not None:
                 os.close(filter_fd)
+            if bridge is not None:
+                bridge.started()
+        if bridge is not None:
+            try:
+                listeners = bridge.listen(settings.net.ports)       # before the program starts: bwrap waits
+            except OSError as exc:
+                self.child.kill()
+                self.child.wait()
+                raise CannotStart(f"the network wall could not be made here ({exc}) -- `wisp run --net=all` runs "
+                                  "with the host's network (no wall), `--net=off` with none") from None
         root = (self.child.pid, procs.start_of(self.child.pid))
         from wispsh.sandbox.view import Views
 
         self.views = Views(layout=layout, sandbox=root[0], seccomp=filter_fd is not None, sentry=self.sentry,
                            shell_fd=lambda path: self.shell_fds.get(os.path.realpath(path)))
         self.sentry.tick = self.views.keep
-        judge = Judge(layout=layout, wisp_home=home, root=root, asker=Asker(me=me, desk=desk), env=self.env,
+        asker = Asker(me=me, desk=desk)
+        judge = Judge(layout=layout, wisp_home=home, root=root, asker=asker, env=self.env,
                       views=self.views, sentry=self.sentry, contained=self.contained)
         if self.contained is not None:
             self.contained.start()
+        if bridge is not None:
+            from wispsh.sandbox.netgrants import Grants
+            from wispsh.sandbox.proxy import Proxy
+
+            self.proxy = Proxy(rules=settings.net, grants=Grants(home, layout.project, config.persist_days),
+                               asker=asker, home=home, config=judge.config, root=root[0], inside=bridge.inside,
+                               agent=wall.program_name(self.program), project=layout.project, line_of=judge.line_of,
+                               say=self.say)
+            self.proxy.start(listeners)
         acceptor = threading.Thread(target=self._accept, args=(judge,), name="wisp-run-accept", daemon=True)
         acceptor.start()
         self.sentry.start()
@@ -439,6 +471,8 @@ class Supervisor:
 
     def _teardown(self, run_dir: str) -> None:
         self.stopping.set()
+        if self.proxy is not None:
+            self.proxy.stop()
         if self.entry_points is not None:
             self._check_entry_points()
         for fd in self.shell_fds.values():

@@ -17,7 +17,8 @@ program being run needs (`prepare`).
   sockets cut by Landlock's scope (landlock.py). Passed on request: the ssh agent, the gpg agent, the display.
 - **nesting**: nested user namespaces allowed (an agent's own sandbox), for users other than root: see
   `nesting_possible`.
-- **net**: reserved (issue "the network through an asking proxy"); today the network is the host's.
+- **net**: the network wall (`run.net`, netrules.py): `ask` (a network namespace of its own, the proxy the
+  only way out), `off` (no network), `all` (the host's, as before the wall).
 """
 from __future__ import annotations
 
@@ -75,7 +76,6 @@ KNOWN_SOCKETS = ("/run/docker.sock", "/var/run/docker.sock", "/run/podman/podman
                  "/run/user/{uid}/docker.sock", "{home}/.docker/run/docker.sock", "{home}/.colima/default/docker.sock",
                  "{home}/.rd/docker.sock", "/run/lxd/unix.socket", "/var/snap/lxd/common/lxd/unix.socket",
                  "/run/libvirt/libvirt-sock", "/run/cups/cups.sock", "/run/avahi-daemon/socket")
-NETS = ("host",)            # run.net: the network wall is the next issue's; "host" is what there is today
 
 
 @dataclass
@@ -91,7 +91,7 @@ class Settings:
     ssh_agent: bool = False
     gpg_agent: bool = False
     display: bool = False
-    net: str = "host"
+    net: object = None          # netrules.Settings: the network wall
 
 
 FLAG_KEYS = {"writes": "writes", "secrets": "secrets", "sockets": "sockets", "nesting": "nesting",
@@ -108,8 +108,11 @@ def settings(config, **flags) -> Settings:
             setattr(found, name, section[key])
     for key, name in LIST_KEYS.items():
         getattr(found, name).extend(v for v in section.get(key, []) if isinstance(v, str) and v)
-    if isinstance(section.get("net"), str):
-        found.net = section["net"]
+    from wispsh.sandbox import netrules
+
+    net_flags = {k: flags.pop(k) for k in ("net", "allow_host", "allow_port") if k in flags}
+    found.net = netrules.settings(section.get("net"), mode=net_flags.get("net"), allow=net_flags.get("allow_host") or (),
+                                  ports=net_flags.get("allow_port") or ())
     for name, value in flags.items():
         if value is None:
             continue
