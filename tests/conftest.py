@@ -35,7 +35,7 @@ SYSTEM_FILES = frozenset({
     "test_split_oracles.py", "test_split_properties.py", "test_startup_files.py", "test_startup_imports.py",
     "test_watch.py", "test_wisp_run.py", "test_wisp_run_parity.py", "test_wisp_run_redteam.py",
     "test_wisp_run_sessions.py", "test_wisp_run_terminal.py", "test_wisp_run_unprivileged.py",
-    "test_wisp_run_walls.py", "test_wisp_run_undo.py", "test_wisp_run_contained_corpus.py",
+    "test_wisp_run_walls.py", "test_wisp_run_undo.py", "test_wisp_run_contained_corpus.py", "test_wisp_run_net.py",
 })
 # Single tests of otherwise fast files: a wheel built, thousands of generated cases, a person's terminal
 # through pexpect, process storms, the real bash as an oracle, the corpora swept.

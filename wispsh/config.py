@@ -333,8 +333,8 @@ def _check_value(key: str, value, path: Path) -> None:
     elif key in ("run.writes", "run.secrets", "run.sockets", "run.sshAgent", "run.gpgAgent", "run.display",
                  "run.nesting", "run.restore"):
         ok = isinstance(value, bool)
-    elif key == "run.net":                  # a section of its own: sandbox/netrules.py reads and checks it
-        from wispsh.sandbox.netrules import check_section
+    elif key == "run.net":                  # a section of its own: support/netrules.py reads and checks it
+        from wispsh.support.netrules import check_section
 
         problem = check_section(value)
         if problem:

@@ -653,7 +653,8 @@ def walls_checks(env) -> list:
 def network_check(net, bwrap: str) -> Check:
     """The network wall: which mode, what is allowed, and whether the bridge (the proxy's listener made
     inside the namespace's own network from outside: sandbox/netns.py) works here, by trying it."""
-    from wispsh.sandbox import netgrants, netns, netrules
+    from wispsh.sandbox import netgrants, netns
+    from wispsh.support import netrules
     from wispsh.config import wisp_home
 
     if net.mode == "all":

@@ -136,7 +136,7 @@ class Supervisor:
         from wispsh.sandbox.asking import Asker
         from wispsh.sandbox.judge import Judge
 
-        from wispsh.sandbox.netrules import NetError
+        from wispsh.support.netrules import NetError
 
         try:
             settings = wall.settings(config, **self.walls)
@@ -184,7 +184,8 @@ class Supervisor:
             program_env.update(self.claude.hand_over())
         bridge = None
         if layout.net == "ask":                  # the proxy's listeners, made inside while bwrap waits (netns.py)
-            from wispsh.sandbox import netns, netrules
+            from wispsh.sandbox import netns
+            from wispsh.support import netrules
 
             bridge = netns.Bridge()
             program_env.update(netrules.proxy_env())

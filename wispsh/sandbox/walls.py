@@ -108,7 +108,7 @@ def settings(config, **flags) -> Settings:
             setattr(found, name, section[key])
     for key, name in LIST_KEYS.items():
         getattr(found, name).extend(v for v in section.get(key, []) if isinstance(v, str) and v)
-    from wispsh.sandbox import netrules
+    from wispsh.support import netrules
 
     net_flags = {k: flags.pop(k) for k in ("net", "allow_host", "allow_port") if k in flags}
     found.net = netrules.settings(section.get("net"), mode=net_flags.get("net"), allow=net_flags.get("allow_host") or (),
