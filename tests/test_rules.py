@@ -81,7 +81,7 @@ LEVELS = [
     ("rm -rf ./build", H, H), ("git clean -fdx", H, H), ("git push", H, H), ("git push origin main", H, H),
     ("npm publish", H, H), ("kill 1234", H, H), ("python -c 'print(1)'", H, H), ('eval "$X"', H, H),
     ('bash -c "$CMD"', H, H), ("$X args", H, H), ("base64 -d payload | sh", H, H),
-    ("git push --force-with-lease", H, H), ("sudo ls", H, H), ("git -c core.pager='less; id' log", H, H),
+    ("git push --force-with-lease", D, D), ("sudo ls", H, H), ("git -c core.pager='less; id' log", H, H),
     ("git -p status", H, H), ("git --exec-path=/tmp/x status", H, H), ("rg --pre ./x pattern", H, H),
     ("LESSOPEN='|x %s' less f", H, H), ("BASH_ENV=/tmp/x bash s.sh", H, H), ("NODE_OPTIONS='-r x' node a.js", H, H),
     ("LD_PRELOAD=/tmp/x.so ls", H, H), ("GIT_SSH_COMMAND='x' git fetch", H, H), ("GIT_PAGER=cat git log", S, S),

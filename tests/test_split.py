@@ -210,6 +210,16 @@ def test_heredoc_bodies():
     assert s.parts[0].stdin_code == "indented\n"
 
 
+def test_a_dash_before_a_heredoc_is_a_word():
+    # tree-sitter-bash drops a lone `-` right before `<<`: `awk -f - <<'EOF'` must not read as `awk -f`
+    for line, argv in (("python3 - <<'PY'\nimport os\nPY", ("python3", "-")),
+                       ("awk -f - <<'EOF'\nBEGIN{system(\"id\")}\nEOF", ("awk", "-f", "-")),
+                       ("sed -f - \\\n <<'EOF'\n1e id\nEOF", ("sed", "-f", "-")),
+                       ("tee -a - <<'EOF' out\nx\nEOF", ("tee", "-a", "-", "out")),
+                       ("cat - <<EOF\nx\nEOF", ("cat", "-"))):
+        assert clean(line).parts[0].argv == argv, line
+
+
 def test_heredoc_and_herestring_into_a_shell_are_code():
     s = clean("bash <<'EOF'\nrm -rf ~\nEOF")
     assert part(s, "rm").origin == "heredoc" and part(s, "rm").parent == 0

@@ -263,20 +263,32 @@ def test_contained_moderate_lines_run_unasked_and_the_rest_is_asked_as_before(tm
     ran = {line: r["status"] != 126 for line, r in got.items()}
     assert ran == {"echo a > notes.txt": True, "rm docs/a.md": True, "sh ./run_tests.sh": True,
                    "git add -A && git commit -qm x": True, "rm build/keep.o": False, "rm -rf src": False,
-                   "echo x > .envrc": False, "curl -s -o page.html http://127.0.0.1:9/": False,
-                   "cat src/m1.py": True}
+                   "echo x > .envrc": False, "curl -s -o page.html http://127.0.0.1:9/": True,
+                   "cat src/m1.py": True}      # the fetch: contained behind the asking proxy (which refuses loopback)
     assert "run: contained, restore point" in got["echo a > notes.txt"]["explain"]
     assert "decision contained" in got["echo a > notes.txt"]["explain"]
     assert "an ignored file: no restore point has it" in got["rm build/keep.o"]["explain"]
-    assert "not behind the asking proxy" in got["curl -s -o page.html http://127.0.0.1:9/"]["explain"]
+    assert "run: contained" in got["curl -s -o page.html http://127.0.0.1:9/"]["explain"]
     assert (work / "build" / "keep.o").exists() and (work / "src").is_dir()
     events = audit(env)
     decided = {e["line"]: e["decision"] for e in events if e["event"] == "approval.decided"}
     assert decided["echo a > notes.txt"] == "contained" and decided["rm build/keep.o"] == "denied-unasked"
     points = [e for e in events if e["event"] == "restore.point"]
     assert [e["line"] for e in points] == ["echo a > notes.txt", "rm docs/a.md", "sh ./run_tests.sh",
-                                           "git add -A && git commit -qm x"]       # cat: read-only, no point
+                                           "git add -A && git commit -qm x",
+                                           "curl -s -o page.html http://127.0.0.1:9/"]   # cat: read-only, no point
     assert "restore points: up to" in said
+
+
+def test_with_the_hosts_network_a_fetch_is_asked_as_before(tmp_path):
+    """--net=all: no proxy between the program and the network, so reading the network is not contained."""
+    env = person(tmp_path)
+    work = project(tmp_path)
+    line = "curl -s -o page.html http://127.0.0.1:9/"
+    got, _ = explain_run(env, work, ["echo a > notes.txt", line], options=("--net=all",))
+    got.pop("(restore dir inside)")
+    assert got["echo a > notes.txt"]["status"] != 126 and got[line]["status"] == 126
+    assert "not behind the asking proxy" in got[line]["explain"]
 
 
 @pytest.mark.parametrize("how", ["--no-write-wall", "--no-restore", "run.threshold moderate"])

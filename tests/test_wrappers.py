@@ -161,6 +161,36 @@ RUNS = [
     ("chroot /srv rm x", "rm x", ("chroot",)),
     ("chroot --userspec=a:b /srv", "sh", ("chroot",)),
     ("caffeinate -i -t 100 rm x", "rm x", ("caffeinate",)),
+    # programs that set something up for the one command they run (GTFOBins' shell escapes, their manuals)
+    ("setarch x86_64 rm -rf x", "rm -rf x", ("setarch",)),           # setarch(8): [ARCH] [options] [CMD]
+    ("setarch -3 /bin/sh", "/bin/sh", ("setarch",)),                  # no ARCH when the first word is an option
+    ("setarch i686 -R --uname-2.6 make", "make", ("setarch",)),
+    ("setarch x86_64", "sh", ("setarch",)),                           # no command: a shell
+    ("linux32 rm x", "rm x", ("linux32",)), ("linux64 -R make", "make", ("linux64",)),
+    ("i386 sh -c 'rm x'", "sh -c 'rm x'", ("i386",)), ("x86_64 --3gb rm x", "rm x", ("x86_64",)),
+    ("uname26 make", "make", ("uname26",)),
+    ("logsave /dev/null /bin/sh -i", "/bin/sh -i", ("logsave",)),      # logsave(8): [-asv] LOGFILE CMD
+    ("logsave -a -v build.log make", "make", ("logsave",)),
+    ("choom -n 0 /bin/sh", "/bin/sh", ("choom",)), ("choom --adjust=-100 -- rm x", "rm x", ("choom",)),
+    ("prlimit --nofile=1024 make", "make", ("prlimit",)), ("prlimit -n1024 -c rm x", "rm x", ("prlimit",)),
+    ("systemd-inhibit --what=idle --why=build make", "make", ("systemd-inhibit",)),
+    ("fakeroot", "sh", ("fakeroot",)), ("fakeroot -s state -- dpkg-deb -b pkg", "dpkg-deb -b pkg", ("fakeroot",)),
+    ("faketime '2020-01-01 00:00:00' date", "date", ("faketime",)), ("faketime -f +1d rm x", "rm x", ("faketime",)),
+    ("eatmydata apt-get install -y x", "apt-get install -y x", ("eatmydata",)),
+    ("nocache -n 2 cp a b", "cp a b", ("nocache",)), ("catchsegv ./a.out", "./a.out", ("catchsegv",)),
+    ("numactl --interleave=all make", "make", ("numactl",)), ("numactl -C 0-3 -l rm x", "rm x", ("numactl",)),
+    ("cpulimit -l 50 -- make", "make", ("cpulimit",)), ("cpulimit -l 100 -f /bin/sh", "/bin/sh", ("cpulimit",)),
+    ("rlwrap -H hist nc host 1", "nc host 1", ("rlwrap",)), ("rlwrap -a -c sqlite3 db", "sqlite3 db", ("rlwrap",)),
+    ("grc --colour=on make", "make", ("grc",)), ("grc -es ping x", "ping x", ("grc",)),
+    ("aa-exec -p unconfined -- /bin/sh", "/bin/sh", ("aa-exec",)), ("aoss /bin/sh", "/bin/sh", ("aoss",)),
+    ("padsp -n app ./a.out", "./a.out", ("padsp",)), ("pasuspender -- make", "make", ("pasuspender",)),
+    ("proot -r / -0 id", "id", ("proot",)), ("proot -b /dev", "sh", ("proot",)),
+    ("multitime -n 5 make", "make", ("multitime",)),
+    ("chpst -u nobody -/ /srv rm x", "rm x", ("chpst",)), ("softlimit -m 100000 make", "make", ("softlimit",)),
+    ("setlock -n /tmp/l make", "make", ("setlock",)), ("setuidgid www rm x", "rm x", ("setuidgid",)),
+    ("envuidgid www make", "make", ("envuidgid",)), ("envdir ./env make", "make", ("envdir",)),
+    ("pgrphack rm x", "rm x", ("pgrphack",)),
+    ("ksu -q -e /bin/sh", "/bin/sh", ("ksu",)), ("ksu root -e rm x", "rm x", ("ksu",)), ("ksu", "sh", ("ksu",)),
     # nesting in any order
     ("sudo -u root -E -- env A=1 timeout -s KILL 5 nice -n 3 /usr/bin/head -n 5 f", "/usr/bin/head -n 5 f",
      ("sudo", "env", "timeout", "nice")),
@@ -193,6 +223,8 @@ NOTHING_RUNS = [
     "chrt -p 5 123", "chrt -m", "taskset -p 123", "taskset -pc 0 123", "flock 9", "flock -u 9", "exec",
     "exec -a x", "builtin", "command", "time", "time -p", "busybox", "busybox --list", "strace -p 123",
     "xargs --help", "setsid --version", "nohup --help", "su --help", "pkexec --version",
+    "setarch --list", "choom -p 1", "prlimit", "prlimit --pid 1 --nofile=10", "systemd-inhibit --list",
+    "numactl --hardware", "numactl --shm /x -i all", "cpulimit -p 123 -l 10", "logsave /dev/null", "faketime 0",
 ]
 
 
@@ -205,7 +237,7 @@ def test_forms_that_run_nothing(argv):
 
 
 def test_privileged_wrappers():
-    for argv in ("sudo rm", "doas rm", "su", "pkexec rm", "run0 rm", "env A=1 sudo -u x rm", "sudo -v"):
+    for argv in ("sudo rm", "doas rm", "su", "pkexec rm", "run0 rm", "env A=1 sudo -u x rm", "sudo -v", "ksu -e rm"):
         assert unwrap(words(argv)).privileged, argv
     for argv in ("env rm", "timeout 5 rm", "nice rm", "xargs rm", "rm", "./sudo rm"):
         assert not unwrap(words(argv)).privileged, argv

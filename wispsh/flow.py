@@ -42,16 +42,18 @@ def too_big(text: str | bytes) -> str | None:
     return None
 
 
-def _plan(text: str, args: Sequence[str], config: Config | None, cwd: str, env, *, remember: bool = True):
+def _plan(text: str, args: Sequence[str], config: Config | None, cwd: str, env, *, remember: bool = True,
+          stdin_tty: bool = False):
     from wispsh import pipeline
 
     config = config or load_config()
-    return config, pipeline.judge(text, config, cwd, dict(env), args, remember=remember)
+    return config, pipeline.judge(text, config, cwd, dict(env), args, remember=remember, stdin_tty=stdin_tty)
 
 
 def verdict(text: str, *, yes: bool = False, args: Sequence[str] = (), config: Config | None = None,
             cwd: str | None = None, env=None, answers=None, source: str = "wispsh",
-            warnings: list | None = None, seen: list | None = None, shell_reports=None) -> str | None:
+            warnings: list | None = None, seen: list | None = None, shell_reports=None,
+            stdin_tty: bool = False) -> str | None:
     """None when `text` may run; else the one refusal line. Fails closed on any error.
 
     `answers(plan, config=, env=, yes=, cwd=)` gives the answers (default: ask.collect.answers). Who is asking
@@ -68,7 +70,7 @@ def verdict(text: str, *, yes: bool = False, args: Sequence[str] = (), config: C
         big = too_big(text)
         if big:
             return f"wispsh: not run: {big}"
-        config, plan = _plan(text, args, config, cwd, env)
+        config, plan = _plan(text, args, config, cwd, env, stdin_tty=stdin_tty)
         if seen is not None:
             seen.append(plan)
         if plan.verdict == "ask" and not plan.split.ok and shell_reports is not None and shell_reports(text):
@@ -189,7 +191,7 @@ def beneath_allowed(text: str, *, config: Config, cwd: str, beneath: int) -> str
 
 def explained(text: str, *, as_json: bool, args: Sequence[str] = (), config: Config | None = None,
               cwd: str | None = None, env=None, notes: Sequence[str] = (),
-              also: Sequence[str] = ()) -> tuple[int, str, str]:
+              also: Sequence[str] = (), stdin_tty: bool = False) -> tuple[int, str, str]:
     """(exit status, stdout, stderr) of explaining `text`: the plan; the status says what would happen.
     Writes nothing (a snapshot's verdict is not remembered).
 
@@ -206,7 +208,7 @@ def explained(text: str, *, as_json: bool, args: Sequence[str] = (), config: Con
     cwd = os.getcwd() if cwd is None else cwd
     env = os.environ if env is None else env
     try:
-        config, plan = _plan(text, args, config, cwd, env, remember=False)
+        config, plan = _plan(text, args, config, cwd, env, remember=False, stdin_tty=stdin_tty)
         extra, worst = list(notes), plan.verdict
         for line in also:
             _, other = _plan(line, (), config, cwd, env, remember=False)

@@ -211,7 +211,7 @@ def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, ans
         notes, also = _startup_for_explain(invocation, env, config, mode, find_shell)
         notes = notes + ((started.note,) if started is not None else ())
         status, out, err = flow.explained(judged, as_json=invocation.json, args=operands, config=config, cwd=cwd,
-                                          env=env, notes=notes, also=also)
+                                          env=env, notes=notes, also=also, stdin_tty=stdin_is_tty)
         return exits(status, stdout=out, stderr=err)
     # script and stdin modes run the text through `. /dev/fd/N`: a function named `.` would run instead
     warnings: list[str] = []             # what went wrong remembering or auditing: said on stderr
@@ -229,7 +229,7 @@ def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, ans
         # --yes said by a line beneath a checked one is an agent approving itself: it answers nothing
         yes = allow_yes and invocation.yes and not beneath_gated_line(env, _pid(pid))
         common = dict(yes=yes, config=config, cwd=cwd, env=env, answers=answers, source=source, warnings=warnings,
-                      seen=plans)
+                      seen=plans, stdin_tty=stdin_is_tty)
         reports = _syntax_check(invocation, real_shell, env, cwd) if mode == shell.COMMAND and started is None \
             else None
         refused = flow.verdict(judged, args=operands, shell_reports=reports, **common)

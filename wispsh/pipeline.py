@@ -20,10 +20,11 @@ _code_depth = [0]
 
 
 def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Sequence[str] = (), *,
-          remember: bool = True, opinion: bool = True) -> Plan:
+          remember: bool = True, opinion: bool = True, stdin_tty: bool = False) -> Plan:
     """`remember`: cache a snapshot's passing verdict and the model's answers in the wisp home (False for
     --explain, which writes nothing). `opinion`: ask the configured model about the parts the rules left
-    uncertain (classifier/; False for warming up a judge, which should make no calls)."""
+    uncertain (classifier/; False for warming up a judge, which should make no calls). `stdin_tty`: the line's
+    standard input is a terminal (policy.context.Context.stdin_tty)."""
     from wispsh.agents import marks
     from wispsh.parse import split
 
@@ -42,13 +43,14 @@ def judge(line: str, config: Config, cwd: str, env: Mapping[str, str], args: Seq
             note = (f"{hit.agent} boilerplate recognised (template {hit.template}); only its payload is judged"
                     + (f"; sources {', '.join(hit.sourced)}" if hit.sourced else ""))
             plan = _judge_split(replace(payload, notes=payload.notes + (note,)), config, cwd, env,
-                                opinion=opinion, remember=remember)
+                                opinion=opinion, remember=remember, stdin_tty=stdin_tty)
             return replace(plan, template=hit.template, written=line)
         # a sourced snapshot whose content is not the agent's own capture: the whole line as written
         line_split = split.split_line(line)
         line_split = replace(line_split, notes=line_split.notes + (untrusted,))
-        return _judge_split(line_split, config, cwd, env, opinion=opinion, remember=remember)
-    plan = _judge_split(split.split_line(line), config, cwd, env, opinion=opinion, remember=remember)
+        return _judge_split(line_split, config, cwd, env, opinion=opinion, remember=remember, stdin_tty=stdin_tty)
+    plan = _judge_split(split.split_line(line), config, cwd, env, opinion=opinion, remember=remember,
+                        stdin_tty=stdin_tty)
     if plan.verdict == "run":
         return plan
     from wispsh.agents import harness
@@ -111,14 +113,14 @@ def _untrusted_snapshot(paths: Sequence[str], config: Config, cwd: str, env: Map
     return None
 
 
-def rules_context(cwd: str, env: Mapping[str, str], config: Config | None):
+def rules_context(cwd: str, env: Mapping[str, str], config: Config | None, stdin_tty: bool = False):
     """Where the rules judge: the line's directories, the user's rule tables, and how to judge nested code.
     The user's tables are checked (their examples run) the first time they are seen as they are now."""
     from wispsh.policy import engine, user
 
     rules = user.load(config) if config is not None else user.EMPTY
     ctx = engine.Context.for_process(cwd=cwd, env=dict(env), config=config, overrides=rules.overrides,
-                                     judge_code=judge_code, programs=rules.programs)
+                                     judge_code=judge_code, programs=rules.programs, stdin_tty=stdin_tty)
     if rules.files:
         _check_once(rules, ctx, config)
     return ctx
@@ -247,9 +249,9 @@ def judge_code(text: str, ctx, cwd: str | None = None, whole_line: bool = True) 
 
 
 def _judge_split(parsed: Split, config: Config, cwd: str, env: Mapping[str, str], *, opinion: bool = False,
-                 remember: bool = True) -> Plan:
+                 remember: bool = True, stdin_tty: bool = False) -> Plan:
     """`opinion`: ask the model's second opinion after the rules (not for a snapshot's text: the rules alone)."""
-    ctx = rules_context(cwd, env, config)
+    ctx = rules_context(cwd, env, config, stdin_tty)
     judged, line_verdict = judge_parts(parsed, ctx)
     if opinion:
         parsed, judged = second_opinion(parsed, judged, config, remember=remember)

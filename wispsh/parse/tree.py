@@ -423,6 +423,7 @@ class Walker:
         if node.type == "redirected_statement":
             body = node.child_by_field_name("body")
             redirect_nodes = [c for c in node.children if c is not body and c.type.endswith("redirect")]
+            self._check_nothing_between(node)
         else:
             body, redirect_nodes = node, []
         redirect_nodes += list(extra)
@@ -469,6 +470,16 @@ class Walker:
         stack.append((body, inner))
         self._push_redirect_insides(redirect_nodes, frame.but(depth=frame.depth + 1), frame, frame.parent, stack,
                                     push_first=True)
+
+    def _check_nothing_between(self, node) -> None:
+        """No text between a statement's command and its redirects may go unread, or the part is not what
+        runs (the one word tree-sitter-bash is known to drop there, `-` before a heredoc, is put back by
+        _dropped_dash)."""
+        children = node.children
+        for before, after in zip(children, children[1:]):
+            gap = self.source.between(before.end_byte, after.start_byte).replace("\\\n", "")
+            if gap.strip() and not (gap.strip() == "-" and after.type == "heredoc_redirect"):
+                raise Flagged("words the parse tree dropped")
 
     def _push_redirect_insides(self, redirect_nodes, inner: _Frame, outer: _Frame, index, stack: list,
                                push_first: bool = False) -> None:
@@ -528,6 +539,9 @@ class Walker:
                 if ctype == "command_name":
                     guards.check_command_name(text)
                 words.append((start, end, text))
+            dash = _dropped_dash(source, node, redirect_nodes)
+            if dash is not None:
+                words.append((dash, dash + 1, "-"))
         elif kind == "test_command":
             opener, closer = children[0], children[-1]
             words.append((opener.start_byte, opener.start_byte, source.text(opener)))
@@ -871,6 +885,18 @@ def _join_touching(words: list[tuple[int, int, str]], source: Source) -> list[st
     if not joined:
         return out
     return [pieces if pieces.__class__ is str else "".join(pieces) for pieces in out]
+
+
+def _dropped_dash(source: Source, node, redirect_nodes) -> int | None:
+    """tree-sitter-bash drops a lone `-` right before a heredoc (`awk -f - <<'EOF'` parses as `awk -f`, and
+    `python3 - <<'EOF'` as `python3`): the byte offset of that `-` when the command's statement has one."""
+    for r in redirect_nodes:
+        if r.type == "heredoc_redirect" and r.start_byte > node.end_byte:
+            gap = source.between(node.end_byte, r.start_byte).replace("\\\n", "")
+            if gap.strip() == "-":
+                return node.end_byte + source.between(node.end_byte, r.start_byte).index("-")
+            return None
+    return None
 
 
 def _only_continuations(data: bytes, start: int, end: int) -> bool:

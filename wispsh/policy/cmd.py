@@ -229,6 +229,11 @@ class Cmd:
         from wispsh.policy.scripts import project_script
         return project_script(self, word)
 
+    def judge_recipes(self, text: str, what: str) -> None:
+        """A makefile's text: its recipes judged as shell code (policy/scripts.judge_recipes)."""
+        from wispsh.policy.scripts import judge_recipes
+        judge_recipes(self, text, what)
+
     def script_file(self, word: str, what: str, judge, rule: str) -> None:
         """A script a tool runs by an option (`sed -f F`): its text handed to `judge`, else judged as run."""
         from wispsh.policy.scripts import script_file

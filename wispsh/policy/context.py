@@ -70,15 +70,19 @@ class Context(Record):
     judge_code: object
     # name -> Program: the programs the user's own tables teach the gate
     programs: dict
+    # the line's standard input is a terminal: a shell it starts with no code is a session someone types into
+    # (else it reads, unseen, whatever the caller's pipe or file holds)
+    stdin_tty: bool
 
     __slots__ = FIELDS = ('cwd', 'home', 'project_root', 'wisp_home', 'runtime_dir', 'env', 'runtime_dirs',
-                          'temp_dirs', 'places', 'real_dirs', 'overrides', 'judge_code', 'programs', 'read_once')
-    COMPARED = ('cwd', 'home', 'project_root', 'wisp_home', 'runtime_dir', 'runtime_dirs', 'temp_dirs')
-    SHOWN = ('cwd', 'home', 'project_root', 'wisp_home', 'runtime_dir', 'env', 'runtime_dirs', 'temp_dirs')
+                          'temp_dirs', 'places', 'real_dirs', 'overrides', 'judge_code', 'programs', 'read_once', 'stdin_tty')
+    COMPARED = ('cwd', 'home', 'project_root', 'wisp_home', 'runtime_dir', 'runtime_dirs', 'temp_dirs', 'stdin_tty')
+    SHOWN = ('cwd', 'home', 'project_root', 'wisp_home', 'runtime_dir', 'env', 'runtime_dirs', 'temp_dirs',
+             'stdin_tty')
 
     def __init__(self, cwd, home, project_root, wisp_home, runtime_dir, env=None, runtime_dirs=(),
                  temp_dirs=("/tmp", "/var/tmp", "/dev/shm"), places=None, real_dirs=None, overrides=None,
-                 judge_code=None, programs=None, read_once=None) -> None:   # (FIELDS' order: replace() needs it)
+                 judge_code=None, programs=None, read_once=None, stdin_tty=False) -> None:   # (FIELDS' order)
         _set(self, 'cwd', cwd)
         _set(self, 'home', home)
         _set(self, 'project_root', project_root)
@@ -93,6 +97,7 @@ class Context(Record):
         _set(self, 'overrides', {} if overrides is None else overrides)
         _set(self, 'judge_code', judge_code)
         _set(self, 'programs', {} if programs is None else programs)
+        _set(self, 'stdin_tty', bool(stdin_tty))
 
     def level_of(self, kind: str, rule: str) -> Level:
         base = effects.level_of(kind)
@@ -110,7 +115,7 @@ class Context(Record):
 
     @classmethod
     def for_process(cls, cwd: str, env: dict, config: Config | None = None, overrides: dict | None = None,
-                    judge_code=None, programs: dict | None = None) -> "Context":
+                    judge_code=None, programs: dict | None = None, stdin_tty: bool = False) -> "Context":
         env = dict(env)
         cwd = posixpath.normpath(cwd or "/")
         home = env.get("HOME") or os.path.expanduser("~")
@@ -134,4 +139,5 @@ class Context(Record):
             overrides=dict(overrides or {}),
             judge_code=judge_code,
             programs=dict(programs or {}),
+            stdin_tty=stdin_tty,
         )

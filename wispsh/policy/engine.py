@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from wispsh.model import Finding, Judged, Key, Level, Part, Verdict
 from wispsh.policy import bindings, tables
-from wispsh.policy import places
+from wispsh.policy import places, scripts
 from wispsh.vocab import secrets
-from wispsh.parse.words import expand_braces
+from wispsh.parse.words import expand_braces, read_away
 from wispsh.policy.cmd import NO_IMAGES, Cmd, Facts, expand_word
 from wispsh.policy.context import Context
 from wispsh.policy.env import CODE_VARIABLES
 from wispsh.programs.grammar import UNKNOWN
+from wispsh.programs.wrappers import WRAPPERS, own_operands
 from wispsh.support.lazyre import lazy_re
 
 __all__ = ["Context", "judge", "analyse", "program", "all_programs"]
@@ -232,6 +233,13 @@ def _analyse_once(part, key, ctx, cwd, subst, command, written, xargs_word=UNKNO
     first = args[0]
     if part.runtime_program or command[0] is None and (UNKNOWN in first or not first):
         named = _named_program(first, written[0] if written else "", subst.get("IFS"))
+        spelled = _ifs_spelling(written, subst) if named is None else None
+        if spelled is not None:
+            # `{curl,-sSfL,URL}${IFS}|${IFS}bash`: read with bash's own IFS the words are a command, judged as
+            # itself; a program spelled so is hiding from a reader (no daily line does it), so never below high
+            cmd.does("run-code", "program.ifs-spelling", f"spells its command with $IFS: read as bash reads it, "
+                                                         f"it runs {spelled[0]}")
+            named, args = spelled[:1], spelled
         if named is None:
             cmd.does("run-code", "program.runtime", "the program is chosen at run time")
             cmd.facts.runtime_code = True
@@ -265,6 +273,22 @@ def _analyse_once(part, key, ctx, cwd, subst, command, written, xargs_word=UNKNO
         cmd.found = [f for f in cmd.found if f.rule != "parse.opaque"]
     _after(cmd, part, key)
     return cmd
+
+
+def _ifs_spelling(written, subst: dict) -> list[str] | None:
+    """The words of a part whose program word is spelled with $IFS (and braces), read as bash reads them when
+    the line sets no IFS of its own (bash does not take IFS from the environment): braces expanded, $IFS a
+    space, then split. None unless every word is then static."""
+    if "IFS" in subst or not written or "IFS" not in written[0]:
+        return None
+    words: list[str] = []
+    for word in written:
+        for piece in expand_braces(word):
+            text = read_away(piece)
+            if any(c in text for c in "$`*?[") or UNKNOWN in text:
+                return None
+            words.extend(text.split())
+    return words or None
 
 
 def _named_program(value: str, written: str, ifs: str | None = None) -> list[str] | None:
@@ -338,6 +362,7 @@ def _after(cmd: Cmd, part: Part, key: Key | None) -> None:
         # through xargs, what it reads from a file (`xargs curl … < ~/.netrc`) becomes the command's words
         cmd.does("leak", "flow.secret-to-network", f"sends secrets to the network (it {facts.secret_source})")
     _secret_variables(cmd, part)
+    _cloud_credentials(cmd, part)
     _steering_content(cmd, part, key)
     if facts.interp and facts.net_dev:
         cmd.does("backdoor", "flow.reverse-shell", "connects a shell or interpreter to a network socket (reverse shell)")
@@ -375,21 +400,51 @@ STEERED_BY_CONTENT = {
 STEERED_SAYS = {".npmrc": "writes .npmrc settings that change where npm installs from or what it runs"}
 
 
+_PRINTF_ESCAPES = lazy_re(r"\\([nt\\])")
+
+
 def _steering_content(cmd: Cmd, part: Part, key: Key | None) -> None:
-    """`echo '{"scripts":{"postinstall":…}}' > package.json`: a lifecycle script is persistence."""
+    """`echo '{"scripts":{"postinstall":…}}' > package.json`: a lifecycle script is persistence; so is a
+    makefile written with a recipe that is dangerous as code (the next `make` runs it)."""
     if not cmd.facts.writes:
         return
     names = {path.rsplit("/", 1)[-1] for path in cmd.facts.writes} & set(STEERED_BY_CONTENT)
-    if not names:
+    builds = [path for path in cmd.facts.writes if scripts.is_build_file(path)]
+    if not names and not builds:
         return
     visible = [part.stdin_code or ""] + [r.target_text for r in part.redirects if r.op == "<<<"]
     if key is not None and key.program in ("echo", "printf") and key.command:
-        visible += [w for w in key.command[1:] if w is not None]
+        words = [w for w in key.command[1:] if w is not None]
+        visible += [_PRINTF_ESCAPES.sub(lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), "\\"), w)
+                    for w in words] if key.program == "printf" or "-e" in words else words
     text = "\n".join(visible)
+    for path in builds[:1]:
+        before = len(cmd.found)
+        scripts.judge_recipes(cmd, text, "recipe")
+        if len(cmd.found) > before:
+            found = cmd.found[before]
+            del cmd.found[before:]
+            reason = found.reason.removeprefix("recipe: ").removesuffix(" (in the script)")
+            cmd.does("persist", "path.write.build-recipe", f"writes {path.rsplit('/', 1)[-1]} with a recipe the next "
+                                                           f"build runs: {reason}")
     for name in sorted(names):
         if STEERED_BY_CONTENT[name].search(text):
             cmd.does("persist", "path.write.lifecycle-script",
                      STEERED_SAYS.get(name, f"writes {name} with a script that runs on install or build"))
+
+
+def _cloud_credentials(cmd: Cmd, part: Part) -> None:
+    """`curl http://169.254.169.254/latest/meta-data/iam/security-credentials/ROLE`: the instance metadata
+    service hands this machine's cloud credentials to whoever asks (secrets.CLOUD_CREDENTIALS)."""
+    facts = cmd.facts
+    if not (facts.net_fetch or facts.net_send or facts.net_dev):
+        return
+    url = secrets.cloud_credentials(part.words)
+    if url is None:
+        return
+    facts.secret_source = facts.secret_source or "reads cloud credentials from the instance metadata service"
+    cmd.does("secret", "net.cloud-credentials", f"asks the instance metadata service for cloud credentials "
+                                                f"({url[:80]})")
 
 
 def _secret_variables(cmd: Cmd, part: Part) -> None:
@@ -431,7 +486,11 @@ WRAPPER_FILE_OPTIONS = {
     ("ltrace", "--output"): "write", ("time", "-o"): "write", ("time", "--output"): "write",
     ("xargs", "-a"): "read", ("xargs", "--arg-file"): "read", ("strace", "-E"): "env", ("strace", "--env"): "env",
     ("ltrace", "-F"): "read", ("ltrace", "--config"): "read", ("env", "-u"): "unset", ("env", "--unset"): "unset",
-    ("sshpass", "-f"): "password",
+    ("sshpass", "-f"): "password", ("logsave", 0): "write", ("fakeroot", "-s"): "write", ("fakeroot", "-i"): "read",
+    ("fakeroot", "-l"): "run", ("fakeroot", "--lib"): "run", ("fakeroot", "--faked"): "run", ("rlwrap", "-H"): "write",
+    ("rlwrap", "--history-filename"): "write", ("rlwrap", "-l"): "write", ("rlwrap", "--logfile"): "write",
+    ("rlwrap", "-f"): "read", ("rlwrap", "--file"): "read", ("rlwrap", "-z"): "run", ("rlwrap", "--filter"): "run",
+    ("nocache", "-D"): "write", ("chpst", "-e"): "envdir", ("envdir", 0): "envdir", ("faketime", "--date-prog"): "run",
 }
 WRAPPER_NAMES = frozenset(name for name, _ in WRAPPER_FILE_OPTIONS)
 
@@ -453,6 +512,10 @@ def _wrapper_options(part: Part, key: Key | None) -> list[tuple[str, str]]:
         name = word.rsplit("/", 1)[-1]
         if name in WRAPPER_NAMES and not word.startswith("-"):
             wrapper = name
+            what = WRAPPER_FILE_OPTIONS.get((name, 0))      # its own first operand (logsave's LOGFILE)
+            operands = own_operands(argv[i - 1:limit]) if what is not None else ()
+            if operands:
+                found.append((what, operands[0] if operands[0] is not None else UNKNOWN))
             continue
         if wrapper is None or not word.startswith("-") or word == "-":
             continue
@@ -498,6 +561,12 @@ def _judge_wrapper_options(cmd: Cmd, part: Part, key: Key | None) -> None:
         elif what == "env":
             name, _, text = value.partition("=")
             cmd.sets_variable(name, text if UNKNOWN not in text else None, value)
+        elif what == "run":         # a library it preloads, a program it runs for the command (fakeroot --lib)
+            cmd.run_file(value, "the wrapper loads or runs")
+        elif what == "envdir":      # every file of DIR becomes a variable: LD_PRELOAD, PATH, BASH_ENV among them
+            where = cmd.read(value)
+            cmd.does("steer", "wrapper.envdir", f"sets the command's environment from the files of {where.path} "
+                                                f"(any variable: LD_PRELOAD, PATH, BASH_ENV)")
 
 
 def _secret_to_file(cmd: Cmd, part: Part) -> None:
@@ -587,9 +656,23 @@ def _judge_program_path(cmd: Cmd, first: str) -> None:
         cmd.does("run-code", "program.odd-place", f"runs a program from {where.path} ({where.cls})")
 
 
+PRIVILEGED_WRAPPERS = frozenset(name for name, grammar in WRAPPERS.items() if grammar.privileged)
+# `sudo -n true`, `doas true`: whether a password is needed (or cached), and nothing else runs
+CREDENTIAL_CHECKS = frozenset({"true", ":", "false"})
+
+
 def _judge_privilege(cmd: Cmd) -> None:
-    cmd.does("root", "privilege.root", "runs as root (sudo)")
-    if any(f.level >= H and ("PATH" in f.reason or "sets " in f.reason or "LD_" in f.reason) for f in cmd.found):
+    """Root makes a change unbounded (levels.md: "takes privilege" is dangerous): a command rated moderate or
+    above (it changes things, runs code, reads a secret) run as root is dangerous; one that only reads is high,
+    since root reads every secret. `sudo -n true` only checks the credential."""
+    if cmd.name in CREDENTIAL_CHECKS and not cmd.args and not cmd.found:
+        cmd.does("inspect", "privilege.check", f"checks whether root is available ({cmd.name} runs as root)")
+        return
+    worst = max(cmd.found, key=lambda f: f.level, default=None)
+    steered = any(f.level >= H and ("PATH" in f.reason or "sets " in f.reason or "LD_" in f.reason) for f in cmd.found)
+    by = next((w for w in cmd.key.wrappers if w in PRIVILEGED_WRAPPERS), "sudo") if cmd.key is not None else "sudo"
+    cmd.does("root", "privilege.root", f"runs as root ({by})")
+    if steered:
         cmd.does("privilege", "privilege.root-env", "runs as root with variables that change what runs")
     kept = _sudo_keeps(cmd.part, cmd.key)
     if kept:
@@ -603,6 +686,8 @@ def _judge_privilege(cmd: Cmd) -> None:
     if escape is not None:
         # `sudo awk 'BEGIN{system("/bin/sh")}'`, `sudo vim -c ':!sh'`, `sudo tar --checkpoint-action=exec=…`
         cmd.does("privilege", "privilege.root-escape", f"runs commands or code as root ({escape.reason})")
+    elif worst is not None and worst.level >= M:
+        cmd.does("privilege", "privilege.root-change", f"runs as root, where nothing bounds it: {worst.reason}")
 
 
 WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})

@@ -379,4 +379,25 @@ def store_under(where: Place, ctx, hidden: bool = True) -> str | None:
     for store in SYSTEM_STORES:
         if store.startswith(top) and (hidden or not any(step.startswith(".") for step in store[len(top):].split("/"))):
             return store
+    return _other_homes_store(top, hidden)
+
+
+# Where the machine's homes are (every user's, not only this one's): a tree over one of them, or over one home
+# in it, reads the stores of each home there (`grep -r … /home`, `rg -uuu … /Users`).
+HOMES_DIRS = ("/home/", "/Users/", "/var/home/", "/export/home/")
+
+
+def _other_homes_store(top: str, hidden: bool) -> str | None:
+    for homes in HOMES_DIRS:
+        if homes.startswith(top):               # /home itself, or a parent of it (/var/ for /var/home)
+            home = homes + "*/"
+        elif top.startswith(homes) and top.count("/") == homes.count("/") + 1:
+            home = top                          # one user's home: /home/alice/
+        else:
+            continue
+        for store in HOME_SECRETS:
+            if store.startswith("Library/") and homes != "/Users/":
+                continue                        # macOS's stores live only in macOS's homes
+            if hidden or not any(step.startswith(".") for step in store.split("/")):
+                return home + store
     return None

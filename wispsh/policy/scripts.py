@@ -16,7 +16,9 @@ import stat
 
 from wispsh.model import Finding, Level
 from wispsh.policy import places
+from wispsh.vocab.places import INPUT_WORDS
 from wispsh.programs.grammar import UNKNOWN
+from wispsh.support.lazyre import lazy_re
 
 MAX_SCRIPT_BYTES = 64 * 1024
 
@@ -99,8 +101,59 @@ def judge_text(cmd, text: str, what: str) -> None:
                                  finding.kind))
 
 
-# The words that name a command's own input (`sed -f -`), and the pipes bash hands a process substitution as.
-INPUT_WORDS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+# Build files whose recipes are shell lines a build runs (make's, just's): what the line writes into one is the
+# next build's code, and what one holds is the code `make` runs.
+BUILD_FILES = frozenset({"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", ".justfile"})
+_RECIPE_PREFIX = "@-+"
+_MAKE_SHELL = lazy_re(r"\$[({]shell\s+((?:[^()]|\([^()]*\))*)[)}]")
+# make's own expansions in a recipe (`$(BUILD)`, `${CC}`, `$(wildcard *.c)`, `$@`, `$<`): text make puts there
+# before the shell reads the line; read as one plain word (not as `$(…)` code, nor as a place known only at run
+# time: `rm -rf $(BUILD)` is every makefile's clean), so that only what is dangerous as written raises
+_MAKE_REF = lazy_re(r"\$(?:\([^()]*\)|\{[^{}]*\}|[@<^?*+|%])")
+
+
+def is_build_file(path: str) -> bool:
+    name = path.rsplit("/", 1)[-1]
+    return name in BUILD_FILES or name.endswith(".mk")
+
+
+def _recipe_line(line: str) -> str:
+    """A recipe line as the shell gets it: its `@`/`-`/`+` prefixes off, make's expansions as a plain word
+    (innermost first: `$(dir $(X))`), `$$` as `$`."""
+    text = line.strip().lstrip(_RECIPE_PREFIX).replace("$$", "\0")
+    for _ in range(4):
+        text, count = _MAKE_REF.subn("MAKE_EXPANSION", text)
+        if not count:
+            break
+    return text.replace("\0", "$")
+
+
+def build_recipes(text: str) -> str:
+    """The shell lines of a makefile's (or justfile's) recipes: the indented lines after a `target:` line and
+    the text after `target: ;` (_recipe_line), and the commands of `$(shell …)`; continued lines joined."""
+    out, in_rule = [], False
+    for raw in text.replace("\\\n", " ").split("\n"):
+        line = raw.rstrip()
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if line[0] in " \t":
+            if in_rule:
+                out.append(_recipe_line(line))
+            continue
+        in_rule = ":" in line and not line.split(":", 1)[0].rstrip().endswith(("?", "+", "!")) and \
+            not line.split(":", 1)[1].startswith("=")
+        if in_rule and ";" in line.split(":", 1)[1]:
+            out.append(_recipe_line(line.split(":", 1)[1].split(";", 1)[1]))
+    # `X := $(shell CMD)` anywhere: make runs CMD while it reads the makefile
+    out += (m.group(1).replace("$$", "$") for m in _MAKE_SHELL.finditer(text))
+    return "\n".join(out)
+
+
+def judge_recipes(cmd, text: str, what: str) -> None:
+    """A makefile's recipes judged as the build's code (what is dangerous in them raises the part)."""
+    recipes = build_recipes(text)
+    if recipes.strip():
+        judge_text(cmd, recipes, what)
 
 
 def script_file(cmd, word: str, what: str, judge, rule: str) -> None:

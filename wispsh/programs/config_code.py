@@ -248,6 +248,10 @@ COMMAND_VARIABLES = frozenset({
     "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_PROXY_COMMAND",
     "SYSTEMD_PAGER", "GH_PAGER", "GH_EDITOR", "KUBE_EDITOR", "PSQL_PAGER", "FCEDIT", "SVN_EDITOR", "LESSOPEN",
     "LESSCLOSE", "BAT_PAGER", "DELTA_PAGER",
+    # the helpers other tools run by their manuals: a password command (restic, borg, rclone), the remote shell
+    # of a copy (rsync, borg, cvs, svn), a pager or editor (crash, systemd, sudoedit, hg), a browser
+    "RESTIC_PASSWORD_COMMAND", "BORG_PASSCOMMAND", "RCLONE_PASSWORD_COMMAND", "RSYNC_RSH", "RSYNC_CONNECT_PROG",
+    "BORG_RSH", "CVS_RSH", "SVN_SSH", "CRASHPAGER", "SYSTEMD_EDITOR", "SUDO_EDITOR", "HGEDITOR", "BROWSER",
 })
 
 

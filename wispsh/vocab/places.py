@@ -38,6 +38,8 @@ CLASS_IDS = {HARMLESS: "harmless-device", NETDEV: "network-socket", WISP: "wisp-
              SECRET: "secret", DOTFILE: "dotfile", HOME_OTHER: "home-other",
              TEMP: "temp", DEVICE: "device", SYSTEM: "system", OUTSIDE: "outside", UNKNOWN_PLACE: "unknown"}
 
+# The words that name a command's own input (`sed -f -`), and the pipes bash hands a process substitution as.
+INPUT_WORDS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 # the classes whose reading leaks a secret
 SECRET_CLASSES = frozenset({SECRET, PROJECT_SECRET, WISP_KEY})
 

@@ -10,7 +10,9 @@ SECRET_NAME = lazy_re(r"(?:TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|API_?KEY|ACCESS
 # `$NAME`, `${NAME}`, `${NAME:-…}`; not `${NAME:+…}` or `${#NAME}`, which say nothing of the value.
 VARIABLE = lazy_re(r"\$(?:\{(?!#)([A-Za-z_][A-Za-z0-9_]*)(?!:\+)|([A-Za-z_][A-Za-z0-9_]*))")
 URL_HOST = lazy_re(r"(?:https?|wss?|ftp)://(?:[^@/\s'\"]*@)?([A-Za-z0-9.-]+)", 0)
-HARMLESS_NAMES = frozenset({"TOKEN_URL", "TOKEN_FILE", "PASSWORD_FILE", "SECRET_FILE", "KEY_FILE"})
+# (the ECS credentials path is where the credentials are, not one: asking for them is net.cloud-credentials)
+HARMLESS_NAMES = frozenset({"TOKEN_URL", "TOKEN_FILE", "PASSWORD_FILE", "SECRET_FILE", "KEY_FILE",
+                            "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI"})
 
 # A variable's name prefix -> the hosts of the service it is a credential for.
 SERVICES = {
@@ -70,3 +72,26 @@ def belongs_to(name: str, host: str) -> bool:
         if name.startswith(prefix):
             return any(host == home or host.endswith("." + home) for home in homes)
     return False
+
+
+# The instance metadata services that hand a machine's (or a pod's, a task's, a CI job's) credentials to whoever
+# asks from it: AWS IMDS (and its IPv6 address, and IMDSv2's session token), ECS and EKS pod identity, GCP,
+# Azure's managed identity, Alibaba's RAM role, OpenStack's password, GKE's kube-env, GitHub Actions' OIDC token.
+# Reading one is reading a secret (levels.md: cloud credentials); sent on, a leak.
+CLOUD_CREDENTIALS = lazy_re(
+    r"(?:169\.254\.169\.254|\[?fd00:ec2::254\]?|metadata\.google\.internal|metadata\.goog|100\.100\.100\.200)"
+    r"(?::\d+)?/\S*?(?:security-credentials|identity-credentials|service-accounts|oauth2/token|identity/oauth2"
+    r"|/token\b|api/token|user-data|userdata|/password|kube-env|/identity\b)"
+    r"|169\.254\.170\.(?:2|23)(?::\d+)?/v\d/credentials|AWS_CONTAINER_CREDENTIALS_(?:RELATIVE|FULL)_URI"
+    r"|\$\{?(?:IDENTITY_ENDPOINT|MSI_ENDPOINT|ACTIONS_ID_TOKEN_REQUEST_URL)\b", 0)
+
+
+def cloud_credentials(texts) -> str | None:
+    """The first text that asks a metadata service for credentials (`169.254.169.254/…/security-credentials/r`)."""
+    for text in texts:
+        if text and ("169.254." in text or "metadata" in text or "fd00:ec2" in text or "100.100.100.200" in text
+                     or "_URI" in text or "ENDPOINT" in text or "ACTIONS_ID" in text):
+            if CLOUD_CREDENTIALS.search(text):
+                return text
+    return None
+

@@ -4,9 +4,10 @@ from __future__ import annotations
 # The shells whose literal -c code the splitter splits into parts of its own (the others' code a rule judges).
 SPLIT_AS_SH = ("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish", "oksh", "wispsh")
 # Shells whose -c code is another language than sh's: read as sh it may say less than it does.
-OTHER_LANGUAGE = frozenset({"nu", "xonsh", "elvish", "ion"})
+OTHER_LANGUAGE = frozenset({"nu", "xonsh", "elvish", "ion", "rc"})
 # Every program that is a shell: it runs its -c words, its script operand or its input as code.
-SHELLS = frozenset({*SPLIT_AS_SH, *OTHER_LANGUAGE, "ksh93", "pdksh", "csh", "tcsh", "loksh", "busybox-sh"}) - {"wispsh"}
+SHELLS = frozenset({*SPLIT_AS_SH, *OTHER_LANGUAGE, "ksh93", "pdksh", "csh", "tcsh", "loksh", "busybox-sh",
+                    "sash"}) - {"wispsh"}
 # Shells whose approval key is read from their own options (`-c`, `-s`): sh-like ones, and pwsh/powershell's `-c`.
 KEYED = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "tcsh", "csh", "pwsh",
                    "powershell"})
