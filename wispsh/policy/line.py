@@ -485,14 +485,14 @@ def _write_then_run(judged, facts, found, ctx) -> None:
 
 # An edit that names a package.json lifecycle script as a key: `.scripts.postinstall=…`, `.scripts += {"prepare":
 # …}` (jq, yq), `"preinstall":` (sed), `scripts['preinstall'] =` (python, node). Which scripts npm runs on its
-# own is programs/packages.py's (NPM_LIFECYCLE); a value that only mentions one (`"node prebuild.js"`) is no key.
+# own is programs/node_packages.py's (NPM_LIFECYCLE); a value that only mentions one (`"node prebuild.js"`) is no key.
 _LIFECYCLE_EDIT: list = []
 
 
 def lifecycle_edit():
-    """The pattern, compiled on first use (packages.py is loaded only for a line that edits scripts)."""
+    """The pattern, compiled on first use (node_packages.py is loaded only for a line that edits scripts)."""
     if not _LIFECYCLE_EDIT:
-        from wispsh.programs.packages import NPM_INSTALL_SCRIPTS, NPM_OTHER_LIFECYCLE
+        from wispsh.programs.node_packages import NPM_INSTALL_SCRIPTS, NPM_OTHER_LIFECYCLE
 
         _LIFECYCLE_EDIT.append(re.compile(
             rf"(?s)scripts\b[^;|&]{{0,200}}?(?<![A-Za-z0-9_-])({NPM_INSTALL_SCRIPTS}|{NPM_OTHER_LIFECYCLE})"
@@ -538,7 +538,7 @@ def _lifecycle_edits(judged, facts, found, ctx) -> None:
                 continue
         if program in NPM_LIKE and "scripts" in part.text and key.command[1:2] in (("pkg",), ("set-script",)):
             for name, text in _npm_scripts_set(key.command):
-                from wispsh.programs.packages import lifecycle_runs
+                from wispsh.programs.node_packages import lifecycle_runs
 
                 runs = lifecycle_runs(name) if UNKNOWN not in name else "npm may run it on its own"
                 where = places.place("package.json", ctx, ctx.cwd).path
@@ -552,7 +552,7 @@ def _lifecycle_edits(judged, facts, found, ctx) -> None:
         if edit is None:
             continue
         name = edit.group(1)
-        from wispsh.programs.packages import lifecycle_runs
+        from wispsh.programs.node_packages import lifecycle_runs
 
         dests = list(f.writes)
         if part.pipeline is not None:

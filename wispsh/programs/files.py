@@ -911,7 +911,8 @@ COMPRESSORS = (
 
 # Readers: option letters that take a value, so the value is not read as a file.
 READERS = {
-    "cat": "", "tac": "", "nl": "bdfhilnsvw", "head": "nc", "tail": "ncsF", "wc": "", "md5sum": "", "sha1sum": "", "sha256sum": "", "sha512sum": "",
+    "cat": "", "tac": "", "nl": "bdfhilnsvw", "head": "nc", "tail": "ncsF", "wc": "", "md5sum": "", "sha1sum": "",
+           "sha256sum": "", "sha512sum": "",
     "b2sum": "", "cksum": "", "sum": "", "od": "AjNSstw", "hexdump": "enNs", "strings": "nte", "file": "mfF",
     "stat": "cf", "ls": "ITwp", "tree": "LPIoH", "du": "dBt", "diff": "CULFIxSW", "cmp": "in", "comm": "",
     "cut": "bcdf", "paste": "d", "join": "12eojt", "fold": "w", "fmt": "wpg", "expand": "t",

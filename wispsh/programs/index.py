@@ -156,6 +156,13 @@ _NAMES = {
         'aider amp claude codex copilot crush cursor-agent droid gemini goose interpreter kiro-cli mini '
         'opencode q qwen'
     ),
+    'builds': (
+        'apt-file autopep8 bandit biome black bmake c++ cc checkov clang clang++ clang-format codespell '
+        'eslint etex flake8 g++ gcc gmake gofmt goimports golangci-lint isort latex latexmk lualatex luatex '
+        'make markdownlint markdownlint-cli2 markdownlint-cli2-fix mypy pdflatex pdftex platex prettier '
+        'pycodestyle pydocstyle pyflakes pylint pyright ruff rustfmt shellcheck shfmt stylelint tex tflint '
+        'tsc uplatex vulture xelatex xetex yapf'
+    ),
     'cloud': (
         'aws az doctl eksctl firebase fly flyctl gcloud gsutil heroku netlify pulumi terraform terragrunt '
         'tofu vercel wrangler'
@@ -168,6 +175,9 @@ _NAMES = {
         'litecli mariadb mariadb-admin mariadb-dump mongo mongodump mongoexport mongoimport mongorestore '
         'mongosh mycli mysql mysqladmin mysqldump mysqlimport pg_dump pg_dumpall pg_restore pgcli psql '
         'redis-cli reindexdb sqlcmd sqlite sqlite3 usql vacuumdb valkey-cli'
+    ),
+    'dotnet': (
+        'dotnet nuget'
     ),
     'files': (
         '7z 7za 7zr 7zz ack ag awk b2sum base32 base64 basename basenc bat batcat bsdtar bunzip2 busybox-awk '
@@ -182,8 +192,15 @@ _NAMES = {
     'gate': (
         'wisp wispsh'
     ),
+    'gh': (
+        'gh'
+    ),
     'git': (
         'git'
+    ),
+    'http': (
+        'aria2c axel caddy curl curlie darkhttpd elinks fetch grpcurl http http-server https links links2 '
+        'lynx miniserve simple-http-server updog w3m wget wget2 xh xhs'
     ),
     'interpreters': (
         '. Invoke-Expression Invoke-RestMethod Invoke-WebRequest R Rscript [ [[ alias ash bash bpftrace '
@@ -197,28 +214,25 @@ _NAMES = {
         'readonly red ruby runghc runhaskell rview rvim sash sbcl scala set sh slsh source subl tclsh tcsh '
         'test trap typeset unset vi view vim vimdiff vimx wish xdg-open xonsh yash zsh'
     ),
+    'language_packages': (
+        'bundle bundler cargo composer conda gem go mamba micromamba twine'
+    ),
     'migrations': (
         'alembic atlas dbmate diesel drizzle-kit flyway knex liquibase mikro-orm mix prisma rails rake '
         'sequelize sequelize-cli sqlx supabase typeorm'
     ),
     'network': (
-        'ab aria2c autossh axel azcopy borg caddy croc curl curlie darkhttpd delv dig drill elinks fetch '
-        'ffsend ftp getent gh grpcurl host hping hping3 http http-server https kdig lftp links links2 lp lpr '
-        'lynx mail mailx miniserve mosh msmtp mtr mutt nc ncat neomutt netcat nslookup openssl openvpn ping '
-        'ping6 rclone restic rsync s-nail s3cmd scp sendmail sftp simple-http-server smbclient socat ssh '
-        'ssh-copy-id sshfs swaks telnet tftp tracepath traceroute updog w3m websocat wget wget2 whois '
-        'wormhole xh xhs'
+        'ab borg delv dig drill getent host hping hping3 kdig lp lpr mail mailx msmtp mtr mutt nc ncat '
+        'neomutt netcat nslookup openssl openvpn ping ping6 restic s-nail sendmail socat sshfs swaks '
+        'tracepath traceroute websocat whois'
+    ),
+    'node_packages': (
+        'bun bunx npm npx pnpm pnpx yarn'
     ),
     'packages': (
-        'actionlint add-apt-repository apk apt apt-cache apt-file apt-get apt-key apt-mark aptitude autopep8 '
-        'bandit biome black bmake brew bun bundle bundler bunx c++ cargo cc checkov clang clang++ '
-        'clang-format codespell composer conda cspell dnf dotnet dpkg emerge eslint etex flake8 flatpak g++ '
-        'gcc gem gmake go go-task gofmt goimports golangci-lint hadolint hatch husky isort just latex latexmk '
-        'lefthook lualatex luatex make mamba markdownlint markdownlint-cli2 markdownlint-cli2-fix microdnf '
-        'micromamba mypy nix-env nox npm npx nuget pacman paru pdflatex pdftex pdm pip pip2 pip3 pipx pkg '
-        'platex pnpm pnpx poetry port pre-commit prettier py.test pycodestyle pydocstyle pyflakes pylint '
-        'pyright pytest rpm ruff rustfmt rye shellcheck shfmt snap stylelint task tex tflint tox tsc twine '
-        'uplatex uv uvx vulture xbps-install xelatex xetex yapf yarn yay yum zypper'
+        'actionlint add-apt-repository apk apt apt-cache apt-get apt-key apt-mark aptitude brew cspell dnf '
+        'dpkg emerge flatpak hadolint microdnf nix-env pacman paru pkg port rpm snap xbps-install yay yum '
+        'zypper'
     ),
     'printing': (
         ': apropos arch bc bg break btop builtin caffeinate cal caller clinfo col colordiff colrm command '
@@ -235,6 +249,9 @@ _NAMES = {
         'where whereis which who whoami wl-copy wl-paste xclip xdpyinfo xmllint xprop xrandr xsel xset '
         'yamllint yes'
     ),
+    'python_packages': (
+        'hatch pdm pip pip2 pip3 pipx poetry rye uv uvx'
+    ),
     'releases': (
         'changeset flit gh-pages goreleaser jsr lerna ovsx pod release-it semantic-release vsce wasm-pack'
     ),
@@ -244,6 +261,12 @@ _NAMES = {
         'mise nix nix-shell op parallel perf pipenv proxychains proxychains4 ranger rtx rxvt screen script '
         'setpriv sg ssh-agent st systemd-run terminator tilix tmux torify torsocks urxvt urxvtc uxterm '
         'valgrind x-terminal-emulator xfce4-terminal xterm xvfb-run'
+    ),
+    'ssh': (
+        'autossh ftp lftp mosh rsync scp sftp smbclient ssh ssh-copy-id telnet tftp'
+    ),
+    'storage': (
+        'azcopy croc ffsend rclone s3cmd wormhole'
     ),
     'system': (
         'aa-audit aa-complain aa-disable aa-enforce aa-status aa-unconfined addgroup adduser age ansible '
@@ -264,6 +287,9 @@ _NAMES = {
         'su sudo sudoedit swapoff swapon sysadminctl sysctl systemctl tailscale tcpdump telinit timedatectl '
         'trufflehog tshark ufw umount unshadow unshare update-alternatives useradd userdel usermod vault '
         'vgremove vipw visudo wipefs zpool'
+    ),
+    'task_runners': (
+        'go-task husky just lefthook nox pre-commit py.test pytest task tox'
     ),
     'verbs': (
         'ansible-galaxy ansible-vault asdf cabal corepack dart defaults flutter git-lfs glab gradle gradlew '
