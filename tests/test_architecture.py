@@ -196,3 +196,21 @@ def test_a_same_layer_or_downward_import_passes():
     ranks = layers()
     assert up_imports({"wispsh.policy.engine": {"wispsh.programs.table", "wispsh.policy.places",
                                                  "wispsh.vocab.places", "wispsh.model"}}, ranks) == []
+
+
+def test_every_import_from_a_package_names_one_of_its_modules():
+    # a package's __init__ holds only its docstring: `from wispsh.cli import shell` must name a module that is
+    # there (a module moved or removed leaves a function-level import that fails only when it runs)
+    mods = modules()
+    packages = {name for name, path in mods.items() if path.name == "__init__.py"}
+    missing = []
+    for name, path in mods.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in packages:
+                missing += [f"{name}: from {node.module} import {a.name}" for a in node.names
+                            if f"{node.module}.{a.name}" not in mods and not (node.module == "wispsh"
+                                                                            and a.name == "__version__")]
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                targets = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                missing += [f"{name}: {t}" for t in targets if t.startswith("wispsh.") and t not in mods]
+    assert missing == [], "imports of modules that are not there:\n" + "\n".join(missing)
