@@ -200,7 +200,7 @@ def _seconds(value: float) -> str:
 
 def stages(text: str, home: Path, project: Path) -> dict[str, float]:
     from wispsh import pipeline
-    from wispsh.cli import explain
+    from wispsh import explain
     from wispsh.config import Config
     from wispsh.decide import gate
     from wispsh.parse import split

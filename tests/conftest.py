@@ -10,6 +10,8 @@ import re
 import tempfile
 from pathlib import Path
 
+import pytest
+
 _ROOT = tempfile.mkdtemp(prefix="wispsh-tests-")
 for _name, _sub in (("WISP_HOME", "wisp-home"), ("XDG_RUNTIME_DIR", "runtime")):
     _path = os.path.join(_ROOT, _sub)
@@ -21,6 +23,62 @@ os.environ.pop("WISP_SESSION", None)     # tests that need a session name set th
 os.environ.setdefault("WISP_JUDGE_IDLE", "5")
 
 ALLOWLIST = Path(__file__).with_name("skip-allowlist.txt")
+
+# The system tier (marker `system`): what runs whole systems - real bubblewrap, ptys and tmux, installs and
+# wheels, process storms, fuzzing and generated sweeps, real shells as oracles over corpora. The edit-test loop
+# is `pytest -m "not system"` (under a minute); CI and `scripts/test.sh` run everything.
+SYSTEM_FILES = frozenset({
+    "test_agents_sim.py", "test_approvals_cli.py", "test_ask_e2e.py", "test_bash_differential.py",
+    "test_client_probes.py", "test_doctor.py", "test_native_client.py",
+    "test_exact.py", "test_exec_parity.py", "test_faults.py", "test_gated_shell.py",
+    "test_hotload.py", "test_install.py", "test_installed_scripts.py", "test_packaging.py", "test_split_fuzz.py",
+    "test_split_oracles.py", "test_split_properties.py", "test_startup_files.py", "test_startup_imports.py",
+    "test_watch.py", "test_wisp_run.py", "test_wisp_run_parity.py", "test_wisp_run_redteam.py",
+    "test_wisp_run_sessions.py", "test_wisp_run_terminal.py", "test_wisp_run_unprivileged.py",
+    "test_wisp_run_walls.py", "test_wisp_run_undo.py", "test_wisp_run_contained_corpus.py", "test_wisp_run_net.py",
+})
+# Single tests of otherwise fast files: a wheel built, thousands of generated cases, a person's terminal
+# through pexpect, process storms, the real bash as an oracle, the corpora swept.
+SYSTEM_TESTS = frozenset({
+    *(f"test_ask.py::{name}" for name in (
+        "test_pty_held_by_a_python_process_gets_no_dialog",
+                                          "test_the_plan_comes_first_then_each_question_answered_with_enter",
+        "test_anything_but_an_answer_asks_again", "test_an_empty_line_is_no_and_backspace_edits",
+        "test_keys_typed_before_the_question_answer_nothing",
+                                          "test_a_no_stops_at_once_and_says_the_earlier_answers_are_not_kept",
+        "test_question_mark_shows_the_reasons_with_their_rule_ids", "test_dangerous_offers_and_accepts_only_once_or_no",
+        "test_ctrl_c_and_ctrl_d_mean_no_and_restore_the_terminal", "test_a_killed_asker_leaves_the_terminal_sane",
+        "test_prompt_timeout_means_no")),
+    "test_store.py::test_fifty_processes_granting_and_revoking_lose_nothing",
+    "test_store.py::test_kill_9_during_writes_leaves_the_old_or_the_new_file",
+    "test_audit.py::test_concurrent_appends_keep_whole_lines",
+    "test_split_nothing_hides.py::test_bash_runs_the_code_of_those_operands",
+    "test_split_nothing_hides.py::test_red_team_lines_hide_nothing",
+    "test_split_nothing_hides.py::test_the_crash_reproducers_never_crash",
+    "test_redteam_split.py::test_recording_oracle",
+    "test_redteam_gate.py::test_a_fifo_in_place_of_a_store_file_neither_hangs_nor_runs_unasked",
+    "test_rule_ids_everywhere.py::test_every_reason_on_every_corpus_line_has_a_rule_id",
+    "test_keys.py::test_WHEEL_multiplexer_list_ships_in_the_wheel",
+    "test_output.py::test_every_explain_output_and_audit_event_is_valid_utf8_on_10000_random_lines",
+    "test_output.py::test_a_sample_through_the_real_commands_is_valid_utf8",
+    "test_fast_paths.py::test_one_quoted_word_reads_as_the_decoder_reads_it",
+    "test_fast_paths.py::test_a_plain_relative_name_lands_where_normpath_says",
+    "test_fast_paths.py::test_a_command_with_no_wrapper_is_its_own_argv",
+    "test_fast_paths.py::test_a_name_in_the_projects_config_is_found_as_the_pattern_found_it",
+    "test_text_json.py::test_dumps_line_is_json_dumps_byte_for_byte",
+})
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "system: a whole-system test (left out of the fast tier: -m 'not system')")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = Path(str(item.fspath))
+        test = f"{path.name}::{getattr(item, 'originalname', item.name)}"
+        if path.name in SYSTEM_FILES or test in SYSTEM_TESTS or AGENT_STAGE in path.parents:
+            item.add_marker(pytest.mark.system)
 AGENT_STAGE = Path(__file__).resolve().parent / "agents"
 
 

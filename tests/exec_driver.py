@@ -1,4 +1,4 @@
-"""Test driver: wispsh's argv handling and exec (shell.py + realshell.py) WITHOUT the gate.
+"""Test driver: wispsh's argv handling and exec (invocation.py + realshell.py) WITHOUT the gate.
 
 Used only by tests to check exec parity independently of the pipeline's verdicts; it never ships.
 Run as: python exec_driver.py ARGV0 [ARGS...]  (ARGV0 plays the name wispsh was called as).
@@ -6,9 +6,9 @@ Run as: python exec_driver.py ARGV0 [ARGS...]  (ARGV0 plays the name wispsh was 
 import os
 import sys
 
-from wispsh.cli import sh as wmain
+from wispsh import invoke as wmain
 from wispsh import realshell
-from wispsh.cli import shell
+from wispsh import invocation as shell
 from wispsh.config import load_config
 
 

@@ -113,7 +113,8 @@ class _Gen:
         for k in range(rng.choice((1, 1, 2, 3))):
             item = self.compound(depth, quotes_ok)
             if k:
-                separators = ("; ", " && ", " || ", " & ", "\n") if self._newlines_ok() else ("; ", " && ", " || ", " & ")
+                separators = ("; ", " && ", " || ", " & ", "\n") if self._newlines_ok() else ("; ", " && ", " || ",
+                                                                                              " & ")
                 out += "" if out.endswith("\n") else rng.choice(separators)
             out += item
         return out

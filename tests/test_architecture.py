@@ -1,9 +1,13 @@
-"""The package is a pipeline: no import circle anywhere (function-level imports included), and every module
-has its row in the architecture table (docs/architecture.md)."""
+"""The package is a pipeline: no import circle anywhere (function-level imports included), no import that goes
+up the layers (docs/architecture.md's table of layers), and every module has its row in the architecture table."""
 from __future__ import annotations
 
 import ast
+import functools
+import re
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = REPO / "wispsh"
@@ -39,6 +43,7 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
     return found
 
 
+@functools.cache
 def graph() -> dict[str, set[str]]:
     mods = modules()
     return {name: imports_of(name, path, set(mods)) for name, path in mods.items()}
@@ -110,3 +115,102 @@ def test_every_module_has_its_row_in_the_architecture_table():
     assert not missing, f"modules without a row in docs/architecture.md: {missing}"
     stale = [row for row in rows if row.endswith(".py") and not (PACKAGE / row.removeprefix("wispsh/")).exists()]
     assert not stale, f"rows for modules that no longer exist: {stale}"
+
+
+# ---------------------------------------------------------------- layers: imports go down only
+
+DOC = REPO / "docs" / "architecture.md"
+
+
+def layers() -> dict[str, int]:
+    """The table of layers in docs/architecture.md: each folder (`cli/`) or top module (`invoke.py`) and its
+    number, 1 on top."""
+    found = {}
+    for line in DOC.read_text().splitlines():
+        row = re.match(r"\| (\d+) \| `([^`]+)` \|", line)
+        if row:
+            found[row.group(2)] = int(row.group(1))
+    return found
+
+
+def layer_of(module: str) -> str | None:
+    """`wispsh.cli.sh` -> `cli/`, `wispsh.invoke` -> `invoke.py`; the package itself (its version) is no layer."""
+    parts = module.split(".")
+    if len(parts) == 1:
+        return None
+    return f"{parts[1]}/" if (PACKAGE / parts[1]).is_dir() else f"{parts[1]}.py"
+
+
+def up_imports(edges: dict[str, set[str]], ranks: dict[str, int]) -> list[str]:
+    """Every import from a layer to its own number or a smaller one that is not its own layer (a package's
+    __init__ is no import: they hold docstrings only, test_package_inits_hold_no_code)."""
+    bad = []
+    for importer, targets in sorted(edges.items()):
+        for target in sorted(targets):
+            here, there = layer_of(importer), layer_of(target)
+            if here is None or there is None or here == there or (PACKAGE / target.split(".", 1)[-1]
+                                                                 .replace(".", "/")).is_dir():
+                continue
+            if ranks[there] <= ranks[here]:
+                bad.append(f"{importer} -> {target} ({here} is layer {ranks[here]}, {there} is {ranks[there]})")
+    return bad
+
+
+def test_every_folder_and_top_module_has_its_layer():
+    ranks = layers()
+    wanted = {layer_of(name) for name in modules()} - {None}
+    assert wanted - set(ranks) == set(), f"folders or modules with no layer in docs/architecture.md"
+    assert set(ranks) - wanted == set(), f"layers for folders or modules that no longer exist"
+    assert sorted(ranks.values()) == list(range(1, len(ranks) + 1)), "one folder or module a layer, numbered"
+
+
+def test_no_import_goes_up_a_layer():
+    bad = up_imports(graph(), layers())
+    assert bad == [], "imports that go up the layers (docs/architecture.md):\n" + "\n".join(bad)
+
+
+# Up-imports the code held before the layers were tested (issue 31), each of which must be caught.
+EARLIER = [
+    ("wispsh.programs.git", "wispsh.policy.places"),          # place classes read from the policy
+    ("wispsh.programs.interpreters", "wispsh.policy.scripts"),  # judge_script called by a description
+    ("wispsh.programs.containers", "wispsh.policy.secrets"),
+    ("wispsh.invoke", "wispsh.cli.shell"),
+    ("wispsh.sandbox.judge", "wispsh.cli.shell"),
+    ("wispsh.agents.shims", "wispsh.cli.shell"),
+    ("wispsh.agents.shims", "wispsh.flow"),
+    ("wispsh.agents.shims", "wispsh.realshell"),
+    ("wispsh.flow", "wispsh.cli.explain"),                    # the plan rendered by an entry point's module
+    ("wispsh.decide.session", "wispsh.realshell"),
+    ("wispsh.sandbox.supervisor", "wispsh.session.inside"),
+]
+
+
+@pytest.mark.parametrize("importer,target", EARLIER, ids=[f"{a}->{b}" for a, b in EARLIER])
+def test_each_earlier_up_import_would_fail(importer, target):
+    ranks = layers()
+    found = up_imports({importer: {target}}, ranks)
+    assert len(found) == 1 and found[0].startswith(f"{importer} -> {target} "), found
+
+
+def test_a_same_layer_or_downward_import_passes():
+    ranks = layers()
+    assert up_imports({"wispsh.policy.engine": {"wispsh.programs.table", "wispsh.policy.places",
+                                                 "wispsh.vocab.places", "wispsh.model"}}, ranks) == []
+
+
+def test_every_import_from_a_package_names_one_of_its_modules():
+    # a package's __init__ holds only its docstring: `from wispsh.cli import shell` must name a module that is
+    # there (a module moved or removed leaves a function-level import that fails only when it runs)
+    mods = modules()
+    packages = {name for name, path in mods.items() if path.name == "__init__.py"}
+    missing = []
+    for name, path in mods.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in packages:
+                missing += [f"{name}: from {node.module} import {a.name}" for a in node.names
+                            if f"{node.module}.{a.name}" not in mods and not (node.module == "wispsh"
+                                                                            and a.name == "__version__")]
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                targets = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                missing += [f"{name}: {t}" for t in targets if t.startswith("wispsh.") and t not in mods]
+    assert missing == [], "imports of modules that are not there:\n" + "\n".join(missing)

@@ -199,7 +199,8 @@ def test_the_refusal_is_wrapped_never_cut_and_its_advice_is_whole_and_last(text,
     for questions in (1, 2):
         spec = {"line": text + " && ls", "parts": [[text, [0, len(text)], level, [reason], pattern],
                                                    ["ls -la", [0, 6], level, ["lists"], "ls *"]],
-                "questions": [[pattern, level, [reason], [0], False], ["ls *", level, ["lists"], [1], False]][:questions]}
+                "questions": [[pattern, level, [reason], [0], False],
+                              ["ls *", level, ["lists"], [1], False]][:questions]}
         line = prompt.refusal_line(build_plan(spec), (), project="/w")
         assert "…" not in line                                              # nothing cut
         flat = " ".join(line.split())

@@ -24,7 +24,8 @@ from model_stub import ModelStub, Reply
 from wispsh import pipeline
 from wispsh.ask import prompt
 from wispsh.classifier import cache, client, opinion, request, select
-from wispsh.cli import doctor, explain
+from wispsh import explain
+from wispsh.cli import doctor
 from wispsh.config import ConfigError, load_config, parse_config
 from wispsh.decide import gate
 from wispsh.model import Finding, Judged, Key, Level, Part, Verdict

@@ -27,7 +27,8 @@ CATASTROPHIC = [
     "/bin/rm -rf /", "ls; rm -rf ~", "true && rm -rf /", "echo $(rm -rf ~)", "bash -c 'rm -rf /'",
     "r\\m -rf /", '"r"m -rf /', "rm${IFS}-rf${IFS}/", "r\\\nm -rf ~",
     ":(){ :|:& };:", "bomb(){ bomb|bomb& };bomb",
-    "mkfs.ext4 /dev/sda1", "mkfs -t xfs /dev/nvme0n1", "dd if=/dev/zero of=/dev/sda bs=1M", "sudo dd if=x of=/dev/nvme0n1",
+    "mkfs.ext4 /dev/sda1", "mkfs -t xfs /dev/nvme0n1", "dd if=/dev/zero of=/dev/sda bs=1M",
+                "sudo dd if=x of=/dev/nvme0n1",
     "chmod -R 777 /", "chmod 777 -R /",
 ]
 

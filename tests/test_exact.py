@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from wispsh.agents import shimfile
+from wispsh.support import shimfile
 
 REPO = Path(__file__).resolve().parent.parent
 BASH = shutil.which("bash") or "/bin/bash"

@@ -15,7 +15,7 @@ import pexpect
 import pytest
 
 from wispsh import realshell
-from wispsh.agents import shimfile
+from wispsh.support import shimfile
 
 REPO = Path(__file__).resolve().parent.parent
 DRIVER = Path(__file__).resolve().parent / "exec_driver.py"

@@ -182,7 +182,8 @@ def test_broken_homes_give_one_plain_line_never_a_traceback(tmp_path, spoil):
     commands = [[WISP, "approvals", "list"], [WISP, "approvals", "--json"], [WISP, "approvals", "add", "x *"],
                 [WISP, "approvals", "revoke", "abc"], [WISP, "approvals", "clear", "--yes"], [WISP, "audit"],
                 [WISP, "audit", "--json"], [WISP, "doctor"], [WISP, "doctor", "--json"], [WISP, "explain", "ls"],
-                [WISP, "shims", "list", "--json"], [WISPSH, "-c", "echo ran"], [WISPSH, "--yes", "-c", "rm -rf nothing"],
+                [WISP, "shims", "list", "--json"], [WISPSH, "-c", "echo ran"],
+                [WISPSH, "--yes", "-c", "rm -rf nothing"],
                 [WISPSH, "--explain", "--json", "-c", "ls"]]
     for argv in commands:
         done = b.run(*argv, env=env)

@@ -425,7 +425,8 @@ def test_wispsh_c_below_threshold_imports_neither_psutil_nor_platformdirs(g, tmp
 
 def _runtime(text: str, level: Level) -> Judged:
     part = Part(text=text, span=(0, len(text)), argv=(None,), runtime_program=True)
-    return Judged(part, Key(program=None, verb=None, pattern=text, exact=True), Verdict.of(level, "test.rule", "run time"))
+    return Judged(part, Key(program=None, verb=None, pattern=text, exact=True), Verdict.of(level, "test.rule", "run "
+                                                                                                               "time"))
 
 
 def test_a_program_chosen_at_run_time_is_never_remembered_beyond_the_line(g):

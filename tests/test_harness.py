@@ -143,7 +143,8 @@ def shapes(b, payload: str) -> dict[str, tuple[str, tuple[str, ...]]]:
         "claude-no-snapshot": (claude(payload, snap=None, cwd=b.cwd), ()),
         "claude-stdin-kept": (claude(payload, snap=b.snap, cwd=b.cwd, redirect=""), ()),
         "claude-unalias": (claude(payload, snap=b.snap, cwd=b.cwd, unalias=True), ()),
-        "claude-old-escaped-redirect": (claude(payload, snap=b.snap, cwd=b.cwd, redirect=" \\< /dev/null", old=True), ()),
+        "claude-old-escaped-redirect": (claude(payload, snap=b.snap, cwd=b.cwd, redirect=" \\< /dev/null", old=True),
+                                        ()),
         "claude-backslash-escape": (claude(payload, snap=b.snap, cwd=b.cwd, quoted=sq(payload, "'\\''")), ()),
         "codex-wrapper": (codex_wrapper(payload, b.codex), ()),
         "codex-wrapper-saves": (codex_wrapper(payload, b.codex, keys=("HTTP_PROXY", "no_proxy")), ()),
@@ -238,7 +239,8 @@ def test_claude_shell_prefix(box, tmp_path):
     assert harness.match(f"'{prefix}' {sq(chain)}", env=env, config=box.config).payload_decoded == RISKY
     assert harness.match(line, env=box.env, config=box.config) is None          # not the configured prefix
     assert harness.match(line.replace(str(prefix), "/bin/rm", 1), env=env, config=box.config) is None
-    out = subprocess.run([BASH, "-c", f"{prefix} {dq_shellquote(claude(BENIGN, snap=box.snap, cwd=box.cwd, prefix=True))}"],
+    out = subprocess.run([BASH, "-c",
+                          f"{prefix} {dq_shellquote(claude(BENIGN, snap=box.snap, cwd=box.cwd, prefix=True))}"],
                          env=env, capture_output=True, text=True, timeout=10)
     assert out.stdout == "MARK-42\n"
 
@@ -476,7 +478,8 @@ def test_snapshot_runs(box, tmp_path):
     assert all(re.fullmatch(r"[0-9a-f]{64}", d["sha256"]) for d in digests)
     script = "echo '# Snapshot file'\ndeclare -f\nalias -p\n"
     data = json.loads(Path(resource_path("harnesses.json")).read_text())
-    data["snapshot_run_digests"] = [{"id": "t", "agent": "test-agent", "sha256": hashlib.sha256(script.encode()).hexdigest()}]
+    data["snapshot_run_digests"] = [{"id": "t", "agent": "test-agent",
+                                     "sha256": hashlib.sha256(script.encode()).hexdigest()}]
     table_file = tmp_path / "h.json"
     table_file.write_text(json.dumps(data))
     table = harness.load_table(table_file)

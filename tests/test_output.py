@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from wispsh.cli import explain
+from wispsh import explain
 from wispsh.config import Config
 from wispsh.decide import audit, gate
 from wispsh.pipeline import judge

@@ -402,7 +402,7 @@ DIFF_TAILS = [["-c", "echo LINE"], ["echo LINE"], ["-c", "echo LINE", "x"], ["D"
 def test_what_the_real_shell_runs_is_what_wispsh_reads_as_the_line_or_script(real, tmp_path):
     """Differential: each argv shape run by the real shell runs only the line wispsh gates (or the script it
     reads); files named like the words (A, B, C, D, -c) give away any other word taken for code."""
-    from wispsh.cli import shell as sh
+    from wispsh import invocation as sh
 
     path = shutil.which(real)
     if not path:

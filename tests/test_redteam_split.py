@@ -254,7 +254,8 @@ def test_a_program_outside_the_system_directories_keeps_its_path(line, expected)
 def test_an_approval_of_the_harmless_part_never_covers_the_hidden_one():
     """One key per part: the command a runner or a code option runs is a part with its own key."""
     for line, holder in [("unshare -r rm -rf a", "unshare *"), ("git submodule foreach 'rm -rf a'", "git submodule *"),
-                         ("git rebase -x 'rm -rf a' main", "git rebase *"), ("tar --to-command='rm -rf a' -xf t", "tar *"),
+                         ("git rebase -x 'rm -rf a' main", "git rebase *"),
+                         ("tar --to-command='rm -rf a' -xf t", "tar *"),
                          ("script -qc 'rm -rf a' /dev/null", "script *")]:
         keys = [key_for(p).pattern for p in split_line(line).parts]
         assert keys[0] == holder and "rm *" in keys, (line, keys)

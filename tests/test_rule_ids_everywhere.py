@@ -8,7 +8,7 @@ import re
 from test_levels_corpus import load_cases
 from test_rules_support import make_place
 from wispsh import pipeline
-from wispsh.cli.explain import plan_dict
+from wispsh.explain import plan_dict
 
 RULE_ID = re.compile(r"[a-z0-9][a-z0-9_-]*(\.[A-Za-z0-9][A-Za-z0-9_+-]*)+")   # env.PERL5OPT: a variable by name
 

@@ -155,12 +155,78 @@ def test_a_dead_row_fails(place):
     assert When(flag=("f",)).describe() == "flag f"
 
 
+@pytest.mark.parametrize("words,fires", [
+    (["--network=host", "x"], True), (["--net", "host", "x"], True), (["--network", "bridge", "x"], False),
+    (["--network", "bridge", "--net=host", "x"], True), (["x", "--network=host"], True),
+    (["--mount", "src=/root/.ssh", "x"], False), (["--key", "~/.ssh/id_rsa", "x"], True),
+    (["--key", "./k.pem.example", "x"], False), (["--tag", "v2-beta", "x"], True), (["--tag", "beta", "x"], False),
+])
+def test_a_row_tests_an_options_value(place, words, fires):
+    # equals (one of), starts, contains and a place class, on any value the named options were given
+    from wispsh.policy import tables
+    from wispsh.programs.table import Grammar, Program, When
+    from wispsh.vocab import places
+    program = Program("t", grammar=Grammar(long_values=("network", "net", "mount", "key", "tag")), rows=(
+        Row("t.host", "expose", "{option}={value}", When(option=("network", "net"), equals=("host", "container"))),
+        Row("t.key", "secret", "reads {value}", When(option=("key",), place=places.SECRET_CLASSES)),
+        Row("t.tag", "change", "tags {value}", When(option=("tag",), starts=("v",), contains=("-beta",)))))
+    cmd = run("rm x", engine.program("rm"), place)
+    cmd.fired.clear()
+    cmd.found.clear()
+    tables.run(cmd, program, words, "t")
+    assert bool(cmd.fired) == fires, cmd.fired
+    if "t.host" in cmd.fired:
+        assert cmd.found[0].reason in ("network=host", "net=host")
+    with pytest.raises(ValueError, match="names its options"):
+        When(equals=("host",))
+    assert When(option=("net",), equals=("host",)).describe() == "option net equals host"
+
+
 def test_the_index_is_fresh():
     # the engine loads only the families a line's programs need, by programs/index.py; it must say what the
     # families say (regenerate with `python -m wispsh.programs.index`)
     from wispsh.programs import index
     with open(index.__file__, encoding="utf-8") as fh:
         assert fh.read() == index.generate(), "programs/index.py is stale: python -m wispsh.programs.index"
+
+
+STALE_PROBE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from wispsh import pipeline, config
+from wispsh.programs import index
+plan = pipeline.judge(sys.argv[2], config.Config(path='/nonexistent/c.json'), '/tmp', {})
+print(plan.verdict, index._current is not None, 'wispsh.programs.cloud' in sys.modules)
+"""
+
+
+def test_a_program_the_index_does_not_list_yet_is_still_known(tmp_path):
+    # forgetting `python -m wispsh.programs.index` must not make a new program unknown: a name the index does
+    # not know is looked up in the families as they are now (once a process, then from a cache)
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import wispsh
+    copy = tmp_path / "wispsh"
+    shutil.copytree(Path(wispsh.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__", "*.bundle"))
+    (tmp_path / "Resources").symlink_to(Path(wispsh.__file__).parent.parent / "Resources")
+    (copy / "programs" / "extra.py").write_text(
+        "from wispsh.programs.table import Program, Row, programs\n"
+        "PROGRAMS = programs(Program('brandnew', rows=(Row('brandnew.go', 'destroy', 'wipes it all'),)))\n")
+
+    def run(line):
+        done = subprocess.run([sys.executable, "-c", STALE_PROBE, str(tmp_path), line], capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert run("brandnew") == ["ask", "True", "True"]           # made from the families: all imported once
+    assert run("brandnew") == ["ask", "True", "False"]          # then from the cache: none imported for it
+    assert run("ls -la") == ["run", "False", "False"]           # a name the index lists is not checked at all
+    (copy / "programs" / "extra.py").write_text("PROGRAMS = {}\n")
+    assert run("brandnew")[1:] == ["True", "True"]               # a source changed: made again
 
 
 def test_a_line_loads_only_the_families_it_needs():

@@ -89,7 +89,8 @@ BENIGN = [
     'echo "$((RANDOM % 10))"', 'lines=$(wc -l < f.txt); echo "$((lines / 2))"', "printf -v pad '%05d' 42",
     'IFS=, read -r a b <<< "1,2"; echo $((a+b))', "sleep $((RANDOM % 3))",
     "head -n $(( $(wc -l < f.txt) / 2 )) f.txt", '[[ "$x" == "y" ]]', "x=$(( $(date +%s) / 60 ))",
-    "n=$(ls | wc -l); echo $((n))", "uid=$(id -u); [[ $uid -eq 0 ]] && echo root", "s=$(stat -c %s f.txt); echo $((s/1024))",
+    "n=$(ls | wc -l); echo $((n))", "uid=$(id -u); [[ $uid -eq 0 ]] && echo root",
+          "s=$(stat -c %s f.txt); echo $((s/1024))",
     "v=${x//[!0-9]/}; echo $((v))", "for ((i=${#a[@]}-1; i>=0; i--)); do echo ${a[i]}; done", "echo $(( 16#ff ))",
     "rc=$?; exit $rc", "f() { return 1; }; f", "exit $?", "printf '%d\\n' 42", "a=(1 2 3); echo ${a[1]}",
 ]

@@ -37,7 +37,8 @@ def rules(outcome) -> set[str]:
     ("-e git+https://github.com/someone/fork.git#egg=x\n", D, "install.from-vcs"),
     ("requests @ https://files.evil.example/requests-9.tar.gz\n", D, "install.from-url"),
     ("# --index-url https://pypi.evil.example/simple (commented out)\nrequests\n", M, None),
-    ("--trusted-host pkgs.evil.example \\\n    --extra-index-url http://pkgs.evil.example/simple\n", D, "index.foreign"),
+    ("--trusted-host pkgs.evil.example \\\n    --extra-index-url http://pkgs.evil.example/simple\n", D,
+     "index.foreign"),
 ])
 def test_a_requirements_file_is_judged_by_what_it_says(place, text, level, rule):
     write(place, "requirements.txt", text)

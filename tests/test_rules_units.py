@@ -64,12 +64,15 @@ def test_stop_at_first_operand():
 
 
 @pytest.mark.parametrize("word,cls", [
-    ("~", places.HOME), ("$HOME", places.HOME), ("~/.bashrc", places.DOTFILE), ("~/.config/fish/config.fish", places.DOTFILE),
+    ("~", places.HOME), ("$HOME", places.HOME), ("~/.bashrc", places.DOTFILE),
+                                      ("~/.config/fish/config.fish", places.DOTFILE),
     ("~/.ssh/id_rsa", places.SECRET), ("~/.aws/credentials", places.SECRET), ("~/.netrc", places.SECRET),
     ("/etc/passwd", places.SYSTEM), ("/usr/bin/x", places.SYSTEM), ("/dev/sda", places.DEVICE), ("/", places.ROOT),
     ("/dev/null", places.HARMLESS), ("/dev/tcp/evil.example/80", places.NETDEV), ("src/a.py", places.PROJECT),
-    (".git/hooks/pre-commit", places.GIT_INTERNAL), (".git/config", places.GIT_INTERNAL), (".env", places.PROJECT_SECRET),
-    ("~/.wisp/approvals.json", places.WISP), ("/tmp/x", places.TEMP), ("..", places.HOME), ("../../..", places.ANCESTOR),
+    (".git/hooks/pre-commit", places.GIT_INTERNAL), (".git/config", places.GIT_INTERNAL),
+                                      (".env", places.PROJECT_SECRET),
+    ("~/.wisp/approvals.json", places.WISP), ("/tmp/x", places.TEMP), ("..", places.HOME),
+                                      ("../../..", places.ANCESTOR),
     ("~/Documents/a.txt", places.HOME_OTHER), ("/srv/app", places.SYSTEM), (".", places.PROJECT_ROOT),
     ("/usr/bin/../../bin", places.SYSTEM), ("~/*", places.HOME), ("/*", places.ROOT), ("~/.ssh/id_*", places.SECRET),
     (".npmrc", places.PROJECT_CONFIG),

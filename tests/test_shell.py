@@ -4,7 +4,7 @@ import subprocess
 
 import pytest
 
-from wispsh.cli import shell
+from wispsh import invocation as shell
 
 BASH = shutil.which("bash")
 

@@ -157,3 +157,30 @@ def test_the_user_loader_imports_no_toml_without_tables(home, tmp_path):
     env = {**os.environ, "WISP_HOME": str(home)}
     done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, cwd=REPO)
     assert done.stdout.strip() == "False", done.stderr
+
+
+VALUE_TESTS = '''schema = 1
+
+[[program]]
+name = "shipit"
+long_values = ["target", "key"]
+row = [
+  { id = "shipit.prod", does = "publish", says = "ships to {value}", when = { option = ["target"], equals = ["prod", "live"] }, examples = ["shipit --target=prod"], not_examples = ["shipit --target dev"] },
+  { id = "shipit.key", does = "secret", says = "reads {value}", when = { option = ["key"], place = ["secret", "wisp-key"] }, examples = ["shipit --key ~/.ssh/id_rsa"], not_examples = ["shipit --key ./notes.txt"] },
+]
+'''
+
+
+def test_a_user_row_tests_an_options_value():
+    from wispsh.config import ConfigError
+    from wispsh.policy import user
+    from wispsh.vocab import places
+
+    programs, _, _ = user.parse_table(VALUE_TESTS, "mine.toml")
+    prod, key = programs["shipit"].rows
+    assert prod.when.option == ("target",) and prod.when.equals == ("prod", "live")
+    assert key.when.place == (places.SECRET, places.WISP_KEY)
+    with pytest.raises(ConfigError, match="not a place class"):
+        user.parse_table(VALUE_TESTS.replace('"wisp-key"', '"vault"'), "mine.toml")
+    with pytest.raises(ConfigError, match="name it"):
+        user.parse_table(VALUE_TESTS.replace('option = ["target"], ', ""), "mine.toml")

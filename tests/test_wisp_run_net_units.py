@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from wispsh.sandbox import netgrants, netns, netrules
-from wispsh.sandbox.netrules import LAN, LINK, LOOPBACK, NEVER, PUBLIC, NetError
+from wispsh.sandbox import netgrants, netns
+from wispsh.support import netrules
+from wispsh.support.netrules import LAN, LINK, LOOPBACK, NEVER, PUBLIC, NetError
 
 
 # ---------------------------------------------------------------- the rules

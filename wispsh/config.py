@@ -211,8 +211,8 @@ class Config(Record):
 
     def __init__(self, path, threshold=Level.MODERATE, persist_days=30.0, wait_seconds=120.0, prompt_seconds=300.0,
                  terminal_programs=(), deny=(), shells=None, known_shells=(), trusted_sources=(),
-                 audit_max_bytes=10 * 1024 * 1024, audit_required=False, wait_seconds_by_agent=None, protect=(), classifier=None, raw=None,
-                 run_threshold=Level.HIGH, contained=None) -> None:
+                 audit_max_bytes=10 * 1024 * 1024, audit_required=False, wait_seconds_by_agent=None, protect=(),
+                 classifier=None, raw=None, run_threshold=Level.HIGH, contained=None) -> None:
         _set(self, 'path', path)
         _set(self, 'threshold', threshold)
         _set(self, 'persist_days', persist_days)
@@ -333,8 +333,8 @@ def _check_value(key: str, value, path: Path) -> None:
     elif key in ("run.writes", "run.secrets", "run.sockets", "run.sshAgent", "run.gpgAgent", "run.display",
                  "run.nesting", "run.restore"):
         ok = isinstance(value, bool)
-    elif key == "run.net":                  # a section of its own: sandbox/netrules.py reads and checks it
-        from wispsh.sandbox.netrules import check_section
+    elif key == "run.net":                  # a section of its own: support/netrules.py reads and checks it
+        from wispsh.support.netrules import check_section
 
         problem = check_section(value)
         if problem:

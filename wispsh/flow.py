@@ -198,7 +198,7 @@ def explained(text: str, *, as_json: bool, args: Sequence[str] = (), config: Con
     `notes` are added to the plan's (the start-up files the shell reads); `also` is code the shell runs
     besides the text (an untrusted start-up file, BASH_ENV, ...): each is judged as the check judges it, named
     in a note with its verdict, and the worst verdict is the exit status."""
-    from wispsh.cli import explain as render
+    from wispsh import explain as render
     from wispsh.model import replace
     from wispsh.support.text import shown
 

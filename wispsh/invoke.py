@@ -15,7 +15,6 @@ import errno
 import os
 
 USAGE = 2
-REFUSED = 126
 
 # The argv word that names the held text: the caller replaces it with ". /dev/fd/N" once the fd is placed.
 HELD_WORD = ". \0held"
@@ -52,7 +51,7 @@ def exits(status: int, *, stdout: str = "", stderr: str = "") -> Outcome:
 
 
 def refusal(message: str, warnings=()) -> Outcome:
-    from wispsh.realshell import refusal_line
+    from wispsh.realshell import REFUSED, refusal_line
 
     said = ""
     if warnings:
@@ -64,7 +63,8 @@ def refusal(message: str, warnings=()) -> Outcome:
 
 def runs(shell: str, argv, depth: int, *, line: bool, held: bytes | None = None, config=None,
          env_drop=()) -> Outcome:
-    from wispsh.realshell import DEPTH_VARIABLE, GATED_VARIABLE
+    from wispsh.decide.nested import GATED_VARIABLE
+    from wispsh.realshell import DEPTH_VARIABLE
 
     env_add = {DEPTH_VARIABLE: str(depth)}
     if line:
@@ -76,7 +76,7 @@ def beneath_gated_line(env, pid: int) -> bool:
     """True when the process `pid` was started, at any depth, by a line that a gate checked (an agent's
     command): env says so, or the environment some ancestor was started with does (unsetting the variable
     does not change that record)."""
-    from wispsh.realshell import GATED_VARIABLE
+    from wispsh.decide.nested import GATED_VARIABLE
 
     if env.get(GATED_VARIABLE):
         return True
@@ -125,7 +125,7 @@ def _config(config):
 def _decide(argv, *, env, cwd, stdin_is_tty, read_stdin, find_shell, config, answers, allow_yes, pid,
             source, beneath, plans=None) -> Outcome:
     from wispsh import realshell
-    from wispsh.cli import shell
+    from wispsh import invocation as shell
     from wispsh.config import ConfigError
 
     from wispsh.support.inherited import caller_argv0
@@ -288,7 +288,7 @@ def _gated_shell(invocation, *, env, cwd, config, real_shell, depth, answers, so
     functions) is judged first. Not a checked line: nothing it starts counts as beneath an allowed line (its
     token above is dropped), and approvals of the shell itself (`bash *`) cover nothing typed into it."""
     from wispsh import flow
-    from wispsh.cli import shell
+    from wispsh import invocation as shell
     from wispsh.decide.nested import VARIABLE
 
     if _restricted(invocation, real_shell):
@@ -355,7 +355,7 @@ def _startup_for_explain(invocation, env, config, mode: str, find_shell) -> tupl
     """For --explain: notes naming the start-up files the real shell reads (trusted or not), and the code it
     runs besides the text (the untrusted ones, BASH_ENV, ...), judged like the check does."""
     from wispsh import realshell, startup
-    from wispsh.cli import shell
+    from wispsh import invocation as shell
 
     try:
         real_shell = find_shell(invocation, config, env)

@@ -14,14 +14,13 @@ from wispsh.programs.wrappers import SYSTEM_DIRS, program_name, unwrap
 from wispsh.support.lazyre import lazy_re
 from wispsh.support.memo import cache
 from wispsh.support.record import Record
+from wispsh.vocab.shells import KEYED as KEYED_SHELLS
 
 _set = object.__setattr__  # records set their fields once, in __init__
 
 MULTIPLEXERS_FILE = "multiplexers.txt"
 MULTIPLEXER_OPTIONS_FILE = "multiplexer-options.txt"
 
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "tcsh", "csh", "pwsh",
-                    "powershell"})
 
 # Keywords that lead a clause (`do rm x` is `rm x`) and keywords that are never a command of their own.
 CLAUSE_KEYWORDS = frozenset({"do", "then", "else", "elif", "if", "while", "until", "!", "{", "coproc"})
@@ -217,7 +216,7 @@ def _outside_system_dirs(word: str | None) -> str | None:
 
 def _process_substitution_script(part: Part, program: str) -> bool:
     """`bash <(curl …)`, `python <(…)`: the program runs code that a pipe hands it."""
-    if program not in SHELLS and _interpreter(program) is None:
+    if program not in KEYED_SHELLS and _interpreter(program) is None:
         return False
     return any(w.startswith(("<(", ">(")) for w in part.words[1:])
 
@@ -271,7 +270,7 @@ def _reads_stdin_code(program: str, args: Sequence[str | None]) -> bool:
             return i + 1 >= len(args) or args[i + 1] == "-"
         if not (word.startswith("-") and len(word) > 1):
             return False  # a script file: stdin is its data
-        if program in SHELLS and not word.startswith("--") and "s" in word[1:]:
+        if program in KEYED_SHELLS and not word.startswith("--") and "s" in word[1:]:
             return True
         if word in _SHELL_VALUE_OPTIONS or word in spec.long_value:
             i += 2
@@ -334,7 +333,7 @@ def _runs_code_as_written(part: Part, program: str, args: Sequence[str | None], 
         return any(word is None for word in args)
     # code on stdin (heredoc, here-string, pipe), or a script or code that xargs appends at run time
     fed_stdin = part.stdin_code is not None or (part.pipeline is not None and part.stage > 0) or "xargs" in wrappers
-    if program in SHELLS and program not in INTERPRETERS:
+    if program in KEYED_SHELLS and program not in INTERPRETERS:
         has_c, code = _shell_code(args)
         if has_c:
             return code is None or code is _RUNTIME
@@ -343,7 +342,7 @@ def _runs_code_as_written(part: Part, program: str, args: Sequence[str | None], 
     if spec is not None:
         if _inline_code(program, args, spec):
             return True
-        if program in SHELLS:   # fish, pwsh: `-c` was looked for above
+        if program in KEYED_SHELLS:   # fish, pwsh: `-c` was looked for above
             return fed_stdin and _reads_stdin_code(program, args)
         return fed_stdin and program != "npx" and _reads_stdin_code(program, args)
     return False

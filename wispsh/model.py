@@ -1,7 +1,8 @@
 """The data that flows through the pipeline, one way, as immutable records.
 
-shell.py -> Invocation; split.py -> Split[Part]; keys.py -> Key; rules -> Verdict;
-gate.py -> Plan. No stage mutates what an earlier one produced.
+parse/ -> Split[Part]; keys.py -> Key; policy/ -> Verdict; decide/gate.py -> Plan; ask/ -> Answer.
+No stage mutates what an earlier one produced. (invocation.py's Invocation is its own: argv is read before
+this module is imported.)
 
 Records are plain classes (support/record.py), not dataclasses: every agent command imports this module,
 and `dataclasses` (with the inspect, ast, dis and tokenize it brings) plus building 14 dataclasses cost more
@@ -89,7 +90,7 @@ for _member in Level._members:
 del _member
 
 
-# ---------------------------------------------------------------- split.py
+# ---------------------------------------------------------------- parse/
 
 
 class Redirect(Record):
@@ -236,7 +237,7 @@ class Key(Record):
         _set(self, 'runs_nothing', runs_nothing)
 
 
-# ---------------------------------------------------------------- rules/
+# ---------------------------------------------------------------- policy/
 
 
 class Finding(Record):
@@ -306,7 +307,7 @@ class DenyHit(Record):
         _set(self, 'matched', matched)
 
 
-# ---------------------------------------------------------------- gate.py
+# ---------------------------------------------------------------- decide/gate.py
 
 
 class Judged(Record):
@@ -409,7 +410,7 @@ class Plan(Record):
         _set(self, 'written', written)
 
 
-# ---------------------------------------------------------------- ask.py
+# ---------------------------------------------------------------- ask/
 
 
 class Answer(Record):

@@ -1,4 +1,4 @@
-"""The pipeline from a line of text to a Plan: split -> keys -> rules (+ deny) -> gate.
+"""A line of text to a Plan: harness templates -> split -> keys -> policy -> classifier -> deny -> gate.
 
 Used by `wispsh` (before exec) and by `--explain` / `wisp explain`. It never asks, writes or runs.
 

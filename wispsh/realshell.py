@@ -11,9 +11,6 @@ import sys
 
 REFUSED = 126
 DEPTH_VARIABLE = "WISP_DEPTH"   # how many wispsh execs lie above this one
-# Set for the shell that runs a checked line: everything beneath it was started by that line (an agent's
-# command), which may not answer questions (`wisp watch`) nor say --yes. Only ever added, never removed.
-GATED_VARIABLE = "WISP_GATED"
 MAX_DEPTH = 32                  # tmux, vim :!, sudo -s nest a few levels; a shim loop nests without end
 DEFAULT_SHELLS = ("bash", "sh")  # called as wispsh: bash where present, else sh
 DEFAULT_KEY = "default"         # config `shell.default`: the real shell for `wispsh` itself
@@ -204,9 +201,10 @@ def exec_shell(path: str, argv: tuple[str, ...] | list[str], env: dict[str, str]
     env = dict(env)
     env[DEPTH_VARIABLE] = str(depth)
     if gated:
-        env[GATED_VARIABLE] = "1"
+        from wispsh.decide import nested
+
+        env[nested.GATED_VARIABLE] = "1"
         if mint:
-            from wispsh.decide import nested
             from wispsh.support.signing import wisp_home
 
             token = nested.mint(wisp_home(env), dict(config.shells) if config is not None else {},

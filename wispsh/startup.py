@@ -19,7 +19,7 @@ is read either way.
 $BASH_ENV (bash without -i) and $ENV (sh -i) name their file by the environment, which a line can set: such
 a file is trusted only when it is one of the shells' own start-up files in $HOME and passes the checks above;
 anything else (another path, a value with expansions) is judged as `. VALUE`, as the shell expands it.
---rcfile/--init-file name a file on the command line: always the agent's, judged (cli/shell.py).
+--rcfile/--init-file name a file on the command line: always the agent's, judged (invocation.py).
 """
 from __future__ import annotations
 

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from wispsh.agents import marks
 from wispsh.config import Config
 from wispsh.support.record import Record
+from wispsh.vocab.shells import CODEX_NAMES
 
 _set = object.__setattr__  # records set their fields once, in __init__
 
@@ -544,7 +545,6 @@ def _rc_trusted(path: str, config: Config, env: Mapping[str, str]) -> bool:
     return stat.S_ISREG(st.st_mode) and _owner_ok(st, False) and _owner_ok(dst, False)
 
 
-_SHELL_NAMES = {"bash", "zsh", "sh"}
 
 
 @cache
@@ -565,7 +565,7 @@ def _real_shell(path: str, config: Config) -> bool:
     """
     if not os.path.isabs(path) or os.path.normpath(path) != path:
         return False
-    if os.path.basename(path) not in _SHELL_NAMES:
+    if os.path.basename(path) not in CODEX_NAMES:
         return False
     try:
         real = os.path.realpath(path)
@@ -577,7 +577,7 @@ def _real_shell(path: str, config: Config) -> bool:
     known = _etc_shells() | set(config.shells.values()) | set(config.known_shells)
     if path in known or real in known or os.path.basename(real) == "wispsh":
         return True
-    from wispsh.agents.shimfile import read_shim   # a shell shim `wisp shims install` laid, in a directory only the user writes
+    from wispsh.support.shimfile import read_shim   # a shell shim `wisp shims install` laid, in a directory only the user writes
 
     shim = read_shim(path)
     if shim is None or shim.kind != "shell" or shim.stale:

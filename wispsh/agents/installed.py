@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import os
 
+from wispsh.vocab.places import is_under
+
 GIT_HOOKS = frozenset({
     "applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit", "prepare-commit-msg",
     "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge", "pre-push", "pre-receive", "update",
@@ -39,10 +41,6 @@ class Started:
         self.line, self.note, self.path = line, note, path
 
 
-def _under(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip("/") + "/")
-
-
 def _git_hook(real: str) -> bool:
     hooks = os.path.dirname(real)
     git_dir = os.path.dirname(hooks)
@@ -58,7 +56,7 @@ def _in_the_project(real: str, cwd: str, env) -> bool:
     from wispsh.decide.session import project_root
 
     for root in {project_root(cwd), os.path.realpath(cwd)}:
-        if not _under(real, root):
+        if not is_under(real, root):
             continue
         homes = {os.path.realpath(user_home()), os.path.realpath(env.get("HOME") or user_home())}
         below = real[len(root.rstrip("/")) + 1:]

@@ -6,7 +6,7 @@ else. A shell shim runs wispsh.cli.sh (the file's name picks the real shell). A 
 (`wispsh-shim program`) gates its argv as the line `shlex.join(argv)` through the same gate as
 `wispsh -c`, then execs the real program of its name found on PATH without the shims.
 
-`run_program` is on the hot path of every program shim: nothing heavy is imported at module level.
+A program shim runs cli/shim.py's `run_program`.
 """
 from __future__ import annotations
 
@@ -14,11 +14,10 @@ import os
 import sys
 from pathlib import Path
 
-from wispsh.agents.shimfile import ShimError, import_paths, launcher_text, read_shim, shims_in  # noqa: F401
+from wispsh.support.shimfile import ShimError, import_paths, launcher_text, read_shim, shims_in  # noqa: F401
 
 SHELL_SHIMS = ("bash", "sh", "zsh")           # laid by default
 LAUNCHER_NAME = "wispsh"                     # a shell shim under this name runs the configured default
-NOT_FOUND = 127                              # as a shell says for a command it cannot find
 
 
 # ---------------------------------------------------------------- where and what
@@ -48,7 +47,7 @@ def install(directory: Path, *, shells=SHELL_SHIMS, programs=(), python: str | N
     into a directory others can write.
     """
     from wispsh.config import untrusted_reason
-    from wispsh.cli.shell import SHELL_NAMES
+    from wispsh.vocab.shells import STANDS_IN_FOR as SHELL_NAMES
 
     client = None
     if compiled and python in (None, sys.executable) and paths is None:
@@ -145,33 +144,3 @@ def dirs_with_shims(env, extra=()) -> list[Path]:
         if real not in seen and shims_in(Path(candidate)):
             seen[real] = Path(candidate)
     return list(seen.values())
-
-
-# ---------------------------------------------------------------- a program shim running
-
-
-def run_program(argv: list[str] | None = None) -> int:
-    """The program shim: gate `shlex.join(argv)` (argv[0] = the program's name), then exec the real one."""
-    import shlex
-
-    from wispsh import realshell
-    from wispsh.support import inherited
-
-    inherited.keep()                        # the caller's signals and closed fds, given back at the exec
-    inherited.quiet_closed_streams()
-    argv = list(sys.argv if argv is None else argv)
-    name = os.path.basename(argv[0])
-    env = dict(os.environ)
-    depth = realshell.next_depth(env)
-    realshell.check_depth(depth)
-    real = realshell.search_path(name, env, realshell.own_directories(argv[0]))
-    if real is None:
-        sys.stderr.write(f"wispsh: {name}: command not found (no real {name} on PATH past the shims)\n")
-        return NOT_FOUND
-    from wispsh import flow
-
-    # Accepted: variables that make the program run code (GIT_SSH_COMMAND, ...) are judged where a line sets
-    # them, not here. Returns only when every part may run; else exits 126.
-    flow.check(shlex.join([name, *argv[1:]]))
-    realshell.exec_shell(real, [name, *argv[1:]], env, depth, gated=True)
-    return realshell.REFUSED                          # exec_shell never returns; fail closed if it did

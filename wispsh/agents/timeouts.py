@@ -4,8 +4,6 @@ with its own timeout message, the audit with nothing and the watcher with "withd
 earlier gives the model the refusal line, the audit the event and the watcher "timed out"."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 MARGIN = 0.1            # of the agent's limit, at least MIN_MARGIN seconds: room to refuse and audit
 MIN_MARGIN = 2.0
 
@@ -30,12 +28,3 @@ def wait_seconds(configured: float, agent: str | None) -> float:
     if limit is None:
         return configured
     return max(0.0, min(configured, limit - max(MIN_MARGIN, limit * MARGIN)))
-
-
-def asking_agent(env: Mapping[str, str]) -> str | None:
-    from wispsh.decide import session
-
-    try:
-        return session.current(dict(env)).agent
-    except Exception:                   # who is asking decides only how long to wait
-        return session.agent_from_env(env)

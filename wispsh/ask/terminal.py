@@ -67,7 +67,8 @@ def in_use_by_another(fd: int) -> str | None:
         return "its foreground process group is not ours"
     leader = os.getpgrp()
     if leader != os.getpid():
-        from wispsh.decide.session import SHELLS, WRAPPERS
+        from wispsh.decide.session import WRAPPERS
+        from wispsh.vocab.shells import BETWEEN as SHELLS
 
         names = process_names(leader)
         if names is not None and not names & (SHELLS | WRAPPERS) and not any(n.startswith("python") for n in names):

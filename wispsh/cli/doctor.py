@@ -20,6 +20,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from wispsh.vocab.shells import CODEX_NAMES, STANDS_IN_FOR
+
 OK, WARN, FAIL = "ok", "warn", "fail"
 EXIT = {OK: 0, FAIL: 1, WARN: 3}            # wisp doctor's exit status: the worst check decides
 
@@ -43,7 +45,6 @@ CLIENTS = (
 
 # How each agent finds its shell (design/agents.md), as doctor reports it.
 DETACHING_AGENTS = ("Claude Code", "Codex", "opencode", "Goose")   # no terminal: questions go to wisp watch
-CODEX_SHELL_NAMES = ("bash", "zsh", "sh")   # Codex takes the password-file shell only under these names
 PRIVATE_FILES = ("config.json", "approvals.json", "audit.jsonl")   # 0600: approvals and commands are private
 
 
@@ -107,7 +108,6 @@ def _read_json(path: Path) -> tuple[dict | None, str | None]:
 
 def install_checks(env):
     from wispsh import realshell
-    from wispsh.cli import shell
     from wispsh.config import ConfigError, load_config, wisp_home
 
     config = None
@@ -129,7 +129,7 @@ def install_checks(env):
                                            "the real ones")
             names = ()
         else:
-            names = (realshell.DEFAULT_KEY, *shell.SHELL_NAMES)
+            names = (realshell.DEFAULT_KEY, *STANDS_IN_FOR)
         for name in names:
             try:
                 path = realshell.find_shell(None if name == realshell.DEFAULT_KEY else name, config, dict(env), name)
@@ -279,7 +279,8 @@ def _recipe(check: Check, run_works: bool) -> Check:
 
 
 def shim_checks(env, run_works: bool = False):
-    from wispsh.agents import shimfile, shims
+    from wispsh.agents import shims
+    from wispsh.support import shimfile
     from wispsh.config import untrusted_reason
 
     yield client_check(env)
@@ -492,7 +493,7 @@ def codex_check(env) -> Check:
         login = pwd.getpwuid(os.getuid()).pw_shell
     except KeyError:
         login = ""
-    if os.path.basename(login) in CODEX_SHELL_NAMES:
+    if os.path.basename(login) in CODEX_NAMES:
         good, where = points_at_wispsh(login, env)
         if good:
             return Check(OK, "Codex", f"runs your login shell {login}: wispsh")
@@ -652,7 +653,8 @@ def walls_checks(env) -> list:
 def network_check(net, bwrap: str) -> Check:
     """The network wall: which mode, what is allowed, and whether the bridge (the proxy's listener made
     inside the namespace's own network from outside: sandbox/netns.py) works here, by trying it."""
-    from wispsh.sandbox import netgrants, netns, netrules
+    from wispsh.sandbox import netgrants, netns
+    from wispsh.support import netrules
     from wispsh.config import wisp_home
 
     if net.mode == "all":

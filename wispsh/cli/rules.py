@@ -20,7 +20,7 @@ def check(path: str) -> dict:
         programs, levels, origin = user.parse_table(text, path)
         from wispsh.programs import index
         for name in programs:
-            if name in index.FAMILY:
+            if index.family_of(name) is not None:
                 raise ConfigError(f"{origin[name]}: {name!r} is a program the gate knows; set the levels of its "
                                   f"rules under [levels] instead")
     except ConfigError as exc:
@@ -145,7 +145,7 @@ def show(name: str, config: Config | None) -> dict | None:
     from wispsh.programs import index
 
     rules = user.load(config) if config is not None else user.EMPTY
-    family = index.FAMILY.get(name)
+    family = index.family_of(name)
     if family is not None:
         program = index.table(family)[name]
         source = importlib.import_module(f"wispsh.programs.{family}").__file__

@@ -16,24 +16,6 @@ import sys
 
 USAGE = 2
 
-# Names this module has always offered, from where they live now; imported on first use (nothing is imported
-# here before main() has put the modules bundle in place, support/hotload.py).
-_ELSEWHERE = {"HELP": ("wispsh.cli.shell", "HELP_TEXT"),      # printed by invoke.decide for --help
-              # reading a script once, as the shell that will run it would find it (both callers need it)
-              "READ_LIMIT": ("wispsh.invoke", "READ_LIMIT"),
-              "SHELLS_THAT_DO_NOT_SEARCH_PATH": ("wispsh.invoke", "SHELLS_THAT_DO_NOT_SEARCH_PATH"),
-              "_read_all": ("wispsh.invoke", "_read_all"), "read_script": ("wispsh.invoke", "read_script"),
-              "read_script_or_error": ("wispsh.invoke", "read_script_or_error")}
-
-
-def __getattr__(name: str):
-    if name not in _ELSEWHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module, attribute = _ELSEWHERE[name]
-    __import__(module)
-    return getattr(sys.modules[module], attribute)
-
-
 def beneath_gated_line(env: dict[str, str]) -> bool:
     """True when this wispsh was started, at any depth, by a line that a gate checked (an agent's command)."""
     from wispsh.invoke import beneath_gated_line as beneath
@@ -107,7 +89,7 @@ def beneath_outcome(argv: list[str], env, cwd: str, pid: int, stdin_is_tty: bool
     then the real shell (its token kept, none minted); None when the token does not hold for `pid` (the line
     is then judged in full). Also the plain mode's warm judge's answer for its client `pid` (warm/judge.py)."""
     from wispsh import invoke
-    from wispsh.cli import shell
+    from wispsh import invocation as shell
     from wispsh.decide import nested
     from wispsh.invoke import read_script_or_error
     from wispsh.support import signing
@@ -212,8 +194,8 @@ def perform(outcome, env: dict[str, str]) -> int:
         sys.stderr.write(outcome.stderr)
         sys.stderr.flush()
     if outcome.shell is None:
-        if outcome.status == invoke.REFUSED:
-            os._exit(invoke.REFUSED)            # as realshell.refuse: nothing else runs on the way out
+        if outcome.status == realshell.REFUSED:
+            os._exit(realshell.REFUSED)            # as realshell.refuse: nothing else runs on the way out
         return outcome.status
     if outcome.session is not None:
         _gated_shell(outcome, env)

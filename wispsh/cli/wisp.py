@@ -502,7 +502,8 @@ def shims_install(directory: str | None, programs: tuple[str, ...], shells: tupl
     import os
 
     from wispsh import realshell
-    from wispsh.agents import shimfile, shims
+    from wispsh.agents import shims
+    from wispsh.support import shimfile
 
     where = _shim_dir(directory)
     try:
@@ -528,7 +529,8 @@ def shims_list(directory: str | None, as_json: bool) -> None:
     """What is laid where, and whether PATH finds the shims before the real shells and programs."""
     import os
 
-    from wispsh.agents import shimfile, shims
+    from wispsh.agents import shims
+    from wispsh.support import shimfile
 
     env = dict(os.environ)
     dirs = shims.dirs_with_shims(env, extra=[directory] if directory else [])

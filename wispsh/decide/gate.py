@@ -445,7 +445,8 @@ def _events(plan: Plan, final, line_decision, answer_of, here, env, cwd, source,
                                   levels=levels, patterns=sorted({j.key.pattern for j in quiet})[:20], **common))
     for j in (plan.judged[i] for i in logged):
         opinion = {"classifier": j.opinion.to_json()} if j.opinion is not None else {}   # model, latency, raised
-        events.append(audit.event("classification", pattern=audit.cut(j.key.pattern, audit.COMMAND_MAX), level=str(j.verdict.level),
+        events.append(audit.event("classification", pattern=audit.cut(j.key.pattern, audit.COMMAND_MAX),
+                                  level=str(j.verdict.level),
                                   reasons=audit.reasons_field(j.verdict.reasons), rules=list(j.verdict.rules),
                                   **audit.command_fields(j.part.text), **common, **opinion))
     for i in logged:

@@ -21,6 +21,9 @@ from __future__ import annotations
 import os
 
 VARIABLE = "WISP_ALLOWED"
+# Set for the shell that runs a checked line: everything beneath it was started by that line (an agent's
+# command), which may not answer questions (`wisp watch`) nor say --yes. Only ever added, never removed.
+GATED_VARIABLE = "WISP_GATED"
 MAX_HOPS = 128
 # What policy/deny.py's built-in patterns and word checks cannot match without (rm -rf /, find / -delete, fork
 # bombs, mkfs/dd/wipefs onto disks, chmod -R 777 /): a line holding none of them, read also with quotes,

@@ -10,14 +10,11 @@ import os
 
 from wispsh.support.memo import cache
 from wispsh.support.record import Record
+from wispsh.vocab.shells import BETWEEN
 
 _set = object.__setattr__  # records set their fields once, in __init__
 
-# Processes that stand between the agent and us; never the session themselves.
-SHELLS = frozenset({
-    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ksh93", "ash", "busybox", "fish", "tcsh", "csh", "yash",
-    "wispsh",
-})
+# Processes that stand between the agent and us (vocab/shells.BETWEEN, and these); never the session themselves.
 WRAPPERS = frozenset({
     "env", "timeout", "nohup", "sudo", "doas", "su", "runuser", "setsid", "script", "nice", "ionice",
     "stdbuf", "time", "xargs", "flock", "chrt", "taskset", "unbuffer", "chronic", "caffeinate", "command",
@@ -127,7 +124,7 @@ def passes_through(name: str, cmdline: list[str]) -> bool:
     base = _basename(name)
     if base.startswith("-"):                      # login shells: "-bash"
         base = base[1:]
-    return base in SHELLS or base in WRAPPERS or is_wispsh(name, cmdline)
+    return base in BETWEEN or base in WRAPPERS or is_wispsh(name, cmdline)
 
 
 class Here(Record):
@@ -283,10 +280,10 @@ def started_with(pid: int, variable: str) -> bool:
 
 def gated_ancestor(pid: int, *, limit: int = 256) -> int | None:
     """The nearest process at or above `pid` that was started beneath a line a gate checked (it carries
-    WISP_GATED from run.exec_shell), or None. Linux /proc only; elsewhere None, and only the environment of
+    WISP_GATED from realshell.exec_shell), or None. Linux /proc only; elsewhere None, and only the environment of
     the process itself can tell (accepted: a process detached from the tree that also dropped the variable
     looks like one a person started)."""
-    from wispsh.realshell import GATED_VARIABLE
+    from wispsh.decide.nested import GATED_VARIABLE
 
     for _ in range(limit):
         if pid is None or pid <= 0:

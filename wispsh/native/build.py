@@ -65,7 +65,7 @@ def interpreter() -> str:
 
 
 def header(python: str | None = None, paths: list[str] | None = None) -> str:
-    from wispsh.agents.shimfile import import_paths
+    from wispsh.support.shimfile import import_paths
 
     python = python or interpreter()
     paths = import_paths() if paths is None else paths
@@ -131,8 +131,8 @@ def build_fuzzer(out: Path) -> Path:
 
 def front(bin_dir: Path) -> Path:
     """BIN_DIR/wispsh as a shim with the compiled client in front (a console script there is replaced)."""
-    from wispsh.agents import shimfile
-    from wispsh.agents.shimfile import import_paths
+    from wispsh.support import shimfile
+    from wispsh.support.shimfile import import_paths
 
     client = build()
     path = Path(bin_dir) / "wispsh"

@@ -552,16 +552,6 @@ def quoted_substitution_bodies(text: str) -> list[str]:
     return out
 
 
-def process_substitution_bodies(text: str) -> list[str]:
-    """The code of every outermost <(…) and >(…) in a word read as code (`${x:-<(cmd)}`)."""
-    try:
-        lexed = _lex(text)
-    except TooDeep:
-        return [text]
-    return [text[r.inner_start:r.inner_end] for r in lexed.regions[1:]
-            if r.code_parent == 0 and r.origin in ("<()", ">()")]
-
-
 def tokenize(text: str) -> list[str]:
     """Whitespace-separated words of text, quotes and substitutions kept whole."""
     try:

@@ -25,7 +25,6 @@ MAX_CHARS = 4_000_000           # a longer line is judged whole
 MAX_PARTS = 200_000
 MAX_NESTING = tree.MAX_NESTING
 RESERVED = guards.RESERVED
-SHELLS = frozenset(nested.carriers.SHELLS)
 
 # Places where bash evaluates a variable's text: arithmetic (and the subscripts it holds), indirection, prompts.
 _EVALUATES_TEXT = lazy_re(r"\$\(\(|\(\(|\$\[|\blet\b|\$\{!|@P\}|\[\[[^\n]*-(?:eq|ne|lt|le|gt|ge)\b"

@@ -43,10 +43,11 @@ _SIMPLE_ESCAPES = {
 # ---------------------------------------------------------------- the decoder
 
 
-class Segment:
-    """One piece of a word: `kind`, the piece `text` as written, and its `value`: for LITERAL the characters
-    bash reads; for PARAM the variable's name when the expansion is a plain `$x`/`${x}` (else None); for
-    COMMAND and ARITH the code or expression inside. `quoted`: an expansion inside "…" (not word-split)."""
+class Piece:
+    """One piece of a word (parse/scan.py's Segment is a piece of a line): `kind`, the piece `text` as
+    written, and its `value`: for LITERAL the characters bash reads; for PARAM the variable's name when the
+    expansion is a plain `$x`/`${x}` (else None); for COMMAND and ARITH the code or expression inside.
+    `quoted`: an expansion inside "…" (not word-split)."""
 
     __slots__ = ("kind", "text", "value", "quoted")
 
@@ -54,45 +55,21 @@ class Segment:
         self.kind, self.text, self.value, self.quoted = kind, text, value, quoted
 
     def __repr__(self) -> str:
-        return f"Segment({self.kind}, {self.text!r}, {self.value!r})"
+        return f"Piece({self.kind}, {self.text!r}, {self.value!r})"
 
 
-class Word:
-    """A word as written, decoded: `segments`, and `static`, its value when nothing in it is known only at
-    run time (else None). `Word.of(text)`."""
-
-    __slots__ = ("text", "segments")
-
-    def __init__(self, text: str, segments: list[Segment]):
-        self.text, self.segments = text, segments
-
-    @classmethod
-    def of(cls, text: str) -> "Word":
-        return cls(text, decode(text))  # type: ignore[arg-type]
-
-    @property
-    def static(self) -> str | None:
-        if any(s.kind != LITERAL for s in self.segments):
-            return None
-        return "".join(s.value for s in self.segments)  # type: ignore[misc]
-
-    @property
-    def dynamic(self) -> bool:
-        return any(s.kind != LITERAL for s in self.segments)
-
-
-def decode(word: str, static_only: bool = False) -> list[Segment] | None:
+def decode(word: str, static_only: bool = False) -> list[Piece] | None:
     """The segments of one word, left to right (adjacent literal text merged into one segment).
     `static_only`: None as soon as a piece known only at run time begins (without reading to its end)."""
     if "\\\n" in word:
         word = drop_continuations(word)
-    out: list[Segment] = []
+    out: list[Piece] = []
     lit: list[str] = []          # literal characters waiting to become a segment
     lit_text: list[str] = []     # the same, as written
 
     def flush() -> None:
         if lit_text:
-            out.append(Segment(LITERAL, "".join(lit_text), "".join(lit)))
+            out.append(Piece(LITERAL, "".join(lit_text), "".join(lit)))
             lit.clear()
             lit_text.clear()
 
@@ -170,21 +147,21 @@ def _decode_into(word: str, lit: list, lit_text: list, flush, dynamic) -> None:
             i += 1
 
 
-def _dynamic_segment(text: str, quoted: bool) -> Segment:
+def _dynamic_segment(text: str, quoted: bool) -> Piece:
     if text.startswith("`"):
-        return Segment(COMMAND, text, text[1:-1] if text.endswith("`") and len(text) > 1 else text[1:], quoted)
+        return Piece(COMMAND, text, text[1:-1] if text.endswith("`") and len(text) > 1 else text[1:], quoted)
     if text.startswith("$(("):
-        return Segment(ARITH, text, text[3:-2] if text.endswith("))") else text[3:], quoted)
+        return Piece(ARITH, text, text[3:-2] if text.endswith("))") else text[3:], quoted)
     if text.startswith("$("):
-        return Segment(COMMAND, text, text[2:-1] if text.endswith(")") else text[2:], quoted)
+        return Piece(COMMAND, text, text[2:-1] if text.endswith(")") else text[2:], quoted)
     if text.startswith("$["):
-        return Segment(ARITH, text, text[2:-1] if text.endswith("]") else text[2:], quoted)
+        return Piece(ARITH, text, text[2:-1] if text.endswith("]") else text[2:], quoted)
     if text.startswith("${"):
         body = text[2:-1] if text.endswith("}") else text[2:]
         name = _NAME.fullmatch(body)
-        return Segment(PARAM, text, body if name else None, quoted)
+        return Piece(PARAM, text, body if name else None, quoted)
     name = text[1:]
-    return Segment(PARAM, text, name if _NAME.fullmatch(name) else None, quoted)
+    return Piece(PARAM, text, name if _NAME.fullmatch(name) else None, quoted)
 
 
 # ---------------------------------------------------------------- folds over the segments

@@ -21,7 +21,7 @@ from __future__ import annotations
 from wispsh.model import Finding, Level
 from wispsh.parse.words import COMMAND, LITERAL, PARAM, decode, expand_braces
 from wispsh.policy import bindings
-from wispsh.programs.code_carriers import SHELLS as SPLIT_SHELLS
+from wispsh.vocab.shells import SPLIT_AS_SH as SPLIT_SHELLS
 from wispsh.support.lazyre import lazy_re, re
 
 RULE, NAME_RULE = "line.arith-value", "line.arith-name"

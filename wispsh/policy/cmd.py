@@ -7,7 +7,7 @@ from _operator import attrgetter, itemgetter
 from wispsh.model import Finding, Level
 from wispsh.policy import places
 from wispsh.parse.words import expand_word  # noqa: F401  (the one word decoder; engine imports it from here)
-from wispsh.programs.grammar import UNKNOWN, Options, read_options
+from wispsh.programs.grammar import UNKNOWN
 from wispsh.support.lazyre import lazy_re
 
 _VAR = lazy_re(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
@@ -122,8 +122,13 @@ class Cmd:
         self.fired: set[str] = set()    # ids of the table rows that applied (the table tests read them)
         self.images = NO_IMAGES     # local image names the line built for certain before this command (sequence.py)
 
-    def code_text(self, text: str, what: str, at_least: Level = Level.SAFE) -> None:
-        """Shell code the splitter did not see as parts (`unshare sh -c '…'`): split and judge it here."""
+    def code_text(self, text: str, what: str, at_least: Level | str | tuple = Level.SAFE) -> None:
+        """Shell code the splitter did not see as parts (`unshare sh -c '…'`): split and judge it here.
+        `at_least`: the part is at least as bad as this effect kind (or `(kind, rule id)`: the user may set that
+        rule's level), ranked by the policy; a description names kinds, never levels."""
+        if not isinstance(at_least, Level):
+            kind, rule = (at_least, "") if isinstance(at_least, str) else at_least
+            at_least = self.ctx.level_of(kind, rule)
         verdict = self.ctx.judge_code(text, self.ctx, self.cwd)
         level = max(verdict.level, at_least)
         if level > Level.SAFE:
@@ -195,17 +200,44 @@ class Cmd:
     def level(self) -> Level:
         return max((f.level for f in self.found), default=Level.SAFE)
 
-    # ------------------------------------------------------------ options
-
-    def opts(self, short_values: str = "", long_values=(), longs=(), stop_at_operand=False,
-             optional_long_values=(), args=None) -> Options:
-        return read_options(self.args if args is None else args, short_values, long_values, longs,
-                            stop_at_operand, optional_long_values)
-
     # ------------------------------------------------------------ places
 
     def place(self, word: str) -> places.Place:
         return places.place(word, self.ctx, self.cwd)
+
+    def expand_tilde(self, word: str) -> str:
+        """`word` with the `~` the shell expands already expanded (for a program that sees it so)."""
+        return places.expand_tilde(word, self.ctx, self.cwd)
+
+    @staticmethod
+    def is_directory(where: places.Place) -> bool:
+        return places.is_directory(where)
+
+    def store_under(self, where: places.Place, hidden: bool = True) -> str | None:
+        """A secret store inside the tree `where` names (policy/places.store_under), or None."""
+        return places.store_under(where, self.ctx, hidden)
+
+    # ------------------------------------------------------------ scripts the command runs (policy/scripts.py)
+
+    def judge_script(self, word: str, what: str) -> str:
+        """A project shell script this command runs or sources, its text judged as code; returns the status."""
+        from wispsh.policy.scripts import judge_script
+        return judge_script(self, word, what)
+
+    def project_script(self, word: str) -> tuple[str, str | None, str]:
+        """(status, text, path) of the project file `word` names; text only for one the gate may read."""
+        from wispsh.policy.scripts import project_script
+        return project_script(self, word)
+
+    def judge_recipes(self, text: str, what: str) -> None:
+        """A makefile's text: its recipes judged as shell code (policy/scripts.judge_recipes)."""
+        from wispsh.policy.scripts import judge_recipes
+        judge_recipes(self, text, what)
+
+    def script_file(self, word: str, what: str, judge, rule: str) -> None:
+        """A script a tool runs by an option (`sed -f F`): its text handed to `judge`, else judged as run."""
+        from wispsh.policy.scripts import script_file
+        script_file(self, word, what, judge, rule)
 
     def _apply(self, action: str, word: str, verb: str, tree_unknown_dangerous: bool = False,
                column: str | None = None) -> places.Place:
@@ -412,6 +444,3 @@ def _describe(where: places.Place, word: str) -> str:
         return "the whole project"
     return shown if cls in (places.PROJECT, places.TEMP, places.HARMLESS) else f"{shown} ({cls})"
 
-
-def normalize(path: str) -> str:
-    return posixpath.normpath(path)

@@ -65,8 +65,8 @@ class Context(Record):
     read_once: dict
     # rule id -> level: the user's own rule tables may set the level of a finding (policy/user.py)
     overrides: dict
-    # judge_code(text, ctx, cwd) -> Verdict: shell code a rule found inside a word (set by the engine, so that
-    # the rules never import the engine that runs them)
+    # judge_code(text, ctx, cwd) -> Verdict: shell code a rule found inside a word (pipeline.judge_code, set by
+    # whoever makes the context: the policy never imports the pipeline above it)
     judge_code: object
     # name -> Program: the programs the user's own tables teach the gate
     programs: dict

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from wispsh.model import Finding, Judged, Key, Level, Part, Verdict
 from wispsh.policy import bindings, tables
-from wispsh.policy import places, scripts, secrets
+from wispsh.policy import places, scripts
+from wispsh.vocab import secrets
 from wispsh.parse.words import expand_braces, read_away
 from wispsh.policy.cmd import NO_IMAGES, Cmd, Facts, expand_word
 from wispsh.policy.context import Context
@@ -28,9 +29,9 @@ def program(name: str, ctx=None):
     one of the user's own; None when the gate knows nothing of it."""
     from wispsh.programs import index
 
-    family = index.FAMILY.get(name)
-    if family is not None:
-        return index.table(family)[name]
+    found = index.described(name)
+    if found is not None:
+        return found
     return ctx.programs.get(name) if ctx is not None else None
 
 

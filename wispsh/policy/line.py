@@ -11,7 +11,8 @@ from bisect import bisect_left, bisect_right
 from wispsh.model import Finding, Judged, Level, Split, Verdict
 from wispsh.policy.cmd import NO_FACTS
 from wispsh.policy.engine import worst
-from wispsh.policy import arith, places, secrets
+from wispsh.policy import arith, places
+from wispsh.vocab import secrets
 from wispsh.policy.bindings import printf_output
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.support.lazyre import lazy_re, re
@@ -74,7 +75,8 @@ def _pipelines(judged, facts, found, ctx, carried=frozenset()) -> set:
                 if f.stdin_interp and decoded is not None:
                     found.append(Finding(H, "flow.decode-to-interpreter", "decodes hidden text and runs it"))
                 if network and secret:
-                    found.append(Finding(D, "flow.secret-to-network", f"sends secrets to the network (one part {secret})"))
+                    found.append(Finding(D, "flow.secret-to-network",
+                                         f"sends secrets to the network (one part {secret})"))
                 if key is not None and "xargs" in key.wrappers and f.deletes and listed:
                     found.append(Finding(D, "flow.delete-listed-tree", f"deletes every file listed under {listed}"))
             if dumped and _filters_secret_names(item):
@@ -214,11 +216,13 @@ def _nested(judged, facts, found, fed=frozenset()) -> None:
         for up in _ancestors(judged, index):
             holder = facts[up]
             if f.net_fetch and (holder.runtime_code or holder.stdin_interp):
-                found.append(Finding(D, "flow.fetch-to-interpreter", "runs code fetched from the network ($(curl …) / <(curl …))"))
+                found.append(Finding(D, "flow.fetch-to-interpreter",
+                                     "runs code fetched from the network ($(curl …) / <(curl …))"))
             if f.decoder and (holder.runtime_code or holder.stdin_interp):
                 found.append(Finding(H, "flow.decode-to-interpreter", "decodes hidden text and runs it"))
             if f.secret_source and (holder.net_send or holder.net_fetch):
-                found.append(Finding(D, "flow.secret-to-network", f"sends secrets to the network (a substitution {f.secret_source})"))
+                found.append(Finding(D, "flow.secret-to-network",
+                                     f"sends secrets to the network (a substitution {f.secret_source})"))
     for index, f in enumerate(facts):
         # `sudo find . -exec /bin/sh \;`, `sudo xargs sh -c …`: a shell or code run beneath a privileged part
         if judged[index].part.parent is None or not (f.interp or f.stdin_interp or f.runtime_code or any(
@@ -235,7 +239,8 @@ def _nested(judged, facts, found, fed=frozenset()) -> None:
         if part.origin == "find -exec" and (f.net_send or f.net_fetch) and part.parent is not None:
             finder = facts[part.parent] if 0 <= part.parent < len(facts) else None
             if finder is not None and finder.secret_source:
-                found.append(Finding(D, "flow.secret-to-network", f"sends files to the network that find {finder.secret_source[5:]}"))
+                found.append(Finding(D, "flow.secret-to-network",
+                                     f"sends files to the network that find {finder.secret_source[5:]}"))
 
 
 def _through_new_links(judged, facts, found, ctx) -> None:
@@ -249,7 +254,8 @@ def _through_new_links(judged, facts, found, ctx) -> None:
                     cls = places.classify(landed, ctx)
                     level = ctx.path_level("write", cls, f"path.write.{places.CLASS_IDS[cls]}")
                     if level > judged[index].verdict.level:
-                        found.append(Finding(level, "flow.write-through-link", f"writes {landed} ({cls}) through the link {link}"))
+                        found.append(Finding(level, "flow.write-through-link",
+                                             f"writes {landed} ({cls}) through the link {link}"))
         links.extend(f.links)
 
 
@@ -377,7 +383,8 @@ def _sockets(facts, found) -> None:
         if secret:
             found.append(Finding(D, "flow.secret-to-socket", f"a part {secret} on a line that opens a network socket"))
         if any(f.stdin_interp or f.interp for f in facts):
-            found.append(Finding(D, "flow.reverse-shell", "a shell or interpreter on a line that opens a network socket (reverse shell)"))
+            found.append(Finding(D, "flow.reverse-shell",
+                                 "a shell or interpreter on a line that opens a network socket (reverse shell)"))
 def _copies_then_sends(judged, facts, found) -> None:
     """A secret put somewhere a later part sends from: a file (`cp ~/.aws/credentials x`), the index (`git add
     -f .env`), the repository's own data (`git config user.email "$(base64 secret)"`), then pushed or uploaded."""
@@ -478,14 +485,14 @@ def _write_then_run(judged, facts, found, ctx) -> None:
 
 # An edit that names a package.json lifecycle script as a key: `.scripts.postinstall=…`, `.scripts += {"prepare":
 # …}` (jq, yq), `"preinstall":` (sed), `scripts['preinstall'] =` (python, node). Which scripts npm runs on its
-# own is programs/packages.py's (NPM_LIFECYCLE); a value that only mentions one (`"node prebuild.js"`) is no key.
+# own is programs/node_packages.py's (NPM_LIFECYCLE); a value that only mentions one (`"node prebuild.js"`) is no key.
 _LIFECYCLE_EDIT: list = []
 
 
 def lifecycle_edit():
-    """The pattern, compiled on first use (packages.py is loaded only for a line that edits scripts)."""
+    """The pattern, compiled on first use (node_packages.py is loaded only for a line that edits scripts)."""
     if not _LIFECYCLE_EDIT:
-        from wispsh.programs.packages import NPM_INSTALL_SCRIPTS, NPM_OTHER_LIFECYCLE
+        from wispsh.programs.node_packages import NPM_INSTALL_SCRIPTS, NPM_OTHER_LIFECYCLE
 
         _LIFECYCLE_EDIT.append(re.compile(
             rf"(?s)scripts\b[^;|&]{{0,200}}?(?<![A-Za-z0-9_-])({NPM_INSTALL_SCRIPTS}|{NPM_OTHER_LIFECYCLE})"
@@ -531,7 +538,7 @@ def _lifecycle_edits(judged, facts, found, ctx) -> None:
                 continue
         if program in NPM_LIKE and "scripts" in part.text and key.command[1:2] in (("pkg",), ("set-script",)):
             for name, text in _npm_scripts_set(key.command):
-                from wispsh.programs.packages import lifecycle_runs
+                from wispsh.programs.node_packages import lifecycle_runs
 
                 runs = lifecycle_runs(name) if UNKNOWN not in name else "npm may run it on its own"
                 where = places.place("package.json", ctx, ctx.cwd).path
@@ -545,7 +552,7 @@ def _lifecycle_edits(judged, facts, found, ctx) -> None:
         if edit is None:
             continue
         name = edit.group(1)
-        from wispsh.programs.packages import lifecycle_runs
+        from wispsh.programs.node_packages import lifecycle_runs
 
         dests = list(f.writes)
         if part.pipeline is not None:

@@ -16,6 +16,7 @@ import stat
 
 from wispsh.model import Finding, Level
 from wispsh.policy import places
+from wispsh.vocab.places import INPUT_WORDS
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.support.lazyre import lazy_re
 
@@ -153,10 +154,6 @@ def judge_recipes(cmd, text: str, what: str) -> None:
     recipes = build_recipes(text)
     if recipes.strip():
         judge_text(cmd, recipes, what)
-
-
-# The words that name a command's own input (`sed -f -`), and the pipes bash hands a process substitution as.
-INPUT_WORDS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 
 
 def script_file(cmd, word: str, what: str, judge, rule: str) -> None:

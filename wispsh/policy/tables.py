@@ -25,12 +25,12 @@ def run(cmd, node: Command, args, prefix: str) -> None:
     if node.chdir or node.manifest:
         _works_in(cmd, node, seen, prefix)
     for row in node.rows:
-        if row.when.holds(seen, args):
+        if row.when.holds(seen, args, cmd):
             fire(cmd, row, prefix, seen)
             if row.stop:
                 return
     for effect in node.on:
-        if effect.when.holds(seen, args):
+        if effect.when.holds(seen, args, cmd):
             apply(cmd, effect, seen)
     if node.hook is not None and node.hook(cmd, o) is False:
         return      # the hook said nothing further applies
@@ -73,8 +73,10 @@ def _verb(cmd, node: Command, o: Options, prefix: str) -> None:
 
 def fire(cmd, row: Row, prefix: str, o: Options) -> None:
     verb = prefix.rsplit(" ", 1)[-1]
-    value = row.when.value_of(o) if row.when.value else None
-    says = row.says.format(cmd=prefix, verb=verb, value=(value or "").replace(UNKNOWN, "…"))
+    when = row.when
+    matched = when.matched(o, cmd) if when.option else None
+    option, value = matched if matched else ("", when.value_of(o) if when.value else None)
+    says = row.says.format(cmd=prefix, verb=verb, value=(value or "").replace(UNKNOWN, "…"), option=option)
     if row.does != "nothing":
         cmd.does(row.does, row.id, says)
     else:

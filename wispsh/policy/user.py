@@ -47,7 +47,7 @@ PROGRAM_KEYS = COMMAND_KEYS | {"name", "aliases", "doc"}
 ROW_KEYS = {"id", "does", "says", "when", "stop", "sets", "examples", "not_examples", "level"}
 ON_KEYS = {"action", "select", "id", "says", "recursive", "when", "into", "examples", "not_examples"}
 WHEN_KEYS = {"flag", "value", "unless", "no_value", "operands", "arg", "operand", "first", "count", "runtime",
-             "at_most"}
+             "at_most", "option", "equals", "starts", "contains", "place"}
 SELECTIONS = {"operands", "first", "rest", "last", "sources", "dest", "here"}
 ACTIONS = {"list", "read", "write", "create", "delete", "mode", "run", "build", "unpack", "embed"}
 
@@ -114,7 +114,7 @@ def _load_files(paths) -> UserRules:
             if name in programs:
                 raise ConfigError(f"{found_origin[name]}: program {name!r} is already described by "
                                   f"{origin[name]}")
-            if name in index.FAMILY:
+            if index.family_of(name) is not None:
                 raise ConfigError(f"{found_origin[name]}: {name!r} is a program the gate knows; set the levels of "
                                   f"its rules under [levels] instead (`wisp rules show {name}` lists them)")
             programs[name] = program
@@ -338,9 +338,20 @@ def _when(table: _Table, entry, rule: str):
 
     table.keys(entry, WHEN_KEYS, f"{rule}: when", rule)
     fields = {}
-    for key in ("flag", "value", "unless", "no_value", "arg", "operand", "first"):
+    for key in ("flag", "value", "unless", "no_value", "arg", "operand", "first", "option", "equals", "starts",
+                "contains", "place"):
         if key in entry:
             fields[key] = table.strings(entry[key], f"{rule}: when.{key}", rule)
+    if "place" in fields:       # by the short names rule ids use ("secret", "dotfile", "home", ...)
+        from wispsh.vocab.places import CLASS_IDS
+
+        by_id = {short: cls for cls, short in CLASS_IDS.items()}
+        unknown = [name for name in fields["place"] if name not in by_id]
+        if unknown:
+            table.fail(f"{rule}: when.place {unknown[0]!r} is not a place class ({', '.join(sorted(by_id))})", rule)
+        fields["place"] = [by_id[name] for name in fields["place"]]
+    if any(key in fields for key in ("equals", "starts", "contains", "place")) and "option" not in fields:
+        table.fail(f"{rule}: when.equals, starts, contains and place test the values of when.option: name it", rule)
     for key in ("operands", "runtime"):
         if key in entry:
             if not isinstance(entry[key], bool):

@@ -183,7 +183,8 @@ CLAUDE = Program(
                                       "token", examples=("claude setup-token",)),)),
         "doctor": verb(rows=(Row("claude.doctor", "run-project", "claude doctor starts the project's .mcp.json servers",
                                  examples=("claude doctor",)),)),
-        "install": verb(rows=(Row("claude.install", "install", "{cmd} installs Claude Code", examples=("claude install",)),)),
+        "install": verb(rows=(Row("claude.install", "install", "{cmd} installs Claude Code",
+                                  examples=("claude install",)),)),
         "ultrareview": verb(rows=(Row("claude.ultrareview", "send", "claude ultrareview sends the branch to a cloud "
                                       "review", examples=("claude ultrareview",)),)),
         "gateway": verb(rows=(Row("claude.gateway", "expose", "claude gateway serves on the network",
@@ -217,7 +218,8 @@ CODEX_CONFIG_OFF = (("approval_policy", "never"), ("sandbox_mode", "danger-full-
 @emits({"codex.agent": ["codex 'fix the tests'", "codex exec 'fix it'"],
         "codex.gate-off": ["codex --dangerously-bypass-approvals-and-sandbox exec x", "codex exec --full-auto x",
                            "codex -s danger-full-access", "codex -a never exec x", "codex --yolo"],
-        "codex.config-off": ["codex -c approval_policy=never exec x", "codex -c 'sandbox_mode=\"danger-full-access\"'"]})
+        "codex.config-off": ["codex -c approval_policy=never exec x",
+                             "codex -c 'sandbox_mode=\"danger-full-access\"'"]})
 def codex_start(cmd, o: Options) -> None:
     """codex [options] [prompt] / codex exec …: the agent (not its management verbs); `-c approval_policy=never`
     and `-c sandbox_mode=danger-full-access` are its gate-off flags spelled as config."""
@@ -296,7 +298,8 @@ def _gemini_like(name: str, cli: str, aliases=()) -> Program:
                       default=Row(f"{name}.extensions.change", "local-config", "{cmd} changes its extensions",
                                   examples=(f"{name} extensions disable x",)))
     hooks = verb(verbs={"add": verb(rows=(Row(f"{name}.hooks.add", "persist", "{cmd} adds a hook the agent runs on "
-                                                                               "its own", examples=(f"{name} hooks add x",)),))},
+                                                                               "its own",
+                                              examples=(f"{name} hooks add x",)),))},
                  read_only=("list", "ls"),
                  default=Row(f"{name}.hooks.change", "steer", "{cmd} changes the hooks the agent runs",
                              examples=(f"{name} hooks migrate",)))

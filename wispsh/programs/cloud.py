@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from wispsh.policy import places
+from wispsh.vocab import places
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.table import Grammar, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re
@@ -33,7 +33,8 @@ TF_VERBS = {
         Row("terraform.state.reads", "inspect", "reads state", examples=("terraform state list",)),))),
         # the raw state: every attribute of every resource, sensitive ones in plain text (passwords, keys)
         "pull": verb(rows=(Row("terraform.state.pull", "secret", "{cmd} prints the raw state, secrets in plain text",
-                               sets=("secret",), examples=("terraform state pull", "terraform state pull > s.json")),))},
+                               sets=("secret",), examples=("terraform state pull", "terraform state pull > s.json")),
+                           ))},
         default=Row("terraform.state", "infra", TF_CHANGES, examples=("terraform state rm x",)),
         no_verb=Row("terraform.state.bare", "infra", TF_CHANGES, examples=("terraform state",))),
 }
@@ -86,7 +87,8 @@ TERRAFORM = Program(
 )
 
 # pulumi masks secret values unless told --show-secrets; `pulumi config get KEY` prints a secret key's value
-PULUMI_SECRETS_ROW = Row("pulumi.show-secrets", "secret", "{cmd} --show-secrets prints the stack's secrets in plain text",
+PULUMI_SECRETS_ROW = Row("pulumi.show-secrets", "secret",
+                         "{cmd} --show-secrets prints the stack's secrets in plain text",
                          When(flag=("show-secrets",)), sets=("secret",),
                          examples=("pulumi config --show-secrets", "pulumi stack output --show-secrets",
                                    "pulumi stack export --show-secrets"),
@@ -162,7 +164,8 @@ AWS_PRINTS_SECRET = frozenset({
 AWS_MINTS_SESSION = frozenset({
     ("sts", "get-session-token"), ("sts", "assume-role"), ("sts", "assume-role-with-web-identity"),
     ("sts", "assume-role-with-saml"), ("sts", "get-federation-token"), ("sso", "get-role-credentials"),
-    ("cognito-identity", "get-credentials-for-identity"), ("cognito-identity", "get-open-id-token-for-developer-identity"),
+    ("cognito-identity", "get-credentials-for-identity"),
+                               ("cognito-identity", "get-open-id-token-for-developer-identity"),
 })
 AWS_DECRYPTING = frozenset({("ssm", "get-parameter"), ("ssm", "get-parameters"), ("ssm", "get-parameters-by-path")})
 AWS_REMOVES = ("delete", "remove", "terminate", "purge", "disable", "detach", "revoke", "stop", "cancel", "reset",
@@ -178,7 +181,8 @@ PUBLIC_ACL = ("public-read", "public-read-write", "authenticated-read")
                               "aws ssm get-parameter --name x --with-decryption", "aws ecr get-login-password"],
         "aws.mints-session": ["aws sts assume-role --role-arn x --role-session-name y", "aws sts get-session-token",
                               "aws sts get-federation-token --name x", "aws sso get-role-credentials --role-name x"],
-        "aws.grants": ["aws iam attach-user-policy --user-name x --policy-arn arn:aws:iam::aws:policy/AdministratorAccess",
+        "aws.grants": ["aws iam attach-user-policy --user-name x --policy-arn "
+                       "arn:aws:iam::aws:policy/AdministratorAccess",
                        "aws s3api put-bucket-policy --bucket x --policy file://p.json"],
         "aws.public": ["aws s3api put-bucket-acl --bucket x --acl public-read",
                        "aws ec2 authorize-security-group-ingress --group-id x --protocol tcp --port 22 --cidr 0.0.0.0/0"],
@@ -242,7 +246,7 @@ def bucket_download(cmd, sources, dest: str, tree: bool = False) -> None:
     where = cmd.place(dest)
     cmd.write_into(dest, [w.rstrip("/").rsplit("/", 1)[-1] or "." for w in sources], "writes")
     cmd.facts.fetch_writes.append(where.path)
-    if tree or dest.endswith("/") or len(sources) > 1 or places.is_directory(where):
+    if tree or dest.endswith("/") or len(sources) > 1 or cmd.is_directory(where):
         cmd.facts.fetch_writes.append(where.path.rstrip("/") + "/")
 
 
@@ -298,7 +302,9 @@ S3 = verb(
         "cp": _s3_copy("cp"),
         "sync": _s3_copy("sync", Row("aws.s3.sync.delete", "remove", "{cmd} --delete deletes what the source lacks",
                                      When(flag=("delete",)), examples=("aws s3 sync . s3://x --delete",))),
-        "mv": _s3_copy("mv", Row("aws.s3.mv.deletes", "remove", "{cmd} deletes the sources", examples=("aws s3 mv x s3://x/",))),
+        "mv": _s3_copy("mv",
+                       Row("aws.s3.mv.deletes", "remove", "{cmd} deletes the sources",
+                           examples=("aws s3 mv x s3://x/",))),
         "mb": verb(rows=(Row("aws.s3.mb", "infra", "creates a bucket", examples=("aws s3 mb s3://x",)),)),
     },
 )
@@ -336,7 +342,8 @@ AWS = Program(
     verbs={"s3": S3, "configure": CONFIGURE},
     examples={"aws s3 ls": "low", "aws sts get-caller-identity": "safe", "aws configure get region": "safe",
               "aws configure get aws_secret_access_key --profile prod": "high",
-              "aws sts assume-role --role-arn arn:aws:iam::1:role/Admin --role-session-name a": "dangerous", "aws s3 rm s3://x --recursive": "dangerous",
+              "aws sts assume-role --role-arn arn:aws:iam::1:role/Admin --role-session-name a": "dangerous",
+              "aws s3 rm s3://x --recursive": "dangerous",
               "aws --profile prod s3 rm s3://x --recursive": "dangerous"},
 )
 
@@ -389,7 +396,8 @@ CLOUD_RULES = (
               all=("config", "set", "auth/impersonate_service_account")),
     CloudRule("cloud.rotates-credentials", "credentials", "{cmd} mints new credentials", all=("credentials", "rotate")),
     CloudRule("cloud.ci-token", "credentials", "{cmd} mints a long-lived CI token and prints it", any=("login:ci",)),
-    CloudRule("cloud.acr-renew", "credentials", "{cmd} mints new registry passwords", all=("acr", "credential", "renew")),
+    CloudRule("cloud.acr-renew", "credentials", "{cmd} mints new registry passwords",
+              all=("acr", "credential", "renew")),
     CloudRule("cloud.prints-secret", "secret", "{cmd} prints a secret", any=("get-access-token", "print-access-token",
                                                                            "print-identity-token", "config:get",
                                                                            "config-helper", "generate-login-token",
@@ -404,11 +412,14 @@ CLOUD_RULES = (
               all=("databases", "connection")),
     CloudRule("cloud.prints-registry-credentials", "secret", "{cmd} prints registry or account credentials",
               all=("credential",), any=("show", "list")),
-    CloudRule("cloud.prints-kubeconfig", "secret", "{cmd} prints a kubeconfig with its token", all=("kubeconfig", "show")),
-    CloudRule("cloud.prints-db-user", "secret", "{cmd} prints a database user's password", all=("databases", "user", "get")),
+    CloudRule("cloud.prints-kubeconfig", "secret", "{cmd} prints a kubeconfig with its token",
+              all=("kubeconfig", "show")),
+    CloudRule("cloud.prints-db-user", "secret", "{cmd} prints a database user's password",
+              all=("databases", "user", "get")),
     CloudRule("cloud.resets-db-user", "credentials", "{cmd} resets a database user's password",
               all=("databases", "user", "reset")),
-    CloudRule("cloud.expose-token", "secret", "{cmd} --expose-token prints a registry token", flags=("--expose-token",)),
+    CloudRule("cloud.expose-token", "secret", "{cmd} --expose-token prints a registry token",
+              flags=("--expose-token",)),
     CloudRule("cloud.prints-keys", "secret", "{cmd} prints access keys", all=("keys", "list"),
               any=("account", "cosmosdb", "batch", "cognitiveservices", "signalr", "servicebus", "eventhubs",
                    "functionapp", "webapp", "search", "appconfig", "eventgrid", "iot", "maps", "relay")),
@@ -443,7 +454,8 @@ def _uploads_secrets(cmd, args) -> None:
 
 
 @emits({"cloud.download": ["gsutil cp gs://b/data.csv data/", "gcloud storage cp gs://b/data.csv ./data.csv",
-                           "az storage blob download -c c -n data.csv -f data.csv --account-name a", "gsutil cp gs://b/x -"]})
+                           "az storage blob download -c c -n data.csv -f data.csv --account-name a",
+                           "gsutil cp gs://b/x -"]})
 def _downloads(cmd, args) -> bool:
     """`gsutil cp gs://SRC… DEST`, `gcloud storage cp gs://SRC… DEST`, `az storage blob download -f DEST`: a bucket
     copied here is a fetch and a write judged by where it lands (an upload or a bucket-to-bucket copy is not)."""
@@ -484,7 +496,8 @@ def _downloads(cmd, args) -> bool:
         "cloud.grants-storage": ["gsutil iam ch user:x@example.com:admin gs://x"],
         "cloud.grants-acl": ["gsutil acl ch -u x@example.com:W gs://x"],
         "az.role-assignment": ["az role assignment create --assignee bob --role Owner"],
-        "cloud.service-account-key": ["gcloud iam service-accounts keys create k.json --iam-account=x@y.iam.gserviceaccount.com"],
+        "cloud.service-account-key": ["gcloud iam service-accounts keys create k.json "
+                                      "--iam-account=x@y.iam.gserviceaccount.com"],
         "az.service-principal": ["az ad sp create-for-rbac --name x"],
         "az.credential-reset": ["az ad app credential reset --id x"],
         "az.keys-renew": ["az storage account keys renew -n x --key primary"],
@@ -492,7 +505,8 @@ def _downloads(cmd, args) -> bool:
         "cloud.set-password": ["gcloud sql users set-password root --instance=x --password=y"],
         "cloud.tokens": ["heroku authorizations:create", "flyctl tokens create deploy"],
         "cloud.prints-secret": ["az account get-access-token", "heroku config:get DATABASE_URL",
-                                "gcloud config config-helper --format=json", "az storage account show-connection-string -n x",
+                                "gcloud config config-helper --format=json",
+                                "az storage account show-connection-string -n x",
                                 "az redis list-keys -n x -g y", "doctl registry docker-config",
                                 "netlify env:get API_KEY", "firebase functions:config:get"],
         "cloud.impersonation": ["gcloud config set auth/impersonate_service_account admin@p.iam.gserviceaccount.com"],
@@ -506,8 +520,10 @@ def _downloads(cmd, args) -> bool:
         "cloud.prints-db-user": ["doctl databases user get abc doadmin"],
         "cloud.resets-db-user": ["doctl databases user reset abc doadmin"],
         "cloud.expose-token": ["az acr login -n x --expose-token"],
-        "cloud.impersonate-token": ["gcloud auth print-access-token --impersonate-service-account=x@p.iam.gserviceaccount.com",
-                                    "gcloud auth application-default login --impersonate-service-account x@p.iam.gserviceaccount.com"],
+        "cloud.impersonate-token": ["gcloud auth print-access-token "
+                                    "--impersonate-service-account=x@p.iam.gserviceaccount.com",
+                                    "gcloud auth application-default login --impersonate-service-account "
+                                    "x@p.iam.gserviceaccount.com"],
         "cloud.prints-config": ["heroku config -a x", "heroku config --json"],
         "cloud.prints-keys": ["az storage account keys list -n x"],
         "cloud.prints-keyvault": ["az keyvault secret show --name x --vault-name y"],

@@ -42,6 +42,7 @@ code is, is the policy's business.
 from __future__ import annotations
 
 from wispsh.programs import config_code, wrappers
+from wispsh.vocab.shells import SPLIT_AS_SH
 
 SHELL, ARGV, FILE, STDIN, INLINE, ARITH, PROMPT, EXPANDED, EXCMD, COMMAND = (
     "shell", "argv", "file", "stdin", "inline", "arith", "prompt", "expanded", "excmd", "command")
@@ -92,7 +93,6 @@ class Carrier:
         return f"Carrier({self.program!r}, {' '.join(self.verb)!r}, {self.where}, {self.kind})"
 
 
-SHELLS = ("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish", "oksh", "wispsh")
 SHELL_VALUE_OPTIONS = ("-o", "+o", "-O", "+O", "--rcfile", "--init-file")
 _COMPLETION_VALUES = ("-A", "-G", "-W", "-F", "-C", "-X", "-P", "-S", "-o")
 FIND_EXEC = ("-exec", "-execdir", "-ok", "-okdir")
@@ -134,7 +134,7 @@ CARRIERS: tuple[Carrier, ...] = (
     *(Carrier(shell, where=SHELL_LINE, kind=SHELL, takes_value=SHELL_VALUE_OPTIONS, origin="sh -c",
               why="-c CODE NAME ARGS: the first operand is the code; else a script file; -s or none: stdin",
               example=(f"{shell} -xc 'rm x' n", "rm"))
-      for shell in SHELLS),
+      for shell in SPLIT_AS_SH),
     Carrier("eval", where=REST, kind=SHELL, joined=True, origin="eval", why="its words, joined, are code",
             example=("eval -- rm '-rf x'", "rm")),
     Carrier("trap", where=FIRST, kind=SHELL, min_operands=2, unless=("-", "-p", "-l", ""), origin="trap",

@@ -3,8 +3,7 @@ options make them write files or run programs. What each does to a path is judge
 path tables); the rows here say only what the program does."""
 from __future__ import annotations
 
-from wispsh.policy import places
-from wispsh.policy.scripts import script_file
+from wispsh.vocab import places
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.table import (ALWAYS, DEST, FIRST, HERE, OPERANDS, REST, SOURCES, Grammar, On, Program,
                                    Row, When, emits, programs)
@@ -48,7 +47,7 @@ def copies_secrets(cmd, o) -> None:
     recursive = o.has(*CP_RECURSIVE.flag)
     for word in sources:
         where = cmd.place(word)
-        store = places.store_under(where, cmd.ctx) if recursive and where.cls != places.SECRET else None
+        store = cmd.store_under(where) if recursive and where.cls != places.SECRET else None
         if where.cls == places.SECRET or store:
             cmd.facts.secret_copy = True
             cmd.does("secret", "cp.secret", f"copies {store or where.path} (secrets)")
@@ -100,7 +99,7 @@ def links(cmd, o) -> None:
         cmd.fired.add("ln.replaces" if forced else "ln.at")
     dest_place = cmd.place(dest)
     into = single or target_dir is not None or len(sources) > 1 or (
-        not o.has("n", "no-dereference", "T", "no-target-directory") and places.is_directory(dest_place))
+        not o.has("n", "no-dereference", "T", "no-target-directory") and cmd.is_directory(dest_place))
     symbolic = o.has("s", "symbolic")
     for target in sources:
         if UNKNOWN in target:
@@ -375,7 +374,7 @@ def _sed_segments(line: str) -> list[str]:
 def sed_script(cmd, o) -> None:
     """Read a sed script command by command: e runs commands, w writes files, r reads them. Without -e/-f the
     first operand is the script; the rest are files (edited in place with -i). `-f FILE` runs FILE's script: its
-    text is judged when the gate can read it (policy/scripts.script_file). --sandbox turns e, w and r off."""
+    text is judged when the gate can read it (cmd.script_file). --sandbox turns e, w and r off."""
     scripts = o.all("e", "expression")
     files = o.all("f", "file")
     operands = list(o.operands)
@@ -391,7 +390,7 @@ def sed_script(cmd, o) -> None:
         cmd.fired.add("sed.sandbox")        # e, w and r are refused: the script runs, writes and reads nothing
     else:
         for script in files:
-            script_file(cmd, script, "sed runs", lambda text: runs_input.append(_sed_commands(cmd, text)),
+            cmd.script_file(script, "sed runs", lambda text: runs_input.append(_sed_commands(cmd, text)),
                         "sed.script-file")
         if scripts:
             runs_input.append(_sed_commands(cmd, "\n".join(scripts)))    # GNU sed joins -e scripts with newlines
@@ -490,7 +489,7 @@ def awk_program(cmd, o) -> None:
         cmd.fired.add("awk.program-text")
     for program in programs_:
         cmd.fired.add("awk.program-file")
-        script_file(cmd, program, "awk runs", lambda text: _awk_text(cmd, text, files, edits), "awk.program-file")
+        cmd.script_file(program, "awk runs", lambda text: _awk_text(cmd, text, files, edits), "awk.program-file")
     for text in texts:
         _awk_text(cmd, text, files, edits)
     for word in operands:
@@ -658,7 +657,7 @@ def find_expression(cmd, o) -> None:
     for start in starts:
         where = cmd.place(start)
         found = start.rstrip("/") + "/" + leaf if start not in ("/",) else "/" + leaf
-        store = places.store_under(where, cmd.ctx) if leaf == "*" else None
+        store = cmd.store_under(where) if leaf == "*" else None
         if store is not None:
             found = store + "/*"        # what it finds under a tree that holds a secret store: the store's files too
         cmd.facts.found_under.append(found)
@@ -912,7 +911,8 @@ COMPRESSORS = (
 
 # Readers: option letters that take a value, so the value is not read as a file.
 READERS = {
-    "cat": "", "tac": "", "nl": "bdfhilnsvw", "head": "nc", "tail": "ncsF", "wc": "", "md5sum": "", "sha1sum": "", "sha256sum": "", "sha512sum": "",
+    "cat": "", "tac": "", "nl": "bdfhilnsvw", "head": "nc", "tail": "ncsF", "wc": "", "md5sum": "", "sha1sum": "",
+           "sha256sum": "", "sha512sum": "",
     "b2sum": "", "cksum": "", "sum": "", "od": "AjNSstw", "hexdump": "enNs", "strings": "nte", "file": "mfF",
     "stat": "cf", "ls": "ITwp", "tree": "LPIoH", "du": "dBt", "diff": "CULFIxSW", "cmp": "in", "comm": "",
     "cut": "bcdf", "paste": "d", "join": "12eojt", "fold": "w", "fmt": "wpg", "expand": "t",

@@ -2,7 +2,7 @@
 programs. The verb is the first word after git's global options (-C, -c, --git-dir, ...)."""
 from __future__ import annotations
 
-from wispsh.policy import places
+from wispsh.vocab import places
 from wispsh.programs import config_code
 from wispsh.programs.config_code import CODE, OTHER, PLAIN
 from wispsh.programs.grammar import UNKNOWN
@@ -443,7 +443,7 @@ def filter_commands(cmd, o) -> None:
         for text in o.all(name):
             if UNKNOWN not in text:
                 cmd.fired.add("git.filter-branch.code")
-                cmd.code_text(text, f"git filter-branch --{name} runs", at_least=cmd.ctx.level_of("run-code", ""))
+                cmd.code_text(text, f"git filter-branch --{name} runs", at_least="run-code")
 
 
 FILTER_BRANCH = verb(
@@ -666,7 +666,8 @@ VERBS = {
                                  examples=("git update-ref refs/heads/x HEAD",)))),
     "submodule": SUBMODULE, "bisect": BISECT, "credential": CREDENTIAL, "credential-store": CREDENTIAL,
     "credential-cache": CREDENTIAL, "worktree": WORKTREE, "archive": ARCHIVE, "format-patch": FORMAT_PATCH,
-    "remote": REMOTE, "daemon": SERVES, "instaweb": SERVES, "http-backend": SERVES, "send-email": SEND_EMAIL, "difftool": DIFFTOOL, "init": INIT,
+    "remote": REMOTE, "daemon": SERVES, "instaweb": SERVES, "http-backend": SERVES, "send-email": SEND_EMAIL,
+         "difftool": DIFFTOOL, "init": INIT,
 }
 VERBS.update({word: CHANGES for word in LOCAL_CHANGE if word not in ("add", "apply", "am", "rm")})
 VERBS["rm"] = RM
@@ -683,7 +684,8 @@ VERBS["merge"] = verb(grammar=Grammar(values="mFsX", long_values=("message", "fi
                       rows=CHANGES.rows, on=(MESSAGE_FILE("git.merge.message-file", "git merge -F ~/.netrc dev"),))
 VERBS["commit-tree"] = verb(grammar=Grammar(values="pmFS", long_values=("gpg-sign",), optional=("gpg-sign",)),
                             rows=CHANGES.rows,
-                            on=(MESSAGE_FILE("git.commit-tree.message-file", "git commit-tree -F ~/.netrc HEAD^{tree}"),))
+                            on=(MESSAGE_FILE("git.commit-tree.message-file",
+                                             "git commit-tree -F ~/.netrc HEAD^{tree}"),))
 NOTE_CHANGES = verb(grammar=Grammar(values="mFcC", long_values=("message", "file", "reuse-message", "reedit-message",
                                                                "ref")),
                     rows=(Row("git.notes.change", "change", "{cmd} changes the notes of commits",

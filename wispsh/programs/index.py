@@ -1,15 +1,22 @@
 """Which family describes each program: the one table the engine reads to load only the families a line's
-programs need. Made by `python -m wispsh.programs.index` from the families' PROGRAMS; a test fails when it is
-stale, and when two families claim one name."""
+programs need. Made by `python -m wispsh.programs.index` from the modules of programs/ that hold PROGRAMS (the
+families are found, not listed by hand); a test fails when it is stale, and when two families claim one name.
+
+A stale index cannot make a program unknown: a name it does not know (or one its family no longer has) is
+looked up again in the index the families make now, checked once a process against the sources' sizes and
+times (one directory listing) and kept in __pycache__; only when a source changed are the families imported.
+"""
 from __future__ import annotations
 
+import marshal
+import os
 import sys
 
-FAMILIES = ("files", "git", "interpreters", "runners", "gate", "network", "databases", "packages", "system",
-            "cloud", "containers", "verbs", "printing", "agent_clis", "migrations",
-            "releases")
 MARK = "\n# ---- " + "generated: do not edit by hand (python -m wispsh.programs.index)\n"
+HERE = os.path.dirname(os.path.abspath(__file__))
+CACHE = os.path.join(HERE, "__pycache__", f"index.{sys.implementation.cache_tag}.marshal")
 _loaded: dict = {}
+_current: dict | None = None        # the index the families make now (name -> family), once checked
 
 
 def table(family: str) -> dict:
@@ -19,6 +26,22 @@ def table(family: str) -> dict:
     return found
 
 
+def described(name: str):
+    """The description of `name` by the family that holds it, or None."""
+    family = FAMILY.get(name)
+    if family is not None:
+        found = table(family).get(name)
+        if found is not None:
+            return found
+    family = current().get(name)         # not in this file's index: is it stale?
+    return table(family)[name] if family is not None else None
+
+
+def family_of(name: str) -> str | None:
+    """The family that describes `name` (this file's index, else the one the families make now), or None."""
+    return FAMILY.get(name) or current().get(name)
+
+
 def _module(family: str):
     """wispsh.programs.<family>, imported (as importlib.import_module would, without importing importlib)."""
     name = f"wispsh.programs.{family}"
@@ -26,28 +49,79 @@ def _module(family: str):
     return sys.modules[name]
 
 
-def every_program() -> dict:
-    """Every program by name, from every family; a name two families claim is an error."""
-    found: dict = {}
-    for family in FAMILIES:
-        for name, described in table(family).items():
-            if name in found:
-                raise ValueError(f"program {name!r} is described by two families ({FAMILY.get(name)} and {family})")
-            found[name] = described
-    return found
+def _stamps() -> tuple:
+    """(file, size, mtime) of every module of programs/: what the families say can change only with these."""
+    found = []
+    with os.scandir(HERE) as entries:
+        for entry in entries:
+            if entry.name.endswith(".py") and entry.name != "index.py":
+                st = entry.stat()
+                found.append((entry.name, st.st_size, st.st_mtime_ns))
+    return tuple(sorted(found))
 
 
-def generate() -> str:
-    """This module's text with FAMILY rebuilt from the families themselves."""
+def current() -> dict:
+    """name -> family as the families say now: from the cache when the sources are those it was made from,
+    else made again (every family imported) and the cache written (when it can be: else made each process)."""
+    global _current
+    if _current is None:
+        stamps = _stamps()
+        try:
+            with open(CACHE, "rb") as fh:
+                cached_stamps, cached = marshal.load(fh)
+        except (OSError, EOFError, ValueError, TypeError):
+            cached_stamps, cached = None, None
+        if cached_stamps == stamps and isinstance(cached, dict):
+            _current = cached
+        else:
+            _current = claims()
+            _write_cache(stamps, _current)
+    return _current
+
+
+def _write_cache(stamps: tuple, found: dict) -> None:
+    tmp = f"{CACHE}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(CACHE), exist_ok=True)
+        with open(tmp, "wb") as fh:
+            marshal.dump((stamps, found), fh)
+        os.replace(tmp, CACHE)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def families() -> tuple[str, ...]:
+    """The modules of programs/ that describe programs (hold PROGRAMS), by file name."""
+    names = sorted(entry[:-3] for entry in os.listdir(HERE) if entry.endswith(".py") and entry not in (
+        "index.py", "__init__.py"))
+    return tuple(name for name in names if hasattr(_module(name), "PROGRAMS"))
+
+
+def claims() -> dict[str, str]:
+    """name -> family, from every family's PROGRAMS; a name two families claim is an error."""
     claimed: dict[str, str] = {}
-    for family in FAMILIES:
+    for family in families():
         for name in _module(family).PROGRAMS:
             if name in claimed:
                 raise ValueError(f"program {name!r} is described by {claimed[name]} and {family}")
             claimed[name] = family
+    return claimed
+
+
+def every_program() -> dict:
+    """Every program by name, from every family; a name two families claim is an error."""
+    return {name: table(family)[name] for name, family in claims().items()}
+
+
+def generate() -> str:
+    """This module's text with FAMILY rebuilt from the families themselves."""
+    claimed = claims()
     with open(__file__, encoding="utf-8") as fh:
         head = fh.read().partition(MARK)[0]
-    names: dict[str, list[str]] = {family: [] for family in FAMILIES}
+    names: dict[str, list[str]] = {family: [] for family in families()}
     for name, family in sorted(claimed.items()):
         if not name or any(c.isspace() for c in name):
             raise ValueError(f"program {name!r} of {family}: a program name has no blank")
@@ -78,6 +152,33 @@ if __name__ == "__main__":
 
 # ---- generated: do not edit by hand (python -m wispsh.programs.index)
 _NAMES = {
+    'agent_clis': (
+        'aider amp claude codex copilot crush cursor-agent droid gemini goose interpreter kiro-cli mini '
+        'opencode q qwen'
+    ),
+    'builds': (
+        'apt-file autopep8 bandit biome black bmake c++ cc checkov clang clang++ clang-format codespell '
+        'eslint etex flake8 g++ gcc gmake gofmt goimports golangci-lint isort latex latexmk lualatex luatex '
+        'make markdownlint markdownlint-cli2 markdownlint-cli2-fix mypy pdflatex pdftex platex prettier '
+        'pycodestyle pydocstyle pyflakes pylint pyright ruff rustfmt shellcheck shfmt stylelint tex tflint '
+        'tsc uplatex vulture xelatex xetex yapf'
+    ),
+    'cloud': (
+        'aws az doctl eksctl firebase fly flyctl gcloud gsutil heroku netlify pulumi terraform terragrunt '
+        'tofu vercel wrangler'
+    ),
+    'containers': (
+        'docker docker-compose helm k kubectl minikube nerdctl oc podman podman-compose'
+    ),
+    'databases': (
+        'clickhouse-client clusterdb cqlsh createdb createuser dropdb dropuser duckdb etcdctl keydb-cli '
+        'litecli mariadb mariadb-admin mariadb-dump mongo mongodump mongoexport mongoimport mongorestore '
+        'mongosh mycli mysql mysqladmin mysqldump mysqlimport pg_dump pg_dumpall pg_restore pgcli psql '
+        'redis-cli reindexdb sqlcmd sqlite sqlite3 usql vacuumdb valkey-cli'
+    ),
+    'dotnet': (
+        'dotnet nuget'
+    ),
     'files': (
         '7z 7za 7zr 7zz ack ag awk b2sum base32 base64 basename basenc bat batcat bsdtar bunzip2 busybox-awk '
         'bzcat bzip2 cat chattr chgrp chmod chown cksum cmp column comm cp csplit cut dd diff dirname du dust '
@@ -88,8 +189,18 @@ _NAMES = {
         'touch tr tree truncate unexpand uniq unlink unxz unzip unzstd wc xxd xz xzcat yq zcat zgrep zip zstd '
         'zstdcat'
     ),
+    'gate': (
+        'wisp wispsh'
+    ),
+    'gh': (
+        'gh'
+    ),
     'git': (
         'git'
+    ),
+    'http': (
+        'aria2c axel caddy curl curlie darkhttpd elinks fetch grpcurl http http-server https links links2 '
+        'lynx miniserve simple-http-server updog w3m wget wget2 xh xhs'
     ),
     'interpreters': (
         '. Invoke-Expression Invoke-RestMethod Invoke-WebRequest R Rscript [ [[ alias ash bash bpftrace '
@@ -103,6 +214,47 @@ _NAMES = {
         'readonly red ruby runghc runhaskell rview rvim sash sbcl scala set sh slsh source subl tclsh tcsh '
         'test trap typeset unset vi view vim vimdiff vimx wish xdg-open xonsh yash zsh'
     ),
+    'language_packages': (
+        'bundle bundler cargo composer conda gem go mamba micromamba twine'
+    ),
+    'migrations': (
+        'alembic atlas dbmate diesel drizzle-kit flyway knex liquibase mikro-orm mix prisma rails rake '
+        'sequelize sequelize-cli sqlx supabase typeorm'
+    ),
+    'network': (
+        'ab borg delv dig drill getent host hping hping3 kdig lp lpr mail mailx msmtp mtr mutt nc ncat '
+        'neomutt netcat nslookup openssl openvpn ping ping6 restic s-nail sendmail socat sshfs swaks '
+        'tracepath traceroute websocat whois'
+    ),
+    'node_packages': (
+        'bun bunx npm npx pnpm pnpx yarn'
+    ),
+    'packages': (
+        'actionlint add-apt-repository apk apt apt-cache apt-get apt-key apt-mark aptitude brew cspell dnf '
+        'dpkg emerge flatpak hadolint microdnf nix-env pacman paru pkg port rpm snap xbps-install yay yum '
+        'zypper'
+    ),
+    'printing': (
+        ': apropos arch bc bg break btop builtin caffeinate cal caller clinfo col colordiff colrm command '
+        'compgen continue cowsay csvlook date delta df diff3 difft dirs disown dmesg dmidecode echo eglinfo '
+        'es2_info exec exit expr factor false fastfetch fbset fc-list fg figlet findmnt free fx getconf '
+        'getopts gh-status glow glxinfo gron groups help htop hwinfo id ifconfig info infocmp inotifywait '
+        'inotifywatch inxi ionice iostat jless jobs jot jsonlint last lastb lastlog ldd locale logname '
+        'lsb_release lsblk lscpu lshw lsipc lsirq lslocks lsmem lsns lsof lspci lsusb md5 mktemp mlr '
+        'mountpoint mpstat ncal neofetch netstat nice nm nohup notify-send nproc nvidia-smi objdump otool '
+        'pbcopy pbpaste pgrep popd ps pwd readelf renice return say screenfetch sdiff seq setopt shasum shift '
+        'shopt size sleep ss stdbuf stty sw_vers sync system_profiler systemd-detect-virt '
+        'termux-clipboard-get tidy time timeout times tldr top tput true ts tsort tty tvservice type ulimit '
+        'umask unalias uname units unsetopt uptime users uuidgen vcgencmd vmstat w wait watch whatis whence '
+        'where whereis which who whoami wl-copy wl-paste xclip xdpyinfo xmllint xprop xrandr xsel xset '
+        'yamllint yes'
+    ),
+    'python_packages': (
+        'hatch pdm pip pip2 pip3 pipx poetry rye uv uvx'
+    ),
+    'releases': (
+        'changeset flit gh-pages goreleaser jsr lerna ovsx pod release-it semantic-release vsce wasm-pack'
+    ),
     'runners': (
         'alacritty aws-vault chronic conky dbus-run-session direnv doppler dotenv entr envchain fd fdfind '
         'firejail foot fzf ghostty gnome-terminal infisical kitty konsole lxterm lxterminal mate-terminal '
@@ -110,33 +262,11 @@ _NAMES = {
         'setpriv sg ssh-agent st systemd-run terminator tilix tmux torify torsocks urxvt urxvtc uxterm '
         'valgrind x-terminal-emulator xfce4-terminal xterm xvfb-run'
     ),
-    'gate': (
-        'wisp wispsh'
+    'ssh': (
+        'autossh ftp lftp mosh rsync scp sftp smbclient ssh ssh-copy-id telnet tftp'
     ),
-    'network': (
-        'ab aria2c autossh axel azcopy borg caddy croc curl curlie darkhttpd delv dig drill elinks fetch '
-        'ffsend ftp getent gh grpcurl host hping hping3 http http-server https kdig lftp links links2 lp lpr '
-        'lynx mail mailx miniserve mosh msmtp mtr mutt nc ncat neomutt netcat nslookup openssl openvpn ping '
-        'ping6 rclone restic rsync s-nail s3cmd scp sendmail sftp simple-http-server smbclient socat ssh '
-        'ssh-copy-id sshfs swaks telnet tftp tracepath traceroute updog w3m websocat wget wget2 whois '
-        'wormhole xh xhs'
-    ),
-    'databases': (
-        'clickhouse-client clusterdb cqlsh createdb createuser dropdb dropuser duckdb etcdctl keydb-cli '
-        'litecli mariadb mariadb-admin mariadb-dump mongo mongodump mongoexport mongoimport mongorestore '
-        'mongosh mycli mysql mysqladmin mysqldump mysqlimport pg_dump pg_dumpall pg_restore pgcli psql '
-        'redis-cli reindexdb sqlcmd sqlite sqlite3 usql vacuumdb valkey-cli'
-    ),
-    'packages': (
-        'actionlint add-apt-repository apk apt apt-cache apt-file apt-get apt-key apt-mark aptitude autopep8 '
-        'bandit biome black bmake brew bun bundle bundler bunx c++ cargo cc checkov clang clang++ '
-        'clang-format codespell composer conda cspell dnf dotnet dpkg emerge eslint etex flake8 flatpak g++ '
-        'gcc gem gmake go go-task gofmt goimports golangci-lint hadolint hatch husky isort just latex latexmk '
-        'lefthook lualatex luatex make mamba markdownlint markdownlint-cli2 markdownlint-cli2-fix microdnf '
-        'micromamba mypy nix-env nox npm npx nuget pacman paru pdflatex pdftex pdm pip pip2 pip3 pipx pkg '
-        'platex pnpm pnpx poetry port pre-commit prettier py.test pycodestyle pydocstyle pyflakes pylint '
-        'pyright pytest rpm ruff rustfmt rye shellcheck shfmt snap stylelint task tex tflint tox tsc twine '
-        'uplatex uv uvx vulture xbps-install xelatex xetex yapf yarn yay yum zypper'
+    'storage': (
+        'azcopy croc ffsend rclone s3cmd wormhole'
     ),
     'system': (
         'aa-audit aa-complain aa-disable aa-enforce aa-status aa-unconfined addgroup adduser age ansible '
@@ -158,43 +288,13 @@ _NAMES = {
         'trufflehog tshark ufw umount unshadow unshare update-alternatives useradd userdel usermod vault '
         'vgremove vipw visudo wipefs zpool'
     ),
-    'cloud': (
-        'aws az doctl eksctl firebase fly flyctl gcloud gsutil heroku netlify pulumi terraform terragrunt '
-        'tofu vercel wrangler'
-    ),
-    'containers': (
-        'docker docker-compose helm k kubectl minikube nerdctl oc podman podman-compose'
+    'task_runners': (
+        'go-task husky just lefthook nox pre-commit py.test pytest task tox'
     ),
     'verbs': (
         'ansible-galaxy ansible-vault asdf cabal corepack dart defaults flutter git-lfs glab gradle gradlew '
         'hg incus ip jj journalctl k3d kind lxc multipass mvn mvnw nmcli opam packer pm2 pyenv rbenv rustup '
         'stack svn swift tea vagrant'
-    ),
-    'printing': (
-        ': apropos arch bc bg break btop builtin caffeinate cal caller clinfo col colordiff colrm command '
-        'compgen continue cowsay csvlook date delta df diff3 difft dirs disown dmesg dmidecode echo eglinfo '
-        'es2_info exec exit expr factor false fastfetch fbset fc-list fg figlet findmnt free fx getconf '
-        'getopts gh-status glow glxinfo gron groups help htop hwinfo id ifconfig info infocmp inotifywait '
-        'inotifywatch inxi ionice iostat jless jobs jot jsonlint last lastb lastlog ldd locale logname '
-        'lsb_release lsblk lscpu lshw lsipc lsirq lslocks lsmem lsns lsof lspci lsusb md5 mktemp mlr '
-        'mountpoint mpstat ncal neofetch netstat nice nm nohup notify-send nproc nvidia-smi objdump otool '
-        'pbcopy pbpaste pgrep popd ps pwd readelf renice return say screenfetch sdiff seq setopt shasum shift '
-        'shopt size sleep ss stdbuf stty sw_vers sync system_profiler systemd-detect-virt '
-        'termux-clipboard-get tidy time timeout times tldr top tput true ts tsort tty tvservice type ulimit '
-        'umask unalias uname units unsetopt uptime users uuidgen vcgencmd vmstat w wait watch whatis whence '
-        'where whereis which who whoami wl-copy wl-paste xclip xdpyinfo xmllint xprop xrandr xsel xset '
-        'yamllint yes'
-    ),
-    'agent_clis': (
-        'aider amp claude codex copilot crush cursor-agent droid gemini goose interpreter kiro-cli mini '
-        'opencode q qwen'
-    ),
-    'migrations': (
-        'alembic atlas dbmate diesel drizzle-kit flyway knex liquibase mikro-orm mix prisma rails rake '
-        'sequelize sequelize-cli sqlx supabase typeorm'
-    ),
-    'releases': (
-        'changeset flit gh-pages goreleaser jsr lerna ovsx pod release-it semantic-release vsce wasm-pack'
     ),
 }
 FAMILY: dict[str, str] = {name: family for family, names in _NAMES.items() for name in names.split()}

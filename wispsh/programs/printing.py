@@ -13,7 +13,8 @@ PRINTERS = (
     "apropos", "arch", "bg", "break", "btop", "builtin", "caffeinate", "cal", "command",
     "continue", "cowsay", "df", "dirs", "disown", "exec", "exit", "expr",
     "factor", "false", "fc-list", "fg", "figlet", "free", "getconf", "getopts", "gh-status",
-    "groups", "help", "htop", "id", "info", "inotifywait", "inotifywatch", "ionice", "jobs", "locale", "logname", "lsblk",
+    "groups", "help", "htop", "id", "info", "inotifywait", "inotifywatch", "ionice", "jobs", "locale", "logname",
+            "lsblk",
     "lscpu", "lsof", "lspci", "lsusb", "mktemp", "netstat", "nice", "nohup", "notify-send", "nproc",
     "pbcopy", "pgrep", "popd", "ps", "pwd", "return", "say",
     "seq", "setopt", "shift", "shopt", "sleep", "stdbuf", "stty", "sw_vers", "sync",
@@ -157,7 +158,8 @@ SPECIAL = (
                    examples=("jsonlint -i data.json",)),)),
     Program("xmllint", doc="checks XML; --output writes a file",
             grammar=Grammar(long_values=("output", "schema", "dtdvalid", "relaxng", "xpath", "encode")),
-            on=(On("write", ("option", "output"), id="xmllint.output", examples=("xmllint --output ~/.bashrc a.xml",)),)),
+            on=(On("write", ("option", "output"), id="xmllint.output", examples=("xmllint --output ~/.bashrc a.xml",)),
+                )),
 )
 PLAIN = tuple(Program(name, doc=f"{name}: prints facts or its words") for name in PRINTERS)
 FILE_PRINTING = tuple(Program(name, doc=f"{name}: prints the files it is given",

@@ -1,7 +1,7 @@
 """Tools that publish packages and releases from the project (vsce, ovsx, changesets, lerna, semantic-release,
 goreleaser, jsr, flit, wasm-pack, CocoaPods' trunk, gh-pages, release-it): publishing is high, taking a
 published thing down is dangerous (others depend on it), a dry run only looks. Each from its own command
-reference. (npm, pnpm, yarn, bun, cargo, gem, twine, poetry, uv and dotnet publish are packages.py's.)"""
+reference. (npm, pnpm, yarn, bun, cargo, gem, twine, poetry, uv and dotnet publish are the package families' (python_packages, node_packages, language_packages, dotnet).)"""
 from __future__ import annotations
 
 from wispsh.programs.delegate import hand_on

@@ -11,17 +11,13 @@ from __future__ import annotations
 
 import shlex
 
-from wispsh.policy import places
+from wispsh.vocab import places
 from wispsh.programs.grammar import UNKNOWN, Options
 from wispsh.programs.system import ROOT_GROUPS
 from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
 from wispsh.support.lazyre import lazy_re, re
 
 SESSION_FLOOR = "session"       # the kind whose level a runner's own part has at least (a command it runs)
-
-
-def _floor(cmd, kind: str = SESSION_FLOOR):
-    return cmd.ctx.level_of(kind, "")
 
 
 def _env_assignment(cmd, value: str, rule: str) -> None:
@@ -128,11 +124,12 @@ def _parallel_value(cmd, value: str) -> str:
     if UNKNOWN in value:
         return RUN_TIME_INPUT
     if value.startswith("~"):
-        value = places.expand_tilde(value, cmd.ctx, cmd.cwd)     # the shell expanded it before parallel saw it
+        value = cmd.expand_tilde(value)     # the shell expanded it before parallel saw it
     return shlex.quote(value)
 
 
-@emits({"parallel.remote": ["parallel -S host echo ::: a"], "parallel.writes": ["parallel --joblog ~/.bashrc echo ::: a"],
+@emits({"parallel.remote": ["parallel -S host echo ::: a"],
+        "parallel.writes": ["parallel --joblog ~/.bashrc echo ::: a"],
         "parallel.reads": ["parallel -a list.txt echo"], "parallel.code-option": ["parallel --ssh ./x -S h echo ::: a"],
         "parallel.perl": ["parallel echo '{= $_=qx(id) =}' ::: a"],
         "parallel.runtime": ['parallel "$X" ::: a'], "parallel.lines": ["parallel ::: 'ls' 'pwd'"],
@@ -188,7 +185,7 @@ def parallel_command(cmd, o: Options) -> None:
         if values and not from_files:
             cmd.fired.add("parallel.lines")
             for value in values:
-                cmd.code_text(value, "parallel runs", at_least=_floor(cmd, "run-project"))
+                cmd.code_text(value, "parallel runs", at_least="run-project")
         else:
             cmd.facts.runtime_code = True
             cmd.does("run-code", "parallel.input-lines", "parallel runs command lines from its input")
@@ -202,7 +199,7 @@ def parallel_command(cmd, o: Options) -> None:
                 line = line.replace(placeholder, value)
         else:
             line = f"{text} {value}"
-        cmd.code_text(line, "parallel runs", at_least=_floor(cmd, "run-project"))
+        cmd.code_text(line, "parallel runs", at_least="run-project")
 
 
 PARALLEL = Program("parallel", doc="runs a command line for each input, through a shell", hook=parallel_command,
@@ -232,7 +229,8 @@ def _screen_typed(text: str) -> str:
     return _SCREEN_ESCAPE.sub(key, text)
 
 
-@emits({"screen.sends": ["screen -X stuff 'id'"], "screen.stuff": ["screen -S dev -X stuff 'rm -rf x\\n'"], "screen.lists": ["screen -ls"], "screen.rc": ["screen -c /tmp/rc"],
+@emits({"screen.sends": ["screen -X stuff 'id'"], "screen.stuff": ["screen -S dev -X stuff 'rm -rf x\\n'"],
+        "screen.lists": ["screen -ls"], "screen.rc": ["screen -c /tmp/rc"],
         "screen.logfile": ["screen -L -Logfile ~/.bashrc ls"], "screen.attach": ["screen -r"],
         "screen.shell": ["screen"], "screen.runs": ["screen -dmS x make"], "screen.runs-runtime": ['screen "$X"']})
 def screen_command(cmd, o: Options) -> None:
@@ -248,7 +246,7 @@ def screen_command(cmd, o: Options) -> None:
                 typed = _screen_typed(" ".join(args[i + 1:]))
                 if typed.strip() and UNKNOWN not in typed:
                     cmd.fired.add("screen.stuff")
-                    cmd.code_text(typed, "screen stuff types", at_least=_floor(cmd, "run-code"))
+                    cmd.code_text(typed, "screen stuff types", at_least="run-code")
             _screen_runs(cmd, args[i:])
             return
         if arg in SCREEN_READ:
@@ -401,7 +399,7 @@ def tmux_command(cmd, o: Options) -> None:
         if args[i] in ("-L", "-S", "-f", "-c", "-T") and i + 1 < n:
             if args[i] == "-c":
                 cmd.fired.add("tmux.code")
-                cmd.code_text(args[i + 1], "tmux -c runs", at_least=_floor(cmd))
+                cmd.code_text(args[i + 1], "tmux -c runs", at_least=SESSION_FLOOR)
                 return
             if args[i] == "-f":
                 cmd.fired.add("tmux.config")
@@ -419,7 +417,7 @@ def tmux_command(cmd, o: Options) -> None:
         cmd.does("run-code", "tmux.send-keys", "tmux send-keys types commands into another shell")
         typed = _tmux_typed(_tmux_operands(rest))
         if typed.strip() and UNKNOWN not in typed:
-            cmd.code_text(typed, "tmux send-keys types", at_least=_floor(cmd, "run-code"))
+            cmd.code_text(typed, "tmux send-keys types", at_least="run-code")
         return
     if verb_word in TMUX_SOURCES:
         for word in words:
@@ -458,7 +456,7 @@ def tmux_command(cmd, o: Options) -> None:
         cmd.facts.runtime_code = True
         cmd.does("run-code", "tmux.runtime", f"tmux {verb_word} runs a command known only at run time")
         return
-    cmd.code_text(text, f"tmux {verb_word} runs", at_least=_floor(cmd))
+    cmd.code_text(text, f"tmux {verb_word} runs", at_least=SESSION_FLOOR)
 
 
 def _tmux_operands(rest: list[str], verb_word: str = "", cmd=None) -> list[str]:
@@ -609,7 +607,7 @@ def _command_line(cmd, text: str, who: str) -> None:
         cmd.does("run-code", "runner.code-runtime", f"{who} runs a command known only at run time")
         return
     cmd.fired.add("runner.code")
-    cmd.code_text(text, f"{who} runs", at_least=_floor(cmd, "run-project"))
+    cmd.code_text(text, f"{who} runs", at_least="run-project")
 
 
 def runner(name: str, values=(), doc: str = "", aliases=(), hook=runs_command, **more) -> Program:
@@ -711,7 +709,8 @@ OP = Program(
     examples={"op run -- rm -rf ~": "dangerous", "op item list": "safe", "op read op://v/i/f": "high",
               "op service-account create ci --vault Dev:read_items": "dangerous"},
 )
-OP_MINTS = verb(rows=(Row("op.mints", "credentials", "{cmd} mints a token for 1Password (it prints it)", sets=("secret",),
+OP_MINTS = verb(rows=(Row("op.mints", "credentials", "{cmd} mints a token for 1Password (it prints it)",
+                          sets=("secret",),
                           examples=("op service-account create ci", "op connect token create t --server s",
                                     "op events-api create siem")),))
 OP.verbs.update({"service-account": verb(verbs={"create": OP_MINTS}), "events-api": verb(verbs={"create": OP_MINTS}),
@@ -795,10 +794,12 @@ MISE = Program(
             read_only=("ls", "list", "ls-remote"),
             default=Row("mise.plugins", "install", "{cmd}", examples=("mise plugins update",)))),
         "trust": verb(grammar=Grammar(longs=("untrust", "ignore", "show")), rows=(
-            Row("mise.untrust", "local-config", "{cmd} stops trusting a config", When(flag=("untrust", "ignore", "show")),
+            Row("mise.untrust", "local-config", "{cmd} stops trusting a config",
+                When(flag=("untrust", "ignore", "show")),
                 stop=True, examples=("mise trust --untrust",)),
             Row("mise.trust", "persist", "mise trust lets the directory's config set environment variables and run "
-                                         "its hooks whenever a shell enters it", examples=("mise trust", "mise trust -a")))),
+                                         "its hooks whenever a shell enters it",
+                examples=("mise trust", "mise trust -a")))),
         **dict.fromkeys(("settings", "config", "set", "unuse", "alias", "cache", "link", "implode", "generate",
                          "edit"), verb(read_only=("get", "ls", "list"), default=Row(
             "mise.settings", "local-config", "{cmd} changes mise's settings", examples=("mise settings set x y",)),
@@ -911,7 +912,7 @@ def terminal_command(cmd, o) -> None:
             cmd.does("run-code", "terminal.runs-runtime", f"{cmd.name} runs a command known only at run time")
             return
         cmd.does("session", "terminal.runs-line", f"{cmd.name} runs '{line[:40]}' in a new terminal window")
-        cmd.code_text(line, f"{cmd.name} runs", at_least=_floor(cmd))
+        cmd.code_text(line, f"{cmd.name} runs", at_least=SESSION_FLOOR)
         return
     if not command or len(command) == 1 and command[0].rsplit("/", 1)[-1] in SHELL_NAMES:
         # the window's shell reads the window's terminal: a session someone types into at that display
@@ -923,7 +924,7 @@ def terminal_command(cmd, o) -> None:
         return
     cmd.does("session", "terminal.runs", f"{cmd.name} runs {command[0]} in a new terminal window")
     if len(command) == 1 and " " in command[0]:
-        cmd.code_text(command[0], f"{cmd.name} -e runs", at_least=_floor(cmd))     # `xterm -e 'a b'`: sh -c
+        cmd.code_text(command[0], f"{cmd.name} -e runs", at_least=SESSION_FLOOR)     # `xterm -e 'a b'`: sh -c
         return
     _hand_on(cmd, command, "terminal.runs", cmd.name)
 
@@ -1143,7 +1144,7 @@ def nix_shell(cmd, o: Options) -> None:
         cmd.does("run-code", "nix-shell.code-runtime", "nix-shell runs a command known only at run time")
         return
     cmd.fired.add("nix-shell.code")
-    cmd.code_text(text, "nix-shell runs", at_least=_floor(cmd))
+    cmd.code_text(text, "nix-shell runs", at_least=SESSION_FLOOR)
 
 
 NIX_SHELL = Program(
@@ -1172,7 +1173,7 @@ def script_command(cmd, o: Options) -> None:
     else:
         cmd.fired.add("script.command")
         if cmd.delegated:
-            cmd.code_text(command, "script -c runs", at_least=_floor(cmd))
+            cmd.code_text(command, "script -c runs", at_least=SESSION_FLOOR)
 
 
 SCRIPT = Program(
@@ -1180,7 +1181,8 @@ SCRIPT = Program(
     grammar=Grammar(values="cTIOBEom", long_values=("command", "log-timing", "log-in", "log-out", "log-io", "echo",
                                                     "output-limit", "logging-format", "timing"),
                     optional=("timing",)),
-    rows=(Row("script.session", "session", "script records a shell session", examples=("script", "script -q /dev/null")),),
+    rows=(Row("script.session", "session", "script records a shell session",
+              examples=("script", "script -q /dev/null")),),
     on=(On("write", OPERANDS, id="script.typescript", says="script records the session to",
            examples=("script ~/.bashrc",)),
         On("write", ("option", "T", "log-timing", "I", "log-in", "O", "log-out", "B", "log-io", "timing"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import posixpath
 
-from wispsh.policy import places
+from wispsh.vocab import places
 from wispsh.programs.delegate import hand_on, runs_operands
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.table import OPERANDS, Grammar, On, Program, Row, When, emits, programs, verb
@@ -78,7 +78,8 @@ LAUNCHCTL = Program(
         Row("launchctl.persists", "persist", "{cmd} installs a job that runs on its own (persistence)",
             examples=("launchctl load ~/Library/LaunchAgents/x.plist",)),))),
     read_only=("list", "print", "print-disabled", "blame", "version", "help", "getenv", "dumpstate"),
-    default=Row("launchctl.changes", "system", "{cmd} changes running services", examples=("launchctl unload x.plist",)),
+    default=Row("launchctl.changes", "system", "{cmd} changes running services",
+                examples=("launchctl unload x.plist",)),
 )
 @emits({"service.stops-security": ["service auditd stop", "rc-service apparmor stop", "service ufw stop"]})
 def service_stops_security(cmd, o) -> None:
@@ -120,7 +121,7 @@ def at_job(cmd, o) -> None:
     """The job at (or batch) schedules is shell code: a here-string, a heredoc, what a visible printer pipes
     in, or -f FILE / `< FILE`. It runs later, on its own, outside this shell and this gate: persistence
     (levels.md: `at`, `batch` and timers), whatever it holds; its text is judged as a line too."""
-    at_least = cmd.ctx.level_of("persist", "at.job")
+    at_least = ("persist", "at.job")
     part = cmd.part
     texts = [r.target for r in part.redirects if r.op == "<<<" and r.target is not None] if part else []
     if part is not None and part.stdin_code:
@@ -298,7 +299,8 @@ def mounts_over(cmd, o) -> None:
 
 MOUNT_LISTS = "lists mounted filesystems"
 MOUNT = Program(
-    "mount", doc="mounts filesystems", grammar=Grammar(values="otLUF", long_values=("options", "types", "label", "uuid")),
+    "mount", doc="mounts filesystems",
+                grammar=Grammar(values="otLUF", long_values=("options", "types", "label", "uuid")),
     rows=(Row("mount.lists", "nothing", MOUNT_LISTS, When(operands=False, unless=("a", "all")), stop=True,
               examples=("mount", "mount -l")),
           Row("mount.changes", "system", "{cmd} changes mounted filesystems", examples=("mount /dev/sdb1 /mnt",))),
@@ -393,7 +395,8 @@ IPTABLES_RESTORE = Program("iptables-restore", aliases=("ip6tables-restore",), d
                                      examples=("iptables-restore < rules.v4",)),))
 NFT = Program(
     "nft", doc="nftables", read_only=("list", "describe", "monitor"),
-    verbs={"flush": verb(rows=(Row("nft.flush", "weaken", "{cmd} flushes the firewall", examples=("nft flush ruleset",)),))},
+    verbs={"flush": verb(rows=(Row("nft.flush", "weaken", "{cmd} flushes the firewall",
+                                   examples=("nft flush ruleset",)),))},
     default=Row("nft.changes", "system", FIREWALL_CHANGES, examples=("nft add rule x",)),
 )
 UFW = Program(
@@ -457,7 +460,8 @@ def sysctl_settings(cmd, o) -> None:
 SYSCTL = Program("sysctl", doc="reads and sets kernel parameters", hook=sysctl_settings,
                  examples={"sysctl -a": "safe", "sysctl net.ipv4.ip_forward": "safe"})
 MODULES = Program("modprobe", aliases=("insmod", "rmmod"), doc="loads and unloads kernel modules", rows=(
-    Row("modules.loads", "privilege", "{cmd} loads or unloads code in the kernel", examples=("modprobe x", "insmod x.ko")),))
+    Row("modules.loads", "privilege", "{cmd} loads or unloads code in the kernel",
+        examples=("modprobe x", "insmod x.ko")),))
 KEXEC = Program("kexec", doc="boots another kernel", rows=(
     Row("kexec.boots", "halt", "kexec replaces the running kernel", examples=("kexec -l x",)),))
 KERNEL_READS = tuple(Program(name, doc=f"{name}: shows kernel modules") for name in ("lsmod", "modinfo"))
@@ -479,7 +483,8 @@ NSENTER = Program(
     "nsenter", doc="runs a command in other processes' namespaces",
     grammar=Grammar(values="tSGW", long_values=("target", "setuid", "setgid", "wdns"), stop=True,
                     optional=("mount", "uts", "ipc", "net", "pid", "cgroup", "user", "time", "root", "wd")),
-    rows=(Row("nsenter.runs", "root", "{cmd} runs a program in another root or namespace", examples=("nsenter -t 9 -n",)),),
+    rows=(Row("nsenter.runs", "root", "{cmd} runs a program in another root or namespace",
+              examples=("nsenter -t 9 -n",)),),
     hook=nsenter_target,
 )
 UNSHARE = Program(
@@ -659,7 +664,8 @@ AUDITCTL = Program("auditctl", doc="the Linux audit system's rules",
                                    longs=("loginuid-immutable", "reset-lost", "signal")),
                    hook=auditctl_rules, examples={"auditctl -l": "low", "auditctl -D": "dangerous"})
 AUDIT_READS = Program("ausearch", aliases=("aureport", "aulast", "aulastlog"), doc="reads the audit log",
-                      rows=(Row("audit.reads", "inspect", "{cmd} reads the audit log", examples=("ausearch -m LOGIN",)),))
+                      rows=(Row("audit.reads", "inspect", "{cmd} reads the audit log",
+                                examples=("ausearch -m LOGIN",)),))
 AUGENRULES = Program("augenrules", doc="loads the audit rules from /etc/audit/rules.d", rows=(
     Row("augenrules.loads", "system", "{cmd} reloads the audit rules", examples=("augenrules --load",)),))
 
@@ -734,7 +740,8 @@ SECURITY = Program(
         "authorizationdb": verb(verbs={"write": verb(rows=(
             Row("security.authorizationdb", "privilege", "changes who may take an administrator right",
                 examples=("security authorizationdb write system.privilege.admin allow",)),))}, read_only=("read",))},
-    default=Row("security.uses", "local-config", "uses the macOS security tool", examples=("security unlock-keychain",)),
+    default=Row("security.uses", "local-config", "uses the macOS security tool",
+                examples=("security unlock-keychain",)),
 )
 
 
@@ -996,7 +1003,7 @@ def ansible_hosts(cmd, o) -> None:
             return
         if here:
             cmd.fired.add("ansible.runs-here")
-            cmd.code_text(args, f"ansible -m {module} runs", at_least=cmd.ctx.level_of("run-project", ""))
+            cmd.code_text(args, f"ansible -m {module} runs", at_least="run-project")
             return
     if here:
         cmd.does("system", "ansible.runs-here", f"ansible {module} changes this machine")
@@ -1133,7 +1140,8 @@ VAULT = Program(
         "delete": verb(grammar=VAULT_GRAMMAR, hook=vault_path, rows=(
             Row("vault.delete", "remove", "{cmd} deletes a secret", examples=("vault delete secret/x",)),)),
         "kv": verb(verbs={"get": verb(rows=(Row("vault.kv.get", "secret", "{cmd} prints stored secrets",
-                                                sets=("secret",), examples=("vault kv get -field=password secret/db",)),)),
+                                                sets=("secret",),
+                                                examples=("vault kv get -field=password secret/db",)),)),
                           **dict.fromkeys(("list", "metadata"), verb(rows=(
                               Row("vault.kv.list", "inspect", "{cmd} lists names or versions",
                                   examples=("vault kv list secret/", "vault kv metadata get secret/x")),))),
@@ -1142,7 +1150,8 @@ VAULT = Program(
                    default=Row("vault.kv.changes", "data", "{cmd} changes stored secrets",
                                examples=("vault kv put secret/x a=1", "vault kv delete secret/x"))),
         "token": verb(verbs={"create": verb(rows=(Row("vault.token.create", "credentials", "{cmd} mints a token",
-                                                      sets=("secret",), examples=("vault token create -policy=root",)),)),
+                                                      sets=("secret",), examples=("vault token create -policy=root",)),
+                                                  )),
                              **dict.fromkeys(("lookup", "capabilities"), verb(rows=(
                                  Row("vault.token.lookup", "inspect", "{cmd} shows a token's policies and expiry",
                                      examples=("vault token lookup", "vault token capabilities secret/x")),)))},
@@ -1158,7 +1167,8 @@ VAULT = Program(
             verbs={"disable": verb(rows=(Row("vault.disable", "destroy", "{cmd} deletes an engine and all it holds",
                                              examples=("vault secrets disable kv/",)),))},
             read_only=("list",),
-            default=Row("vault.engines", "infra", "{cmd} changes Vault's engines", examples=("vault auth enable github",)))),
+            default=Row("vault.engines", "infra", "{cmd} changes Vault's engines",
+                        examples=("vault auth enable github",)))),
         "audit": verb(verbs={"disable": verb(rows=(Row("vault.audit.disable", "weaken", "vault audit disable stops "
                                                        "recording who reads secrets",
                                                        examples=("vault audit disable file/",)),))},
@@ -1193,7 +1203,8 @@ SSH_KEYGEN = Program(
           Row("ssh-keygen.changes", "local-config", "creates or changes ssh keys", examples=("ssh-keygen -t ed25519",)),
           Row("ssh-keygen.library", "run-code", "ssh-keygen loads a library ({value}): code runs",
               When(value=("D", "w")), examples=("ssh-keygen -D /tmp/x.so",))),
-    on=(On("write", ("option", "f"), id="ssh-keygen.writes", examples=("ssh-keygen -t ed25519 -f ~/.ssh/authorized_keys",)),),
+    on=(On("write", ("option", "f"), id="ssh-keygen.writes",
+           examples=("ssh-keygen -t ed25519 -f ~/.ssh/authorized_keys",)),),
 )
 
 # ---------------------------------------------------------------- logins and settings
@@ -1240,7 +1251,8 @@ TAILSCALE = Program(
 )
 
 PROGRAMS = programs(ROOT, SU, MACHINECTL, SYSTEMCTL, LAUNCHCTL, SERVICE, CRONTAB, AT, ATQ, ATRM, KILL, PKILL, KILLALL,
-                    KILLALL5, NEWGRP, *MACOS_USERS, DISK, PARTITIONS, ZPOOL, NVME, DISKUTIL, MOUNT, UNMOUNT, USERS, CHSH, CHPASSWD, PASSWD,
+                    KILLALL5, NEWGRP, *MACOS_USERS, DISK, PARTITIONS, ZPOOL, NVME, DISKUTIL, MOUNT, UNMOUNT, USERS,
+                    CHSH, CHPASSWD, PASSWD,
                     IPTABLES, IPTABLES_RESTORE, NFT, UFW, FIREWALL_CMD, PFCTL, POWER, SYSCTL, MODULES, KEXEC,
                     *KERNEL_READS, CAPABILITIES, NSENTER, UNSHARE, LDCONFIG, ALTERNATIVES, SECURITY, GPG, AGE, CCRYPT,
                     KEYRINGS, PASS, VAULT, SSH_ADD, SSH_KEYGEN, LOGINCTL, CHFN, SETTINGS, SNIFFERS, TUNNELS, TAILSCALE,

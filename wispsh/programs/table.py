@@ -49,11 +49,11 @@ class When:
     """A condition on what a command was given. Every field that is set must hold (and)."""
 
     __slots__ = ("flag", "value", "unless", "no_value", "operands", "arg", "operand", "first", "count", "runtime",
-                 "at_most", "last")
+                 "at_most", "last", "option", "equals", "starts", "contains", "place")
 
     def __init__(self, flag=(), value=(), unless=(), no_value=(), operands: bool | None = None, arg=(), operand=(),
                  first=(), count: tuple | None = None, runtime: bool | None = None, at_most: int | None = None,
-                 last=()):
+                 last=(), *, option=(), equals=(), starts=(), contains=(), place=()):
         self.flag = tuple(flag)         # any of these options is present
         self.value = tuple(value)       # any of these options has a value
         self.unless = tuple(unless)     # ... and none of these options is present
@@ -66,8 +66,19 @@ class When:
         self.runtime = runtime          # some operand is known only at run time
         self.at_most = at_most          # at most this many operands
         self.last = tuple(last)         # the last operand starts with one of these (a copy's destination)
+        # A value test: some value given to one of `option` passes every test set below (`--network=host`:
+        # When(option=("network", "net"), equals=("host",))); {option} and {value} in a row's text name it.
+        self.option = tuple(option)
+        self.equals = tuple(equals)     # ... is one of these
+        self.starts = tuple(starts)     # ... starts with one of these
+        self.contains = tuple(contains)  # ... holds one of these
+        self.place = tuple(place)       # ... names a path of one of these place classes (vocab/places.py)
+        if (equals or starts or contains or place) and not option:
+            raise ValueError("a value test names its options: When(option=(...), equals=...)")
 
-    def holds(self, o: Options, args) -> bool:
+    def holds(self, o: Options, args, cmd=None) -> bool:
+        if self.option and self.matched(o, cmd) is None:
+            return False
         if self.flag and not o.has(*self.flag):
             return False
         if self.value and not any(o.value(name) is not None for name in self.value):
@@ -94,8 +105,28 @@ class When:
             return False
         return True
 
-    def value_of(self, o: Options) -> str | None:
-        """The value of the first of `value` that has one (for a row's text)."""
+    def matched(self, o: Options, cmd=None) -> tuple[str, str] | None:
+        """(option, value): the first value of `option` that passes the value tests, or None. A place test
+        needs the command (its places are the policy's: cmd.place)."""
+        for name, value in o.values:
+            if name not in self.option:
+                continue
+            if self.equals and value not in self.equals:
+                continue
+            if self.starts and not value.startswith(self.starts):
+                continue
+            if self.contains and not any(part in value for part in self.contains):
+                continue
+            if self.place and (cmd is None or cmd.place(value).cls not in self.place):
+                continue
+            return name, value
+        return None
+
+    def value_of(self, o: Options, cmd=None) -> str | None:
+        """The value the row's text names: the one the value test matched, else the first of `value` given."""
+        if self.option:
+            found = self.matched(o, cmd)
+            return found[1] if found else None
         for name in self.value:
             found = o.value(name)
             if found is not None:
@@ -109,6 +140,10 @@ class When:
                              ("arg", self.arg), ("operand", self.operand), ("first", self.first)):
             if words:
                 said.append(f"{field} {'|'.join(words)}")
+        if self.option:
+            tests = [f"{field} {'|'.join(words)}" for field, words in (("equals", self.equals), ("starts", self.starts),
+                     ("contains", self.contains), ("place", self.place)) if words]
+            said.append(f"option {'|'.join(self.option)}" + (f" {' '.join(tests)}" if tests else " given"))
         for field in ("operands", "count", "runtime", "at_most"):
             value = getattr(self, field)
             if value is not None:
@@ -124,11 +159,13 @@ ALWAYS = When()
 class Row:
     """When `when` holds, the command has the effect `does`, described by `says` (shown in --explain).
 
-    `says` may name {cmd} (the command as far as its verbs: "git push"), {verb} (the last verb word) and
-    {value} (the value of the option `when` tested). `sets` marks facts the whole-line rules follow:
-    "net_fetch", "net_send", "decoder", "stdin_interp", "interp", "runtime_code", "secret" (this command
-    prints secrets: `says` is why), "builds" (it runs the build files of its directory: a Makefile, setup.py,
-    package.json scripts, conftest.py - so that a line that writes one and then builds is seen to run it). `stop`: no later row, path effect, hook or verb of this command applies.
+    `says` may name {cmd} (the command as far as its verbs: "git push"), {verb} (the last verb word),
+    {value} (the value of the option `when` tested) and {option} (the option whose value a value test
+    matched). `sets` marks facts the whole-line rules follow: "net_fetch", "net_send", "decoder",
+    "stdin_interp", "interp", "runtime_code", "secret" (this command prints secrets: `says` is why), "builds"
+    (it runs the build files of its directory: a Makefile, setup.py, package.json scripts, conftest.py - so
+    that a line that writes one and then builds is seen to run it). `stop`: no later row, path effect, hook or
+    verb of this command applies.
     """
 
     __slots__ = ("id", "does", "says", "when", "stop", "sets", "examples", "not_examples")

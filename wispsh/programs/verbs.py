@@ -4,7 +4,7 @@ whose verbs mean something particular have their own table below: Maven and Grad
 pm2, ip (netns exec runs a command), journalctl, defaults. tmux and nix are the runners' (they run commands)."""
 from __future__ import annotations
 
-from wispsh.policy import places
+from wispsh.vocab import places
 from wispsh.programs.delegate import hand_on
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.table import Grammar, On, Program, Row, When, emits, programs, verb
@@ -58,7 +58,8 @@ def copies_machine(cmd, o) -> None:
             cmd.read(word)
 
 
-PUBLISHES = verb(rows=(Row("verbs.publishes", "publish", "{cmd} publishes", examples=("svn commit -m x", "vagrant share")),),
+PUBLISHES = verb(rows=(Row("verbs.publishes", "publish", "{cmd} publishes",
+                           examples=("svn commit -m x", "vagrant share")),),
                  hook=sends_secrets)
 COPIES = verb(grammar=Grammar(values="gumo", long_values=("gid", "uid", "mode", "type", "project")),
               rows=(Row("verbs.copies", "local-service", "{cmd} copies files to or from a container or VM",
@@ -143,7 +144,8 @@ GRADLE = Program(
 
 
 GLAB_READS = verb(rows=(Row("glab.reads", "inspect", "{cmd} reads GitLab", examples=("glab mr list", "glab ci view")),))
-GLAB_PUBLISH_EXAMPLES = {"repo": "glab repo fork x/y", "release": "glab release create v1", "mr": "glab mr create --fill",
+GLAB_PUBLISH_EXAMPLES = {"repo": "glab repo fork x/y", "release": "glab release create v1",
+                         "mr": "glab mr create --fill",
                          "issue": "glab issue note 1 -m x", "ci": "glab ci run", "variable": "glab variable set X y"}
 
 
@@ -157,7 +159,8 @@ def _glab_group(group: str, reads=(), **verbs) -> object:
                                             sets=("net_send",), examples=(GLAB_PUBLISH_EXAMPLES[group],)))
 
 
-@emits({"glab.api.delete": ["glab api -X DELETE projects/1"], "glab.api.changes": ["glab api -X POST projects/1/issues"],
+@emits({"glab.api.delete": ["glab api -X DELETE projects/1"],
+        "glab.api.changes": ["glab api -X POST projects/1/issues"],
         "glab.api.reads": ["glab api projects/1"]})
 def glab_api(cmd, o) -> None:
     """`glab api PATH [-X METHOD]`: the method says what the request does."""

@@ -108,7 +108,7 @@ class Journal:
     # ------------------------------------------------------------ the run using it
 
     def set_live(self, session: str) -> None:
-        from wispsh.sandbox.procs import start_of
+        from wispsh.support.procs import start_of
 
         with open(os.path.join(self.where, "live.json"), "w") as fh:
             json.dump({"pid": os.getpid(), "start": start_of(os.getpid()), "session": session}, fh)
@@ -121,7 +121,7 @@ class Journal:
 
     def live(self) -> dict | None:
         """The `wisp run` using these points now, if it still runs."""
-        from wispsh.sandbox.procs import start_of
+        from wispsh.support.procs import start_of
 
         try:
             with open(os.path.join(self.where, "live.json")) as fh:

@@ -108,7 +108,7 @@ class History:
 
     def running(self) -> list[dict]:
         """The lines of the `wisp run` using the project now that are still running."""
-        from wispsh.sandbox.procs import start_of
+        from wispsh.support.procs import start_of
 
         live = self.journal.live()
         if live is None:

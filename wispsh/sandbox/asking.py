@@ -17,7 +17,7 @@ import queue
 import signal
 import threading
 
-from wispsh.sandbox import procs
+from wispsh.support import procs
 
 
 class TerminalDesk:

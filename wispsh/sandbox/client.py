@@ -35,7 +35,7 @@ else:                                # the launcher: a top-level module, support
 MAGIC = b"wisp-run/1"
 MARKER = b"wispsh-run-launcher"      # in a launcher's head: realshell.is_wispsh skips it, inside_run finds it
 MAX_MESSAGE = 64 << 20               # an environment or argv past this is not one an exec would take
-REFUSED = 126
+REFUSED = 126                        # realshell.REFUSED (this file imports nothing of the package)
 RUN_SHELL = b"/bin/sh"               # bound over in every namespace: the launcher tells where the socket is
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import threading
 
-from wispsh.sandbox import procs
+from wispsh.support import procs
 
 SOURCE = "wisp run"
 PRUNE_EVERY = 512
@@ -337,7 +337,7 @@ class Judge:
 def argv_for_parse(req: Request, layout) -> list[str]:
     """The argv as wispsh reads it. A launcher bound over ksh93, mksh or rbash is read under the name of its
     shell family (ksh, bash): any other name would be read as `wispsh`, with wispsh's own options."""
-    from wispsh.cli.shell import SHELL_NAMES
+    from wispsh.vocab.shells import STANDS_IN_FOR as SHELL_NAMES
 
     if req.kind != "launcher" or os.path.basename(req.argv[0]) in SHELL_NAMES:
         return req.argv

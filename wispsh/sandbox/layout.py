@@ -38,7 +38,8 @@ import stat
 import sys
 from dataclasses import dataclass, field
 
-SHELL_NAMES = ("sh", "bash", "dash", "zsh", "ksh", "ksh93", "mksh", "rbash")
+from wispsh.vocab.shells import BOUND_IN_SANDBOX
+
 SYSTEM_DIRS = ("/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin")
 
 RC_FILES = (".bashrc", ".bash_profile", ".bash_login", ".profile", ".bash_logout",
@@ -130,7 +131,7 @@ def find_shells(env, config) -> list[Shell]:
 
     places = list(SYSTEM_DIRS) + [d for d in env.get("PATH", "").split(":") if d.startswith("/")]
     seen: dict[str, list[str]] = {}
-    candidates = [os.path.join(d, n) for d in dict.fromkeys(places) for n in SHELL_NAMES]
+    candidates = [os.path.join(d, n) for d in dict.fromkeys(places) for n in BOUND_IN_SANDBOX]
     candidates += [p for p in (*config.shells.values(), *config.known_shells) if p]
     for path in candidates:
         try:
@@ -268,7 +269,7 @@ def plan(*, env, config, run_dir: str, wisp_home: str, uid: int | None = None, w
         # Placeholders only in $HOME, where the shells inside read their start-up files. A password-database
         # home that differs keeps what exists read-only, and what is missing there is said. A $HOME that is
         # not the password database's gets no start-up file placeholders: wispsh judges every start-up file
-        # under such a HOME as code (cli/shell.py implicit_code), so a missing one that appears is asked about.
+        # under such a HOME as code (invocation.py implicit_code), so a missing one that appears is asked about.
         here_too = own_home is None or os.path.normpath(own_home) == home
         moved = home != real_home
 

@@ -129,7 +129,7 @@ class Bridge:
         import select
         import time
 
-        from wispsh.sandbox import netrules
+        from wispsh.support import netrules
 
         try:
             data, deadline = b"", time.monotonic() + HELPER_SECONDS
@@ -186,7 +186,7 @@ def socket_inode(inside: int, local: tuple, remote: tuple) -> int | None:
 def holder(root: int, inode: int) -> int | None:
     """The process beneath `root` (outside pid) that holds socket:[inode]; the deepest one if several (a
     child that inherited it made the connection, most likely, when its parent did not)."""
-    from wispsh.sandbox import procs
+    from wispsh.support import procs
 
     want = f"socket:[{inode}]"
     found = None
@@ -229,7 +229,7 @@ def trial(bwrap: str) -> tuple[bool, str]:
     import subprocess
     import sys
 
-    from wispsh.sandbox.netrules import PROXY_PORT
+    from wispsh.support.netrules import PROXY_PORT
 
     bridge = Bridge()
     argv = [bwrap, "--unshare-user", "--unshare-pid", "--unshare-net", "--die-with-parent", "--ro-bind", "/", "/",

@@ -131,7 +131,8 @@ class Proxy:
                 self.open -= 1
 
     def _who(self, conn: socket.socket) -> Who:
-        from wispsh.sandbox import netns, procs
+        from wispsh.sandbox import netns
+        from wispsh.support import procs
 
         pid = netns.peer_pid(self.root, self.inside, conn)
         if pid is None:
@@ -217,7 +218,7 @@ class Proxy:
         if command != 1:
             conn.sendall(_socks_reply(SOCKS_NO_COMMAND))
             return
-        from wispsh.sandbox.netrules import normal_host, valid_name
+        from wispsh.support.netrules import normal_host, valid_name
 
         host = normal_host(host)
         if not valid_name(host) or not 0 < port < 65536:
@@ -243,7 +244,7 @@ class Proxy:
 
     def _open(self, host: str, port: int, via: str, who: Who, conn, **request):
         """An upstream socket to host:port and the audit event of this connection; Refused says why not."""
-        from wispsh.sandbox import netrules
+        from wispsh.support import netrules
 
         event = {"host": host, "port": port, "via": via, **request}
         verdict = netrules.before(self.rules, host, port)
@@ -351,7 +352,7 @@ class Proxy:
             sni = server_name(chunk)
             if sni:
                 extra["sni"] = sni
-            from wispsh.sandbox.netrules import is_address
+            from wispsh.support.netrules import is_address
 
             if sni and sni != event["host"] and not is_address(event["host"]):
                 upstream.close()
@@ -445,7 +446,7 @@ def _read_head(conn: socket.socket) -> tuple[bytes | None, bytes]:
 
 def _authority(text: str) -> tuple[str, int]:
     """host:port or [v6]:port, checked; ValueError says what is wrong."""
-    from wispsh.sandbox.netrules import normal_host, valid_name
+    from wispsh.support.netrules import normal_host, valid_name
 
     if text.startswith("["):
         host, _, rest = text[1:].partition("]")

@@ -60,7 +60,7 @@ def _hooks_path(config: str) -> str | None:
 
 def project_paths(project: str, gitdirs: list[str]) -> list[str]:
     """Every steering path of the project (existing or not)."""
-    from wispsh.policy.places import CONTROL_NAMES, CONTROL_PATHS
+    from wispsh.vocab.places import CONTROL_NAMES, CONTROL_PATHS
 
     found = [os.path.join(project, n) for n in sorted(CONTROL_NAMES)]
     found += [os.path.join(project, p.rstrip("/")) for p in CONTROL_PATHS]

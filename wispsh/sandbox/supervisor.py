@@ -19,7 +19,7 @@ import sys
 import threading
 
 from wispsh.sandbox import layout as layouts
-from wispsh.sandbox import procs
+from wispsh.support import procs
 
 RECEIVE_SECONDS = 30.0      # a peer that connects and sends nothing is dropped after this
 MAX_CLIENTS = 128           # requests served at once (each waits for a person at most approval.waitSeconds)
@@ -136,7 +136,7 @@ class Supervisor:
         from wispsh.sandbox.asking import Asker
         from wispsh.sandbox.judge import Judge
 
-        from wispsh.sandbox.netrules import NetError
+        from wispsh.support.netrules import NetError
 
         try:
             settings = wall.settings(config, **self.walls)
@@ -184,7 +184,8 @@ class Supervisor:
             program_env.update(self.claude.hand_over())
         bridge = None
         if layout.net == "ask":                  # the proxy's listeners, made inside while bwrap waits (netns.py)
-            from wispsh.sandbox import netns, netrules
+            from wispsh.sandbox import netns
+            from wispsh.support import netrules
 
             bridge = netns.Bridge()
             program_env.update(netrules.proxy_env())
@@ -308,11 +309,18 @@ class Supervisor:
         finally:
             os.close(fd)
         os.chmod(layout.launcher, 0o755)
-        try:                      # the client's .pyc, written now: inside, the package is read-only
-            import wispsh.sandbox.client  # noqa: F401
-            import wispsh.session.inside  # noqa: F401  (and a gated shell's driver's)
-        except ImportError:
-            pass
+        import py_compile
+        from importlib.util import cache_from_source
+
+        package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        # the .pycs the launcher's python reads, written now: inside, the package is read-only (the client's,
+        # and a gated shell's driver's, which the client starts by its name: compiled, not imported, here)
+        for source in ("sandbox/client.py", "session/inside.py"):
+            path = os.path.join(package, source)
+            try:
+                py_compile.compile(path, cfile=cache_from_source(path), doraise=True)
+            except (OSError, py_compile.PyCompileError):
+                pass
 
     def _desk(self, config, typing_blocked: bool):
         from wispsh.ask import terminal

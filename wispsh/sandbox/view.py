@@ -20,7 +20,8 @@ import subprocess
 import sys
 import threading
 
-from wispsh.sandbox import procs, steering
+from wispsh.sandbox import steering
+from wispsh.support import procs
 
 ENTER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "enter.py")
 WAIT_TICK = 0.2

@@ -26,6 +26,8 @@ import os
 import stat
 from dataclasses import dataclass, field
 
+from wispsh.vocab.places import is_under
+
 # Package managers' and build tools' caches (relative to home): writable, made when missing if the tool is
 # installed (`prepare`). A poisoned cache is not stopped by the walls (docs/wisp-run.md).
 CACHES = (
@@ -106,7 +108,7 @@ def settings(config, **flags) -> Settings:
             setattr(found, name, section[key])
     for key, name in LIST_KEYS.items():
         getattr(found, name).extend(v for v in section.get(key, []) if isinstance(v, str) and v)
-    from wispsh.sandbox import netrules
+    from wispsh.support import netrules
 
     net_flags = {k: flags.pop(k) for k in ("net", "allow_host", "allow_port") if k in flags}
     found.net = netrules.settings(section.get("net"), mode=net_flags.get("net"), allow=net_flags.get("allow_host") or (),
@@ -131,12 +133,8 @@ def program_name(program: list[str]) -> str:
     return os.path.basename(program[0]) if program else ""
 
 
-def _under(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip("/") + "/")
-
-
 def under_any(path: str, roots) -> bool:
-    return any(_under(path, r) for r in roots)
+    return any(is_under(path, r) for r in roots)
 
 
 # ---------------------------------------------------------------- writes
@@ -237,7 +235,7 @@ class Secrets:
 
 
 def secrets(homes: list[str], settings: Settings, program: str, uid: int) -> Secrets:
-    from wispsh.policy.places import HOME_SECRETS, SYSTEM_SECRETS
+    from wispsh.vocab.places import HOME_SECRETS, SYSTEM_SECRETS
 
     found = Secrets()
     logins = set(AGENT_LOGINS.get(program, ()))
@@ -264,7 +262,7 @@ def secrets(homes: list[str], settings: Settings, program: str, uid: int) -> Sec
         if not os.path.lexists(path):
             continue
         real = os.path.realpath(path)
-        if any(_under(real, a) for a in allowed):
+        if any(is_under(real, a) for a in allowed):
             continue
         if rel == ".npmrc" and os.path.isfile(real):
             found.copies.append((real, _npmrc_without_secrets(real)))

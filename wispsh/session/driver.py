@@ -204,7 +204,8 @@ class PipedSession(Gate):
                        + shellcode.report(self.family, nonce))
         elif found == complete.BROKEN:
             # a syntax error for -n: written as it is (no group to break), the shell says its own error
-            self._send(text + ("" if text.endswith("\n") else "\n") + self._restore() + shellcode.report(self.family, nonce))
+            self._send(text + ("" if text.endswith("\n") else "\n") + self._restore() + shellcode.report(self.family,
+                                                                                                         nonce))
         else:
             self._send(self._restore() + shellcode.wrapped(self.family, text) + shellcode.report(self.family, nonce))
         self._after(nonce)

@@ -45,7 +45,8 @@ class PlainJudge:
     def handle(self, req):
         """An Outcome (with the nested token minted for the client), or DEFER."""
         from wispsh import invoke
-        from wispsh.cli import sh, shell
+        from wispsh import invocation as shell
+        from wispsh.cli import sh
         from wispsh.decide import nested
         from wispsh.sandbox.judge import LazyHere
         from wispsh.support import signing

@@ -73,6 +73,7 @@ def children(pid: int) -> list[int]:
 
 
 def descendants(pid: int, limit: int = 100000) -> list[int]:
+    """Every process beneath `pid`, at most `limit` of them (netns.holder: who holds a socket)."""
     found, todo = [], [pid]
     while todo and len(found) < limit:
         for child in children(todo.pop()):

@@ -40,7 +40,7 @@ _PROGRAM_WHAT = ("Gates this program's argv as one line (shlex.join),\n"
 _SHELL_BODY = "from wispsh.cli.sh import main\nsys.exit(main())\n"
 
 
-_PROGRAM_BODY = "from wispsh.agents.shims import run_program\nsys.exit(run_program())\n"
+_PROGRAM_BODY = "from wispsh.cli.shim import run_program\nsys.exit(run_program())\n"
 
 
 def import_paths() -> list[str]:

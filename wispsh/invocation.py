@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 
+from wispsh.vocab.shells import STANDS_IN_FOR
+
 OWN_NAME = "wispsh"
-SHELL_NAMES = ("bash", "sh", "zsh", "dash", "ksh")
 
 # wispsh's own options: only when called as wispsh, and only before the sh options. A shim named bash or sh
 # takes none of them: `bash --help` and `bash --version` are the real shell's.
@@ -154,7 +155,7 @@ def name_called_as(argv0: str) -> tuple[str, str | None, bool]:
     base = os.path.basename(argv0)
     login_dash = base.startswith("-")
     name = base.lstrip("-")
-    return name, (name if name in SHELL_NAMES else None), login_dash
+    return name, (name if name in STANDS_IN_FOR else None), login_dash
 
 
 def _own_options(words: list[str]) -> tuple[dict[str, bool], int]:
