@@ -4,9 +4,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
-# WISP_NATIVE=1 (.ci/run): the compiled client (wispsh/native/client.c) built and put in front of the venv's
-# wispsh, so the whole suite runs through it (and the shims and `wisp run` launchers the tests lay use it too).
-if [ "${WISP_NATIVE:-}" = 1 ]; then
+# The compiled client (wispsh/native/client.c) built and put in front of the venv's wispsh where a C compiler
+# exists, so the whole suite runs through it (and the shims and `wisp run` launchers the tests lay use it too),
+# as install.sh lays it. WISP_NATIVE=1 (.ci/run): it must be built; WISP_NATIVE=0: the Python launcher only.
+if [ "${WISP_NATIVE:-}" = 1 ] || { [ "${WISP_NATIVE:-}" != 0 ] && .venv/bin/python -I -c 'import sys; from wispsh.native import build; sys.exit(build.compiler() is None)'; }; then
   .venv/bin/python -I -m wispsh.native.build --front .venv/bin
 fi
 exec .venv/bin/python -m pytest "$@"
