@@ -156,6 +156,10 @@ _NAMES = {
         'aider amp claude codex copilot crush cursor-agent droid gemini goose interpreter kiro-cli mini '
         'opencode q qwen'
     ),
+    'archives': (
+        '7z 7za 7zr 7zz base32 base64 basenc bsdtar bunzip2 bzcat bzip2 gtar gunzip gzip tar unxz unzip '
+        'unzstd xxd xz xzcat zcat zip zstd zstdcat'
+    ),
     'builds': (
         'apt-file autopep8 bandit biome black bmake c++ cc checkov clang clang++ clang-format codespell '
         'eslint etex flake8 g++ gcc gmake gofmt goimports golangci-lint isort latex latexmk lualatex luatex '
@@ -167,8 +171,20 @@ _NAMES = {
         'aws az doctl eksctl firebase fly flyctl gcloud gsutil heroku netlify pulumi terraform terragrunt '
         'tofu vercel wrangler'
     ),
+    'confinement': (
+        'aa-audit aa-complain aa-disable aa-enforce aa-status aa-unconfined apparmor_parser apparmor_status '
+        'auditctl augenrules aulast aulastlog aureport ausearch capsh getenforce getsebool ldconfig '
+        'matchpathcon nsenter run-parts seinfo semanage sesearch sestatus setenforce setsebool '
+        'start-stop-daemon unshare update-alternatives'
+    ),
     'containers': (
         'docker docker-compose helm k kubectl minikube nerdctl oc podman podman-compose'
+    ),
+    'credentials': (
+        'age bw ccencrypt ccrypt detect-secrets dumpsterdiver gcore ggshield gitleaks gopass gpg gpg2 hashcat '
+        'impacket-secretsdump john keepassxc-cli keyctl keyring kingfisher kwallet-query laZagne lazagne '
+        'lpass mimipenguin noseyparker np pass pypykatz rage ripsecrets secret-tool secretsdump.py security '
+        'ssh-add ssh-keygen trufflehog unshadow vault'
     ),
     'databases': (
         'clickhouse-client clusterdb cqlsh createdb createuser dropdb dropuser duckdb etcdctl keydb-cli '
@@ -179,15 +195,13 @@ _NAMES = {
     'dotnet': (
         'dotnet nuget'
     ),
+    'editors': (
+        'code code-insiders codium cursor ed emacs emacsclient eview evim ex gview gvim gvimdiff helix hx kak '
+        'micro nano nvim nvim-qt red rview rvim subl vi view vim vimdiff vimx'
+    ),
     'files': (
-        '7z 7za 7zr 7zz ack ag awk b2sum base32 base64 basename basenc bat batcat bsdtar bunzip2 busybox-awk '
-        'bzcat bzip2 cat chattr chgrp chmod chown cksum cmp column comm cp csplit cut dd diff dirname du dust '
-        'egrep enscript exa expand eza fgrep file find fmt fold gawk getfacl gfind git-grep gojq grep gsed '
-        'gsplit gtar gunzip gzip head hexdump iconv install join jq ln look ls lsattr mawk md5sum mkdir '
-        'mkfifo mv namei nawk ncdu nl numfmt od pandoc paste patch pr readlink realpath rev rg rm rmdir sed '
-        'setfacl sha1sum sha256sum sha512sum shred shuf sort split sponge stat strings sum tac tail tar tee '
-        'touch tr tree truncate unexpand uniq unlink unxz unzip unzstd wc xxd xz xzcat yq zcat zgrep zip zstd '
-        'zstdcat'
+        'chattr chgrp chmod chown cp dd find gfind install ln mkdir mkfifo mv rm rmdir setfacl shred sort '
+        'sponge tee touch truncate uniq unlink'
     ),
     'gate': (
         'wisp wispsh'
@@ -203,23 +217,26 @@ _NAMES = {
         'lynx miniserve simple-http-server updog w3m wget wget2 xh xhs'
     ),
     'interpreters': (
-        '. Invoke-Expression Invoke-RestMethod Invoke-WebRequest R Rscript [ [[ alias ash bash bpftrace '
-        'busybox-sh clisp code code-insiders codium csh cursor dash dc declare deno ed elvish emacs '
-        'emacsclient enable env eval eview evim ex expect export fc fish gdb ghc gio-open gm4 gnuplot groovy '
-        'guile gview gvim gvimdiff hash helix history hx iex ion irb irm iwr jjs jrunscript jshell julia kak '
-        'kotlin ksh ksh93 ld-linux-aarch64.so.1 ld-linux-x86-64.so.2 ld-linux.so.2 ld-musl-aarch64.so.1 '
-        'ld-musl-x86_64.so.1 ld.so less let lldb local loksh lua luajit m4 man mapfile micro mksh more most '
-        'nano node nodejs nu nvim nvim-qt octave octave-cli oksh open osascript pdb pdb3 pdksh perl php posh '
-        'powershell printenv printf pwsh pypy pypy3 python python2 python3 racket rbash rc read readarray '
-        'readonly red ruby runghc runhaskell rview rvim sash sbcl scala set sh slsh source subl tclsh tcsh '
-        'test trap typeset unset vi view vim vimdiff vimx wish xdg-open xonsh yash zsh'
+        '. [ [[ alias ash bash busybox-sh csh dash declare elvish enable env eval export fc fish hash history '
+        'ion ksh ksh93 let local loksh mapfile mksh nu oksh pdksh posh printenv printf rbash rc read '
+        'readarray readonly sash set sh source tcsh test trap typeset unset xonsh yash zsh'
     ),
     'language_packages': (
         'bundle bundler cargo composer conda gem go mamba micromamba twine'
     ),
+    'languages': (
+        'Invoke-Expression Invoke-RestMethod Invoke-WebRequest R Rscript bpftrace clisp dc deno expect ghc '
+        'gm4 gnuplot groovy guile iex irb irm iwr jjs jrunscript jshell julia kotlin lua luajit m4 node '
+        'nodejs octave octave-cli osascript perl php powershell pwsh racket ruby runghc runhaskell sbcl scala '
+        'slsh tclsh wish'
+    ),
     'migrations': (
         'alembic atlas dbmate diesel drizzle-kit flyway knex liquibase mikro-orm mix prisma rails rake '
         'sequelize sequelize-cli sqlx supabase typeorm'
+    ),
+    'mise_nix': (
+        'chronic dbus-run-session dotenv envchain firejail mise nix nix-shell proxychains proxychains4 rtx '
+        'setpriv sg ssh-agent torify torsocks xvfb-run'
     ),
     'network': (
         'ab borg delv dig drill getent host hping hping3 kdig lp lpr mail mailx msmtp mtr mutt nc ncat '
@@ -233,6 +250,13 @@ _NAMES = {
         'actionlint add-apt-repository apk apt apt-cache apt-get apt-key apt-mark aptitude brew cspell dnf '
         'dpkg emerge flatpak hadolint microdnf nix-env pacman paru pkg port rpm snap xbps-install yay yum '
         'zypper'
+    ),
+    'pagers': (
+        'gdb gio-open ld-linux-aarch64.so.1 ld-linux-x86-64.so.2 ld-linux.so.2 ld-musl-aarch64.so.1 '
+        'ld-musl-x86_64.so.1 ld.so less lldb man more most open pdb pdb3 xdg-open'
+    ),
+    'per_input_runners': (
+        'conky entr fd fdfind fzf parallel ranger'
     ),
     'printing': (
         ': apropos arch bc bg break btop builtin caffeinate cal caller clinfo col colordiff colrm command '
@@ -249,18 +273,30 @@ _NAMES = {
         'where whereis which who whoami wl-copy wl-paste xclip xdpyinfo xmllint xprop xrandr xsel xset '
         'yamllint yes'
     ),
+    'provisioners': (
+        'ansible ansible-config ansible-console ansible-doc ansible-inventory ansible-lint ansible-playbook '
+        'ansible-pull puppet'
+    ),
+    'python': (
+        'pypy pypy3 python python2 python3'
+    ),
     'python_packages': (
         'hatch pdm pip pip2 pip3 pipx poetry rye uv uvx'
+    ),
+    'readers': (
+        'ack ag b2sum basename bat batcat cat cksum cmp column comm csplit cut diff dirname du dust egrep '
+        'enscript exa expand eza fgrep file fmt fold getfacl git-grep gojq grep gsplit head hexdump iconv '
+        'join jq look ls lsattr md5sum namei ncdu nl numfmt od pandoc paste patch pr readlink realpath rev rg '
+        'sha1sum sha256sum sha512sum shuf split stat strings sum tac tail tr tree unexpand wc yq zgrep'
     ),
     'releases': (
         'changeset flit gh-pages goreleaser jsr lerna ovsx pod release-it semantic-release vsce wasm-pack'
     ),
     'runners': (
-        'alacritty aws-vault chronic conky dbus-run-session direnv doppler dotenv entr envchain fd fdfind '
-        'firejail foot fzf ghostty gnome-terminal infisical kitty konsole lxterm lxterminal mate-terminal '
-        'mise nix nix-shell op parallel perf pipenv proxychains proxychains4 ranger rtx rxvt screen script '
-        'setpriv sg ssh-agent st systemd-run terminator tilix tmux torify torsocks urxvt urxvtc uxterm '
-        'valgrind x-terminal-emulator xfce4-terminal xterm xvfb-run'
+        'aws-vault direnv doppler infisical op perf pipenv script systemd-run valgrind'
+    ),
+    'sed_awk': (
+        'awk busybox-awk gawk gsed mawk nawk sed'
     ),
     'ssh': (
         'autossh ftp lftp mosh rsync scp sftp smbclient ssh ssh-copy-id telnet tftp'
@@ -269,27 +305,22 @@ _NAMES = {
         'azcopy croc ffsend rclone s3cmd wormhole'
     ),
     'system': (
-        'aa-audit aa-complain aa-disable aa-enforce aa-status aa-unconfined addgroup adduser age ansible '
-        'ansible-config ansible-console ansible-doc ansible-inventory ansible-lint ansible-playbook '
-        'ansible-pull apparmor_parser apparmor_status arpspoof at atq atrm auditctl augenrules aulast '
-        'aulastlog aureport ausearch badblocks batch blkdiscard bore bw capsh ccencrypt ccrypt cfdisk chfn '
-        'chisel chpasswd chsh cloudflared crontab cryptsetup delgroup deluser detect-secrets diskutil doas '
-        'dscl dseditgroup dumpsterdiver ettercap fdisk firewall-cmd format frpc gcore gdisk getenforce '
-        'getsebool ggshield gitleaks gopass gpasswd gpg gpg2 groupadd groupdel groupmod halt hashcat hdparm '
-        'hostname hostnamectl hydra impacket-secretsdump init insmod ip6tables ip6tables-restore iptables '
-        'iptables-restore john keepassxc-cli kexec keyctl keyring kill killall killall5 kingfisher '
-        'kwallet-query laZagne launchctl lazagne ldconfig localectl localtunnel loginctl losetup lpass lsmod '
-        'lt lvremove machinectl masscan matchpathcon mdadm mimipenguin mke2fs mkfs mkswap modinfo modprobe '
-        'mount newfs newgrp nft ngrok nmap noseyparker np nsenter nvme parted pass passwd pfctl pkexec pkill '
-        'poweroff puppet pvremove pypykatz rage rc-service reboot ripsecrets rmmod run-parts run0 runuser '
-        'sdparm secret-tool secretsdump.py security seinfo semanage service sesearch sestatus setcap '
-        'setenforce setsebool setuid sfdisk sgdisk shutdown skill slay ssh-add ssh-keygen start-stop-daemon '
-        'su sudo sudoedit swapoff swapon sysadminctl sysctl systemctl tailscale tcpdump telinit timedatectl '
-        'trufflehog tshark ufw umount unshadow unshare update-alternatives useradd userdel usermod vault '
-        'vgremove vipw visudo wipefs zpool'
+        'addgroup adduser arpspoof at atq atrm badblocks batch blkdiscard bore cfdisk chfn chisel chpasswd '
+        'chsh cloudflared crontab cryptsetup delgroup deluser diskutil doas dscl dseditgroup ettercap fdisk '
+        'firewall-cmd format frpc gdisk gpasswd groupadd groupdel groupmod halt hdparm hostname hostnamectl '
+        'hydra init insmod ip6tables ip6tables-restore iptables iptables-restore kexec kill killall killall5 '
+        'launchctl localectl localtunnel loginctl losetup lsmod lt lvremove machinectl masscan mdadm mke2fs '
+        'mkfs mkswap modinfo modprobe mount newfs newgrp nft ngrok nmap nvme parted passwd pfctl pkexec pkill '
+        'poweroff pvremove rc-service reboot rmmod run0 runuser sdparm service setcap setuid sfdisk sgdisk '
+        'shutdown skill slay su sudo sudoedit swapoff swapon sysadminctl sysctl systemctl tailscale tcpdump '
+        'telinit timedatectl tshark ufw umount useradd userdel usermod vgremove vipw visudo wipefs zpool'
     ),
     'task_runners': (
         'go-task husky just lefthook nox pre-commit py.test pytest task tox'
+    ),
+    'terminals': (
+        'alacritty foot ghostty gnome-terminal kitty konsole lxterm lxterminal mate-terminal rxvt screen st '
+        'terminator tilix tmux urxvt urxvtc uxterm x-terminal-emulator xfce4-terminal xterm'
     ),
     'verbs': (
         'ansible-galaxy ansible-vault asdf cabal corepack dart defaults flutter git-lfs glab gradle gradlew '
