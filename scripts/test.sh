@@ -10,4 +10,14 @@ python3 -m venv .venv
 if [ "${WISP_NATIVE:-}" = 1 ] || { [ "${WISP_NATIVE:-}" != 0 ] && .venv/bin/python -I -c 'import sys; from wispsh.native import build; sys.exit(build.compiler() is None)'; }; then
   .venv/bin/python -I -m wispsh.native.build --front .venv/bin
 fi
-exec .venv/bin/python -m pytest "$@"
+# With no arguments: the whole suite, in parallel on every core (pytest-xdist: the unit suite's 5-minute
+# budget on a 2-core machine), then the few tests marked serial alone. PYTHONHASHSEED fixed: the workers must
+# collect the same parametrized ids. With arguments: pytest as given.
+if [ "$#" -gt 0 ]; then
+  exec .venv/bin/python -m pytest "$@"
+fi
+export PYTHONHASHSEED=0
+status=0
+.venv/bin/python -m pytest -n auto -m "not serial" || status=$?
+.venv/bin/python -m pytest -m serial || status=$?
+exit "$status"

@@ -19,7 +19,8 @@ import pytest
 
 from wispsh.native import build
 
-pytestmark = pytest.mark.skipif(build.compiler() is None, reason="machine lacks a C compiler")
+pytestmark = [pytest.mark.skipif(build.compiler() is None, reason="machine lacks a C compiler"),
+              pytest.mark.serial]      # judges started and killed on a deadline: not beside another worker
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +43,7 @@ def box(tmp_path, client):
             self.env, self.wispsh, self.sock, self.tmp = env, str(wispsh), sock, tmp_path
 
         def run(self, line, **kw):
+            kw.setdefault("stdin", subprocess.DEVNULL)     # (not the runner's: pytest-xdist's is its channel)
             return subprocess.run([self.wispsh, "-c", line], capture_output=True, text=True, env=self.env,
                                   cwd=tmp_path, timeout=60, **kw)
 
@@ -207,6 +209,7 @@ def _connected(pid: int) -> bool:
 def test_without_a_judge_the_python_gate_runs_the_line(box, tmp_path):
     env = dict(box.env, WISP_NO_JUDGE="1")
     done = subprocess.run([box.wispsh, "-c", "echo plain; grep SigIgn /proc/self/status"], capture_output=True,
+                          stdin=subprocess.DEVNULL,
                           text=True, env=env, timeout=60)
     assert done.stdout.startswith("plain\nSigIgn:")
     if importlib.util.find_spec("wispsh.support.inherited"):   # issue 26's record (WISP_CALLER) is read there
@@ -236,6 +239,7 @@ def test_the_judge_it_starts_holds_none_of_the_callers_fds(box):
     os.set_inheritable(write_end, True)
     try:
         done = subprocess.run([box.wispsh, "-c", "echo first"], capture_output=True, text=True, env=box.env,
+                              stdin=subprocess.DEVNULL,
                               cwd=box.tmp, timeout=60, pass_fds=(write_end,))
     finally:
         os.close(write_end)
