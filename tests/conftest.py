@@ -69,6 +69,15 @@ SYSTEM_TESTS = frozenset({
 })
 
 
+# Run alone after the parallel pass (marker `serial`, scripts/test.sh): `wisp watch` on a pty beside another
+# worker's watchers ended at once (pexpect EOF, 19 tests of these files in one parallel run), and the warm
+# judge's tests start and kill judges on deadlines.
+SERIAL_FILES = frozenset({
+    "test_agents_sim.py", "test_ask_e2e.py", "test_doctor.py", "test_watch.py", "test_native_client.py",
+    "test_wisp_run_terminal.py",
+})
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "system: a whole-system test (left out of the fast tier: -m 'not system')")
 
@@ -79,6 +88,8 @@ def pytest_collection_modifyitems(config, items):
         test = f"{path.name}::{getattr(item, 'originalname', item.name)}"
         if path.name in SYSTEM_FILES or test in SYSTEM_TESTS or AGENT_STAGE in path.parents:
             item.add_marker(pytest.mark.system)
+        if path.name in SERIAL_FILES:
+            item.add_marker(pytest.mark.serial)
 AGENT_STAGE = Path(__file__).resolve().parent / "agents"
 
 
