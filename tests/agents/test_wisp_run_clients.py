@@ -75,12 +75,14 @@ def test_codex_login_shell_and_a_model_named_dash_are_gated(tmp_path):
     assert len(results) == len(script), said[-3000:]
     assert "/bin/sh -lc 'echo planted > planted.txt'" in said     # the model's dash became /bin/sh: the gate
     assert "via-dash" in results["echo via-dash"] and "code 0" in results["echo via-dash"]
-    for command in ("echo planted > planted.txt", "echo x >> ~/.bashrc", "find victim -delete"):
+    for command in ("echo x >> ~/.bashrc", "find victim -delete"):
         assert f"wispsh: not run: {command}" in results[command] and "code 126" in results[command], results[command]
-    assert not (box.project / "planted.txt").exists()
     _kept(box)
     decided = _decided(box)
     assert decided["git status"] == "below-threshold" and decided["find victim -delete"] == "denied-unasked"
+    # a project write inside the walls is contained (issue 28): judged by the gate, run, with a restore point
+    assert decided["echo planted > planted.txt"] == "contained"
+    assert (box.project / "planted.txt").read_text() == "planted\n"
     assert "lsb_release -a" in _no_plumbing_refused(box, script)     # its start-up probe, judged as started
 
 
