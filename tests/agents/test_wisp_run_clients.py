@@ -156,7 +156,7 @@ def test_under_wisp_run_no_plumbing_line_is_asked_or_refused(client, tmp_path):
     script = PLUMBING_SCRIPT
     flavor = {"claude-code": "anthropic", "codex": "responses", "gemini-cli": "gemini"}.get(client, "chat")
     with StubModel(flavor, script) as stub:
-        argv, env = _no_recipe(client, box, exe, stub.url)
+        argv, env = _no_recipe(client, box, exe, _listed(box, stub))
         done = _wisp_run(box, argv, dict(env, PWD=str(box.project)))
         results = {cmd: tool_output(text) for cmd, text in stub.results()}
     said = done.stdout + done.stderr
