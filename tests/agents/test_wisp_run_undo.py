@@ -47,7 +47,9 @@ def test_claude_code_is_asked_only_about_the_high_line_and_undo_restores(tmp_pat
     start = {p: (box.project / p).read_text() for p in ("README.md", "notes.txt", "docs/guide.md")}
     asked = []
     with StubModel("anthropic", SESSION) as stub:
-        env = box.env(ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY="sk-ant-stub-0000000000000000000000")
+        # the stub as a listed model API: behind the network wall the host's 127.0.0.1 is unreachable
+        box.write_config({"approval": {"waitSeconds": 20}, "run": {"net": stub.net_config()}})
+        env = box.env(ANTHROPIC_BASE_URL=stub.listed_url, ANTHROPIC_API_KEY="sk-ant-stub-0000000000000000000000")
         watcher = spawn_watcher(box.env())
         proc = subprocess.Popen([WISP, "run", "--", exe, "-p", PROMPT, "--permission-mode", "bypassPermissions",
                                  "--output-format", "json"], cwd=box.project, env=env, stdin=subprocess.DEVNULL,
