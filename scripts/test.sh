@@ -11,13 +11,15 @@ if [ "${WISP_NATIVE:-}" = 1 ] || { [ "${WISP_NATIVE:-}" != 0 ] && .venv/bin/pyth
   .venv/bin/python -I -m wispsh.native.build --front .venv/bin
 fi
 # With no arguments: the whole suite, in parallel on every core (pytest-xdist: the unit suite's 5-minute
-# budget on a 2-core machine), then the few tests marked serial alone. PYTHONHASHSEED fixed: the workers must
-# collect the same parametrized ids. With arguments: pytest as given.
+# budget on a 2-core machine; worksteal: an idle worker takes tests queued for a busy one), then the few tests
+# marked serial alone (the warm judge's deadline tests). PYTHONHASHSEED fixed: the workers must collect the
+# same parametrized ids. The sweeps marked `long` run a sample here (tests/tiers.py). With arguments: pytest
+# as given.
 if [ "$#" -gt 0 ]; then
   exec .venv/bin/python -m pytest "$@"
 fi
 export PYTHONHASHSEED=0
 status=0
-.venv/bin/python -m pytest -n auto -m "not serial" || status=$?
+.venv/bin/python -m pytest -n auto --dist worksteal -m "not serial" || status=$?
 .venv/bin/python -m pytest -m serial || status=$?
 exit "$status"

@@ -11,6 +11,8 @@ import posixpath
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tiers import scaled
+
 from wispsh.parse import words
 from wispsh.policy import places
 from wispsh.programs import wrappers
@@ -19,7 +21,7 @@ WORD_PIECES = ["'", '"', "a", "b", " ", "$", "`", "\\", "\n", "x.y", "{", "}", "
 PATH_PIECES = ["a", "b", ".", "..", "/", "-", "x.py", ".env", "~", "*", "src"]
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=scaled(800, 3000), deadline=None)
 @given(st.lists(st.sampled_from(WORD_PIECES), max_size=8))
 def test_one_quoted_word_reads_as_the_decoder_reads_it(pieces):
     word = "".join(pieces)
@@ -32,7 +34,7 @@ def test_one_quoted_word_reads_as_the_decoder_reads_it(pieces):
     assert words.unquote(word) == inner and words.read_away(word) == inner
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=scaled(600, 2000), deadline=None)
 @given(st.lists(st.sampled_from(PATH_PIECES), min_size=1, max_size=6),
        st.sampled_from(["/", "/home/u/p", "/home/u/p/", "/home/u/./p", "/tmp"]))
 def test_a_plain_relative_name_lands_where_normpath_says(pieces, cwd):
@@ -49,7 +51,7 @@ def test_a_plain_relative_name_lands_where_normpath_says(pieces, cwd):
     assert places._place(text, ctx, cwd).path == want
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=scaled(600, 2000), deadline=None)
 @given(st.lists(st.one_of(st.none(), st.sampled_from(["ls", "-l", "x", "A=1", "true", "grep", "/usr/bin/head",
                                                       "./run", "'rm'", "\\cat"])), max_size=5))
 def test_a_command_with_no_wrapper_is_its_own_argv(argv):
@@ -78,7 +80,7 @@ def test_the_gates_own_roots_are_measured_as_before():
     assert places.classify("/etc/passwd", everything) == places.WISP      # a wisp home at / owns everything
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=scaled(800, 3000), deadline=None)
 @given(st.text(alphabet="abA.-1", min_size=1, max_size=3), st.text(alphabet="abA.-_/ \n1", max_size=12))
 def test_a_name_in_the_projects_config_is_found_as_the_pattern_found_it(word, text):
     import re

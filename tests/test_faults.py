@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tiers import scaled
 from wispsh.config import Config, ConfigError, load_config, parse_config
 from wispsh.decide import audit, lock, store
 from wispsh.model import Level
@@ -250,29 +251,30 @@ else:
 """
 
 
-def test_200_concurrent_adds_with_50_revokes_all_succeed(box):
+def test_concurrent_adds_with_revokes_all_succeed(box):
+    adds, revokes = scaled(80, 200), scaled(20, 50)      # the long stage: 200 and 50 at once
     first = [store.add(box.home, pattern=f"old{i} *", scope="always", level=Level.MODERATE, directory=None,
-                       source="t", persist_days=30)[0].id for i in range(50)]
+                       source="t", persist_days=30)[0].id for i in range(revokes)]
     script = box.tmp / "worker.py"
     script.write_text(_WORKER)
     env = {**box.env, "PYTHONPATH": str(REPO)}
     procs = [subprocess.Popen([sys.executable, str(script), str(box.home), "add", f"new{i} *"], env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in range(200)]
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in range(adds)]
     procs += [subprocess.Popen([sys.executable, str(script), str(box.home), "revoke", ident], env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for ident in first]
     outs = [(p.wait(timeout=240), *p.communicate()) for p in procs]
     assert [o for o in outs if o[0] != 0 or o[2]] == []                         # every one succeeded
-    assert all(o[1].strip() == "True" for o in outs[200:])                     # every revoke found its entry
+    assert all(o[1].strip() == "True" for o in outs[adds:])                     # every revoke found its entry
     stored = store.read_persisted(box.home).approvals
-    assert sorted(a.pattern for a in stored) == sorted(f"new{i} *" for i in range(200))
-    assert {a.id for a in stored} == {o[1].strip() for o in outs[:200]}        # nothing reported done was lost
+    assert sorted(a.pattern for a in stored) == sorted(f"new{i} *" for i in range(adds))
+    assert {a.id for a in stored} == {o[1].strip() for o in outs[:adds]}        # nothing reported done was lost
     # and through the CLI (a smaller sample: each is a process start): no traceback, nothing lost
     cli = [subprocess.Popen([WISP, "approvals", "add", f"cli{i} *", "--scope", "always"], env=box.env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=box.project) for i in range(16)]
     cli += [subprocess.Popen([WISP, "approvals", "revoke", a.id], env=box.env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, cwd=box.project) for a in stored[:8]]
     assert [p.wait(timeout=120) for p in cli] == [0] * 24
-    assert len(store.read_persisted(box.home).approvals) == 200 - 8 + 16
+    assert len(store.read_persisted(box.home).approvals) == adds - 8 + 16
 
 
 # ---------------------------------------------------------------- a failed audit is visible

@@ -28,21 +28,26 @@ def installed(tmp_path_factory):
     before = tree(home)
     # WISP_HOME: without it the wisp home is the password database's home (the real user's), not $HOME
     env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "LC_ALL": "C", "WISP_HOME": str(home / ".wisp")}
-    runs = [subprocess.run(["sh", str(REPO / "install.sh"), "--python", BASE_PYTHON], env=env,
-                           capture_output=True, text=True, stdin=subprocess.DEVNULL) for _ in range(2)]
+    # three runs in a row (the second and third install over the first), each for a user of another shell: no
+    # SHELL (sh), bash, zsh (where the machine has it), so each run's PATH line is for its shell
+    runs = {shell: subprocess.run(["sh", str(REPO / "install.sh"), "--python", BASE_PYTHON],
+                                  env={**env, "SHELL": shell} if shell else env,
+                                  capture_output=True, text=True, stdin=subprocess.DEVNULL)
+            for shell in ("", "/bin/bash", *(["/usr/bin/zsh"] if os.path.exists("/usr/bin/zsh") else []))}
     return home, env, before, runs
 
 
-def test_install_twice_succeeds_and_says_how_to_use_it(installed):
+def test_install_again_and_again_succeeds_and_says_how_to_use_it(installed):
     home, _, _, runs = installed
-    for done in runs:
+    for done in runs.values():
         assert done.returncode == 0, done.stderr
+        assert done.stderr == ""
     shims = home / ".local" / "share" / "wispsh" / "shims"
-    assert f"SHELL={shims}/bash" in runs[-1].stdout and f"PATH={shims}:$PATH" in runs[-1].stdout
-    assert runs[-1].stderr == ""
+    again = runs["/bin/bash"]                   # the second run, over the first
+    assert f"SHELL={shims}/bash" in again.stdout and f"PATH={shims}:$PATH" in again.stdout
     # ~/.local/bin is not on this PATH: the line that puts it there, for the user's shell (no SHELL: sh)
-    assert f"{home}/.local/bin is not on your PATH" in runs[-1].stdout
-    assert """echo 'PATH="$HOME/.local/bin:$PATH"; export PATH' >> ~/.profile""" in runs[-1].stdout
+    assert f"{home}/.local/bin is not on your PATH" in runs[""].stdout
+    assert """echo 'PATH="$HOME/.local/bin:$PATH"; export PATH' >> ~/.profile""" in runs[""].stdout
 
 
 @pytest.mark.parametrize("shell, line", [
@@ -50,27 +55,30 @@ def test_install_twice_succeeds_and_says_how_to_use_it(installed):
     ("/usr/bin/zsh", """echo 'export PATH="$HOME/.local/bin:$PATH"' >> ~/.zshrc"""),
 ])
 def test_the_path_line_is_for_the_users_shell_and_followed_it_works(installed, shell, line):
-    home, env, _, _ = installed
+    home, env, _, runs = installed
     if not os.path.exists(shell):           # as the other zsh tests: a shell this machine lacks is skipped
         pytest.skip(f"machine lacks {os.path.basename(shell)}")
-    done = subprocess.run(["sh", str(REPO / "install.sh"), "--python", BASE_PYTHON], env={**env, "SHELL": shell},
-                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
-    assert done.returncode == 0 and line in done.stdout, done.stdout
+    assert line in runs[shell].stdout, runs[shell].stdout
     rc = home / (".bashrc" if "bash" in shell else ".zshrc")
     before = rc.read_text() if rc.exists() else None
     try:
         subprocess.run(["sh", "-c", line], env=env, check=True)          # followed as written
         found = subprocess.run([shell, "-c", f". {rc}; command -v wispsh"], env=env, capture_output=True, text=True)
         assert found.stdout.strip() == f"{home}/.local/bin/wispsh"
-        on_path = subprocess.run(["sh", str(REPO / "install.sh"), "--python", BASE_PYTHON],
-                                 env={**env, "SHELL": shell, "PATH": f"{home}/.local/bin:/usr/bin:/bin"},
-                                 capture_output=True, text=True, stdin=subprocess.DEVNULL)
-        assert "not on your PATH" not in on_path.stdout
     finally:
         if before is None:
             rc.unlink()
         else:
             rc.write_text(before)
+
+
+def test_no_path_line_once_the_directory_is_on_path(installed):
+    home, env, _, _ = installed
+    on_path = subprocess.run(["sh", str(REPO / "install.sh"), "--python", BASE_PYTHON],
+                             env={**env, "SHELL": "/bin/bash", "PATH": f"{home}/.local/bin:/usr/bin:/bin"},
+                             capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert on_path.returncode == 0, on_path.stderr
+    assert "not on your PATH" not in on_path.stdout
 
 
 def test_installed_commands_and_shims(installed):

@@ -2,12 +2,8 @@
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import shutil
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -292,55 +288,6 @@ def test_find_verb_skips_options_values_and_selectors():
     assert find_verb("cargo", ["+nightly", "build"], table) == "build"
     assert find_verb("git", ["-C", "a"], table) is None
     assert find_verb("git", ["a=b"], table) is None
-
-
-# ---------------------------------------------------------------- the installed wheel (slow-ish: builds one)
-
-WHEEL_CHECK = textwrap.dedent("""
-    import json, sys
-    import wispsh.keys as keys
-    from wispsh.model import Part
-    from wispsh.support.resources import resource_path
-    def key(text, argv):
-        return keys.key_for(Part(text=text, span=(0, len(text)), argv=tuple(argv))).pattern
-    print(json.dumps({
-        "module": keys.__file__,
-        "list": str(resource_path(keys.MULTIPLEXERS_FILE)),
-        "git": key("git -C app commit -m x", ["git", "-C", "app", "commit", "-m", "x"]),
-        "docker": key("docker --context prod compose up", ["docker", "--context", "prod", "compose", "up"]),
-        "head": key("sudo head -n 5", ["sudo", "head", "-n", "5"]),
-    }))
-""")
-
-
-def test_WHEEL_multiplexer_list_ships_in_the_wheel(tmp_path):
-    """Builds the wheel (from a copy of the tree, so nothing is written into the checkout), installs it into a
-    fresh venv, and reads keys there: the list must come from site-packages, not from this checkout."""
-    source = tmp_path / "src"
-    source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
-        if (REPO / name).exists():
-            shutil.copy(REPO / name, source / name)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    shutil.copytree(REPO / "wispsh", source / "wispsh", ignore=ignore)
-    shutil.copytree(REPO / "Resources", source / "Resources", ignore=ignore)
-    wheels = tmp_path / "wheels"
-    pip = REPO / ".venv" / "bin" / "pip"
-    subprocess.run([str(pip), "wheel", "--no-deps", "-q", "-w", str(wheels), str(source)], check=True,
-                   cwd=tmp_path, capture_output=True)
-    wheel = next(wheels.glob("wispsh-*.whl"))
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
-    python = venv / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)], check=True,
-                   capture_output=True)
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    out = subprocess.run([str(python), "-I", "-c", WHEEL_CHECK], check=True, capture_output=True, text=True,
-                         cwd=tmp_path, env=env).stdout
-    got = json.loads(out)
-    assert got["module"].startswith(str(venv))
-    assert got["list"].startswith(str(venv)) and got["list"].endswith("wispsh/Resources/multiplexers.txt")
-    assert (got["git"], got["docker"], got["head"]) == ("git commit *", "docker compose *", "head *")
 
 
 # ---------------------------------------------------------------- the corpus, through the real splitter

@@ -1,8 +1,10 @@
 """`pip install .` in a fresh venv gives wispsh and wisp; Resources load installed and from the checkout."""
 import os
 import shutil
+import json
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -92,3 +94,32 @@ def test_the_hot_path_imports_stay_light(tmp_path):
     assert done.returncode == 0 and "wispsh.cli.sh" in imported and "wispsh.flow" in imported
     assert not {m for m in imported if m.split(".")[0] in HEAVY}
     assert os.path.getsize(REPO / "wispsh" / "__init__.py") < 2000  # the console script imports it first
+
+
+# The multiplexer list is read from the installed package (site-packages), not from a checkout.
+WHEEL_CHECK = textwrap.dedent("""
+    import json, sys
+    import wispsh.keys as keys
+    from wispsh.model import Part
+    from wispsh.support.resources import resource_path
+    def key(text, argv):
+        return keys.key_for(Part(text=text, span=(0, len(text)), argv=tuple(argv))).pattern
+    print(json.dumps({
+        "module": keys.__file__,
+        "list": str(resource_path(keys.MULTIPLEXERS_FILE)),
+        "git": key("git -C app commit -m x", ["git", "-C", "app", "commit", "-m", "x"]),
+        "docker": key("docker --context prod compose up", ["docker", "--context", "prod", "compose", "up"]),
+        "head": key("sudo head -n 5", ["sudo", "head", "-n", "5"]),
+    }))
+""")
+
+
+def test_the_multiplexer_list_ships_in_the_package(venv, tmp_path):
+    venv, _ = venv
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    out = subprocess.run([str(venv / "bin" / "python"), "-I", "-c", WHEEL_CHECK], check=True, capture_output=True,
+                         text=True, cwd=tmp_path, env=env).stdout
+    got = json.loads(out)
+    assert got["module"].startswith(str(venv))
+    assert got["list"].startswith(str(venv)) and got["list"].endswith("wispsh/Resources/multiplexers.txt")
+    assert (got["git"], got["docker"], got["head"]) == ("git commit *", "docker compose *", "head *")

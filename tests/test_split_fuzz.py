@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from oracle import Stubs, programs_of
 from strategies import expansion_line
+from tiers import scaled
 from wispsh.config import Config
 from wispsh.model import Level
 from wispsh.parse import scan
@@ -26,7 +27,7 @@ from wispsh.parse.split import split_line
 
 FLAGGING = "echo a\n\\true\n"    # tree-sitter reads `echo a⏎\true` as one command: the guard sends it to the scanner
 FUZZ_SEED = 11_000
-FUZZ_LINES = 3_000
+FUZZ_LINES = scaled(800, 3_000)
 
 
 def opaque_at_high(line: str, tmp_path) -> bool:
@@ -63,7 +64,7 @@ def test_every_command_bash_runs_is_a_part(stubs, tmp_path):
     assert ran_any > len(lines) // 2        # the oracle must really have run most lines
 
 
-@settings(max_examples=3_000, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@settings(max_examples=scaled(1_000, 3_000), deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_the_invariant_on_generated_lines(seed):
     """Every command the generator put where bash may run it is a part (or the line is opaque), and every

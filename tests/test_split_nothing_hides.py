@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from oracle import Stubs, programs_of
+from tiers import scaled
 from wispsh.config import Config
 from wispsh.model import Level
 from wispsh.parse import scan
@@ -256,7 +257,7 @@ _SPLIT_ONCE = "import sys; from wispsh.parse.split import split_line; split_line
 @pytest.mark.parametrize("path", CRASHERS, ids=lambda p: p.name)
 def test_the_crash_reproducers_never_crash(path):
     # the crash depended on the address layout: each run is a fresh process
-    for run in range(50):
+    for run in range(scaled(12, 50)):
         done = subprocess.run([sys.executable, "-c", _SPLIT_ONCE, str(path)], capture_output=True, timeout=60)
         assert done.returncode == 0, (run, done.returncode, done.stderr[-500:])
 

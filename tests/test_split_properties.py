@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from strategies import HEADER_VOCABULARY, random_line
+from tiers import scaled
 from wispsh.parse.split import split_line
 
 _TOKENS = re.compile(r"\s+|(;;|&&|\|\||\|&|[;&|(){}!])")
@@ -51,14 +52,14 @@ def check_line(line: str, names: list[str]) -> None:
         assert part.parent is None or 0 <= part.parent < len(split.parts)
 
 
-@settings(max_examples=10_000, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@settings(max_examples=scaled(2_500, 10_000), deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_generated_lines(seed):
     line, names = random_line(random.Random(seed), max_depth=3 if seed % 4 == 0 else 2)
     check_line(line, names)
 
 
-@settings(max_examples=1500, deadline=None, database=None)
+@settings(max_examples=scaled(600, 1500), deadline=None, database=None)
 @given(st.binary(max_size=300))
 def test_random_bytes_never_raise(data):
     line = data.decode("utf-8", "surrogateescape")
@@ -72,7 +73,7 @@ SHELL_ALPHABET = list("abc ;&|<>()`$'\"\\{}#!=*\n\t-") + ["$(", "<<", "EOF", "ca
                                                            "for", "if", "then", "fi", "sh -c ", "eval ", ";;"]
 
 
-@settings(max_examples=1500, deadline=None, database=None)
+@settings(max_examples=scaled(600, 1500), deadline=None, database=None)
 @given(st.lists(st.sampled_from(SHELL_ALPHABET), max_size=40))
 def test_shell_shaped_noise_never_raises(pieces):
     line = "".join(pieces)

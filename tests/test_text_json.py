@@ -3,6 +3,8 @@ import json
 
 from hypothesis import given, settings, strategies as st
 
+from tiers import scaled
+
 from wispsh.support.text import dumps, dumps_line
 
 # every kind of character an event can hold: controls, quotes, lone surrogates (undecodable bytes), separators
@@ -14,7 +16,7 @@ VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.tu
                       max_leaves=12)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=scaled(60, 400), deadline=None)
 @given(VALUES)
 def test_dumps_line_is_json_dumps_byte_for_byte(value):
     assert dumps_line(value) == dumps(value, default=str)
