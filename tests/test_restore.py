@@ -121,6 +121,44 @@ def test_the_tree_kept_from_inotify_is_the_tree_git_add_makes(tmp_path):
         tree.close()
 
 
+def test_thousands_of_new_paths_at_once_get_their_ignore_answers_and_the_point_is_made(tmp_path):
+    """All questions written to `git check-ignore` at once, then the answers read: past a pipe's worth git
+    blocked writing answers while the supervisor blocked writing questions, and `wisp run` hung for good (the
+    bench's 20 git commits, inside a repository with a few thousand new objects)."""
+    import threading
+
+    from wispsh.restore.ignore import Ignore
+
+    root = make_project(tmp_path)
+    shadow = Shadow(str(tmp_path / "shadow"), str(root))
+    shadow.create(excludes="/dev/null")
+    paths = [f"src/deep/{'d' * 40}/f{i}.{'log' if i % 3 == 0 else 'txt'}".encode() for i in range(30_000)]
+    ignore = Ignore(shadow)
+    got: list = []
+    asking = threading.Thread(target=lambda: got.append(ignore.ignored(paths)), daemon=True)
+    asking.start()
+    asking.join(timeout=60)
+    hung = asking.is_alive()
+    if hung:                    # free the asker (it holds the lock close() takes), then fail
+        ignore.proc.kill()
+        asking.join(timeout=10)
+    try:
+        assert not hung, "git check-ignore and its asker waited for each other"
+        assert got[0] == [p.endswith(b".log") for p in paths]
+        assert ignore.ignored([b"build", b"src/f1.txt"]) == [True, False]      # the same process answers on
+    finally:
+        ignore.close()
+    (root / "many").mkdir()
+    for i in range(3_000):
+        (root / "many" / f"n{i}.{'log' if i % 2 else 'c'}").write_text("x")
+    tree = Tree(shadow, watcher=Watcher(str(root)))
+    try:
+        point = tree.point()
+        assert listing(shadow, point.tree) == fresh(tmp_path, root, "after")
+    finally:
+        tree.close()
+
+
 def test_a_point_after_a_small_change_reads_only_what_changed(tmp_path):
     root = make_project(tmp_path, files=300)
     shadow = Shadow(str(tmp_path / "shadow"), str(root))

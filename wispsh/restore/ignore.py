@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import threading
 
+BATCH_BYTES = 16 << 10          # a pipe holds 64 KiB: a batch of questions never waits for git to read
+
 
 class Ignore:
     def __init__(self, shadow):
@@ -55,6 +57,21 @@ class Ignore:
         if self.proc is None or self.proc.poll() is not None:
             self.proc = self.shadow.popen("check-ignore", "--stdin", "-z", "-v", "-n", "--no-index")
             self.buffer = b""
+        # In batches whose questions fit in the pipe, each answered whole before the next is written: written all
+        # at once, git blocked writing answers nobody read yet while we blocked writing questions it no longer
+        # read (a run whose line made a few thousand new files hung for good).
+        out: list[bool] = []
+        batch: list[bytes] = []
+        size = 0
+        for path in paths:
+            if batch and size + len(path) + 1 > BATCH_BYTES:
+                out += self._answer(batch)
+                batch, size = [], 0
+            batch.append(path)
+            size += len(path) + 1
+        return out + self._answer(batch)
+
+    def _answer(self, paths: list[bytes]) -> list[bool]:
         self.proc.stdin.write(b"".join(p + b"\0" for p in paths))
         self.proc.stdin.flush()
         out = []

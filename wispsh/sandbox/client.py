@@ -48,6 +48,14 @@ def unpack(body: bytes) -> list:
     return body.split(b"\0")
 
 
+def peer(sock) -> tuple[int, int]:
+    """(pid, uid) of the process at the other end of a unix socket, from the kernel (SO_PEERCRED)."""
+    import _socket
+
+    creds = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
+    return (int.from_bytes(creds[0:4], sys.byteorder, signed=True), int.from_bytes(creds[4:8], sys.byteorder))
+
+
 def receive(sock, fds_wanted: int = 2):
     """(the body of one message, the fds that came with it, close-on-exec); (None, fds) when the peer closed
     early."""
@@ -189,8 +197,7 @@ def _main(socket_path: bytes, argv, launcher: bool):
         sock.connect(socket_path)
     except OSError as exc:
         _refuse(f"the wisp run supervisor cannot be reached ({exc.strerror or exc}): the namespace has no gate")
-    creds = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
-    if int.from_bytes(creds[4:8], sys.byteorder) != posix.getuid():
+    if peer(sock)[1] != posix.getuid():
         _refuse("the wisp run socket is held by another user")
     ancillary = []
     open_fds = [fd for fd in (0, 1, 2) if not inherited.was_closed(fd)]    # (a closed one holds a placeholder)

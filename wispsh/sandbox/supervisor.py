@@ -375,9 +375,7 @@ class Supervisor:
         fds: list[int] = []
         try:
             conn.settimeout(RECEIVE_SECONDS)
-            creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
-            pid = int.from_bytes(creds[0:4], sys.byteorder, signed=True)
-            uid = int.from_bytes(creds[4:8], sys.byteorder)
+            pid, uid = client.peer(conn)
             body, fds = client.receive(conn, fds_wanted=3)
             if body is None or uid != os.getuid() or pid <= 0:
                 return

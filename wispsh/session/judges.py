@@ -64,8 +64,7 @@ class Supervisor:
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
                 sock.connect(self.socket_path)
-                creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
-                if int.from_bytes(creds[4:8], sys.byteorder) != os.getuid():
+                if client.peer(sock)[1] != os.getuid():
                     return "wispsh: not run: the wisp run socket is held by another user; nothing ran"
                 sock.sendall(message)
                 body, fds = client.receive(sock, fds_wanted=0)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import socket
-import sys
 import threading
 import time
 
@@ -142,9 +141,7 @@ class Server:
         seal = None
         try:
             conn.settimeout(RECEIVE_SECONDS)
-            creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
-            pid = int.from_bytes(creds[0:4], sys.byteorder, signed=True)
-            uid = int.from_bytes(creds[4:8], sys.byteorder)
+            pid, uid = client.peer(conn)
             body, _fds = client.receive(conn, fds_wanted=0)
             if body is None or uid != os.getuid() or pid <= 0:
                 return
