@@ -14,6 +14,8 @@ the only difference is the gate. Ratios (contracts.md):
       recipe lines each compiling a small C file (a build whose steps cost what real ones do)
     npm run, git commit with a `#!/usr/bin/env sh` hook: reported (ratio of walls, and per nested shell)
 
+`wisp run` starts in work/, the project (the runner's own files, the wisp home and the runtime dir lie beside
+it, as a user's do: inside the project they were in every restore point, the audit growing with each line).
 The workloads that need a line at the threshold (make, npm run, git commit) run with a standing approval
 written for this benchmark's own wisp home, so nothing asks.
 
@@ -144,8 +146,10 @@ def setup(root: str) -> tuple[dict, list]:
             + ".PHONY: all " + " ".join(targets) + "\n")
     _write(os.path.join(work, "package.json"), json.dumps({"name": "b", "version": "1.0.0",
                                                            "scripts": {"t": "echo hi > /dev/null"}}))
-    repo = os.path.join(root, "repo")
+    repo = os.path.join(work, "repo")          # inside the project: writable under the walls
     subprocess.run(["git", "init", "-q", repo], env=env, check=True)
+    for key, value in (("user.name", "b"), ("user.email", "b@example.com")):     # the global file is hidden inside
+        subprocess.run(["git", "-C", repo, "config", key, value], env=env, check=True)
     _write(os.path.join(repo, ".git", "hooks", "pre-commit"), "#!/usr/bin/env sh\ntest -d .git\n", 0o755)
     cases = [
         ("true", "true", work),
@@ -231,7 +235,8 @@ def main() -> int:
                                  "python": sys.executable, "fds": fds}))
         wisp = os.path.join(os.path.dirname(sys.executable), "wisp")
         done = subprocess.run([wisp, "run", "--", sys.executable, os.path.abspath(__file__), "--inside", spec],
-                              env=env, cwd=root, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              env=env, cwd=os.path.join(root, "work"), stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True,
                               pass_fds=tuple(fds.values()))
         if done.returncode != 0:
             sys.exit(f"bench: the runner failed: {done.stderr}")
