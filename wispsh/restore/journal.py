@@ -23,6 +23,7 @@ import os
 import time
 
 ROOT = "restore"
+NEXT_WIDTH = 20                 # digits of the next point's number, zero-padded: rewritten in place
 
 
 def project_dir(home: str, project: str) -> str:
@@ -85,17 +86,22 @@ class Journal:
         return out
 
     def next_id(self) -> int:
-        """The next point's number (call with the lock held)."""
+        """The next point's number (call with the lock held). Rewritten in place, one write of a fixed width:
+        a rename over the old file (or a truncate) makes ext4 flush the file's data at once (auto_da_alloc),
+        ~1 ms a point on the hot path; a write that never landed whole reads back as no number, and the
+        journal's points give it."""
         path = os.path.join(self.where, "next")
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
-            with open(path) as fh:
-                number = int(fh.read().strip() or 1)
-        except (OSError, ValueError):
-            number = 1 + max((r.get("id", 0) for r in self.records() if r.get("type") == "point"), default=0)
-        tmp = path + ".tmp"
-        with open(tmp, "w") as fh:
-            fh.write(f"{number + 1}\n")
-        os.replace(tmp, path)
+            try:
+                number = int(os.pread(fd, NEXT_WIDTH + 1, 0).decode("ascii").strip() or "x")
+                if number < 1:
+                    raise ValueError(number)
+            except ValueError:
+                number = 1 + max((r.get("id", 0) for r in self.records() if r.get("type") == "point"), default=0)
+            os.pwrite(fd, f"{number + 1:0{NEXT_WIDTH}d}\n".encode("ascii"), 0)
+        finally:
+            os.close(fd)
         return number
 
     def add_point(self, *, session: str, kind: str, tree: str, modes: str | None, **extra) -> int:
