@@ -297,6 +297,45 @@ print(fds)
     assert eval(lines[3]) == [0, 1, 2, 3], lines[3]         # 3: the listing itself; nothing of the supervisor's
 
 
+def test_a_burst_of_shells_at_once_is_served_in_full_and_leaves_few_threads_waiting(tmp_path):
+    """Requests are served by threads already waiting in accept() (supervisor._server): a burst of 60 shells
+    at once gets 60 answers, and once it is over at most SPARE_SERVERS threads more than before wait on."""
+    from wispsh.sandbox.supervisor import SPARE_SERVERS
+
+    env = person(tmp_path)
+    proc = subprocess.Popen([WISP, "run", "--", PY, "-c", """
+import subprocess, sys
+def threads():
+    sys.stdout.write("count\\n"); sys.stdout.flush()
+    return sys.stdin.readline()
+subprocess.run(["/bin/sh", "-c", "true"], check=True)
+threads()
+got = subprocess.run(["/bin/bash", "-c", "for i in $(seq 60); do sh -c 'echo ok' & done; wait"],
+                     capture_output=True, text=True)
+print(got.stdout.count("ok"), got.returncode, repr(got.stderr[-300:]))
+threads()
+"""], cwd=tmp_path, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    counts = []
+
+    def tasks() -> int:
+        return len(os.listdir(f"/proc/{proc.pid}/task"))
+
+    said = []
+    for line in proc.stdout:
+        if line.strip() == "count":
+            import time
+
+            time.sleep(0.5)                     # the burst's threads see they are spare and end
+            counts.append(tasks())
+            proc.stdin.write("\n")
+            proc.stdin.flush()
+        else:
+            said.append(line.strip())
+    proc.wait(timeout=60)
+    assert said and said[0].startswith("60 0"), (said, proc.stderr.read())
+    assert len(counts) == 2 and counts[1] <= counts[0] + SPARE_SERVERS, counts
+
+
 def test_make_j2_allowed_once_at_make_asks_nothing_more(tmp_path):
     env = person(tmp_path)
     work = tmp_path / "build"

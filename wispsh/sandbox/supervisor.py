@@ -23,6 +23,7 @@ from wispsh.support import procs
 
 RECEIVE_SECONDS = 30.0      # a peer that connects and sends nothing is dropped after this
 MAX_CLIENTS = 128           # requests served at once (each waits for a person at most approval.waitSeconds)
+SPARE_SERVERS = 2           # threads left waiting in accept() once the requests they took are served
 SOCKET_ROOM = 100           # sun_path holds 108 bytes
 PANE_SECONDS = 10.0         # --watch-pane: how long the program's start waits for the pane's watch to listen
 
@@ -85,7 +86,9 @@ class Supervisor:
         self.listener = None
         self.layout = None
         self.stopping = threading.Event()
-        self.slots = threading.BoundedSemaphore(MAX_CLIENTS)
+        self.servers = threading.Lock()         # guards the two counts below (_server)
+        self.waiting = 0                        # threads in accept()
+        self.serving = 0                        # threads serving a request
         self.shell_fds: dict[str, int] = {}     # the real shells' binaries, opened before the namespace exists
         self.entry_points = None
         self.sentry = None
@@ -358,15 +361,47 @@ class Supervisor:
     # ------------------------------------------------------------ serving
 
     def _accept(self, judge) -> None:
+        """The first thread waiting for requests. Each request is served by the thread that accepted it, a
+        thread already waiting in accept(): one started for each request cost ~0.3 ms of its answer (a small
+        VM; a build's shells pay it each). The thread that takes the last waiting place starts another; one
+        that has served ends when SPARE_SERVERS others are already waiting. A request over MAX_CLIENTS at
+        once is closed unserved (the client refuses: went away)."""
+        with self.servers:
+            self.waiting += 1
+        self._server(judge)
+
+    def _server(self, judge) -> None:
         while not self.stopping.is_set():
             try:
                 conn, _ = self.listener.accept()
             except OSError:
+                with self.servers:
+                    self.waiting -= 1
                 return
-            if not self.slots.acquire(blocking=False):
-                conn.close()                    # over the limit: the client refuses (went away)
-                continue
-            threading.Thread(target=self._serve, args=(judge, conn), daemon=True).start()
+            with self.servers:
+                self.waiting -= 1
+                over = self.serving >= MAX_CLIENTS
+                if not over:
+                    self.serving += 1
+                another = self.waiting == 0
+                if another:
+                    self.waiting += 1
+            if another:
+                threading.Thread(target=self._server, args=(judge,), name="wisp-run-serve", daemon=True).start()
+            if over:
+                conn.close()
+            else:
+                try:
+                    self._serve(judge, conn)
+                finally:
+                    with self.servers:
+                        self.serving -= 1
+            with self.servers:
+                if self.waiting >= SPARE_SERVERS:
+                    return
+                self.waiting += 1
+        with self.servers:
+            self.waiting -= 1
 
     def _serve(self, judge, conn: socket.socket) -> None:
         from wispsh.sandbox import client
@@ -402,7 +437,6 @@ class Supervisor:
                 except OSError:
                     pass
             conn.close()
-            self.slots.release()
 
     def _send(self, conn: socket.socket, outcome) -> None:
         from wispsh.sandbox import answer
