@@ -194,7 +194,8 @@ _local = None
 
 
 def asking_for(found) -> None:
-    """Set (or, with None, clear) the process here() describes on this thread (the supervisor's judge)."""
+    """Set (or, with None, clear) the process here() describes on this thread (the supervisor's judge):
+    a sandbox.judge.LazyHere, a Here walked when needed, with `me` and `began` read without the walk."""
     global _local
     if _local is None:
         import threading
@@ -365,8 +366,7 @@ def _session_began() -> float | None:
     asking = getattr(_local, "here", None) if _local is not None else None
     if asking is None:
         return _session_started_here()
-    me = asking.me
-    return session_started(me[0]) if me else None
+    return asking.began             # sandbox.judge.LazyHere: read once a request
 
 
 @cache

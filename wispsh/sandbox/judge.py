@@ -113,7 +113,7 @@ class LazyHere:
     """decide.session.Here for the asking process, walked only when a store or a grant needs it."""
 
     def __init__(self, pid: int, env):
-        self._pid, self._env, self._value = pid, env, None
+        self._pid, self._env, self._value, self._began = pid, env, None, _UNREAD
 
     def _get(self):
         if self._value is None:
@@ -131,8 +131,22 @@ class LazyHere:
         started = procs.create_time(self._pid)
         return None if started is None else (self._pid, started)
 
+    @property
+    def began(self):
+        """When the asker's session began (decide.session.session_started above it), walked once a request:
+        each script or start-up file checked for "changed in this session" asked it again."""
+        if self._began is _UNREAD:
+            from wispsh.decide import session
+
+            me = self.me
+            self._began = session.session_started(me[0]) if me else None
+        return self._began
+
     def __getattr__(self, name):
         return getattr(self._get(), name)
+
+
+_UNREAD = object()
 
 
 OWN_PLACES = ("WISP_HOME", "XDG_RUNTIME_DIR")
@@ -181,11 +195,12 @@ class Judge:
 
     # ------------------------------------------------------------ the allowed lines
 
-    def beneath(self, req: Request) -> dict | None:
-        """The allowed line's process at or above the asker, or None."""
+    def beneath(self, req: Request, chain=None) -> dict | None:
+        """The allowed line's process at or above the asker, or None. chain: the asker's ancestry below the
+        root (procs.ancestry_under), when the caller walked it already."""
         if not self.allowed:
             return None
-        for found in procs.ancestry(req.pid, stop=self.root[0]):
+        for found in procs.ancestry(req.pid, stop=self.root[0]) if chain is None else chain:
             if self.allowed.get(found.pid) == found.start:
                 return {"pid": found.pid, "start": found.start}
         return None
@@ -216,11 +231,16 @@ class Judge:
 
     # ------------------------------------------------------------ one request
 
-    def inside(self, req: Request) -> bool:
-        """The asker is beneath this run's bwrap, or beneath a steering line's view (view.py)."""
-        if procs.is_beneath(req.pid, self.root):
-            return True
-        return self.views is not None and any(procs.is_beneath(req.pid, root) for root in self.views.roots())
+    def inside(self, req: Request) -> list | None:
+        """The asker's ancestry below this run's bwrap (nearest first), [] beneath a steering line's view
+        (view.py), None when it is neither: not inside. The asker is the one that connected (its start as
+        parse_request read it)."""
+        chain = procs.ancestry_under(req.pid, self.root)
+        if chain is not None:
+            return chain if chain[0].start == req.start else None
+        if self.views is not None and any(procs.is_beneath(req.pid, root) for root in self.views.roots()):
+            return []
+        return None
 
     def handle(self, req: Request, conn=None):
         """The Outcome for `req` (the shell named by its path outside; the supervisor sends an fd on it).
@@ -230,7 +250,8 @@ class Judge:
         from wispsh.sandbox import steering
 
         req.conn = conn
-        if req.start is None or not self.inside(req):
+        chain = None if req.start is None else self.inside(req)
+        if chain is None:
             return invoke.refusal("wispsh: not run: the request did not come from inside this wisp run")
         env = dict(req.env)
         for name in OWN_PLACES:          # the store and the grants are the supervisor's, not the request's
@@ -242,7 +263,7 @@ class Judge:
             return self._command(req, env)
         plans: list = []
         with self.lock:
-            beneath = self.beneath(req)
+            beneath = self.beneath(req, chain or None)
             outcome = invoke.decide(
                 argv_for_parse(req, self.layout), env=env, cwd=req.cwd or "/", stdin_is_tty=req.tty, read_stdin=self._stdin(req),
                 find_shell=self._find_shell(req), config=self._config, answers=self._answers(req),

@@ -48,12 +48,26 @@ def ancestry(pid: int, *, stop: int | None = None, limit: int = 4096) -> list[St
     return chain
 
 
+def ancestry_under(pid: int, root: tuple[int, int], *, limit: int = 4096) -> list[Stat] | None:
+    """`pid` and its ancestors, nearest first, up to (not including) the process `root` = (pid, start); None
+    when `pid` is not beneath it (one walk where asking "beneath root?" and "which ancestor?" took two)."""
+    chain = []
+    for _ in range(limit):
+        found = stat(pid)
+        if found is None:
+            return None
+        if found.pid == root[0]:
+            return chain if chain and found.start == root[1] else None
+        chain.append(found)
+        if found.ppid <= 0 or found.pid == 1:
+            return None
+        pid = found.ppid
+    return None
+
+
 def is_beneath(pid: int, root: tuple[int, int]) -> bool:
     """True when `pid` is a descendant of the process `root` = (pid, start)."""
-    for found in ancestry(pid)[1:]:
-        if found.pid == root[0]:
-            return found.start == root[1]
-    return False
+    return ancestry_under(pid, root) is not None
 
 
 def children(pid: int) -> list[int]:
