@@ -317,3 +317,17 @@ def test_without_xdg_runtime_dir_each_wisp_home_has_a_private_runtime_dir_of_its
 
         for where in made:
             shutil.rmtree(where, ignore_errors=True)
+
+
+def test_a_private_directory_made_with_its_missing_parent_makes_the_parent_private_too(tmp_path):
+    """The warm judge makes RUNTIME/judge; in the /tmp fallback RUNTIME's parent is /tmp/runtime-UID, which
+    the umask made 755 before: `wisp doctor` then called the runtime dir not private."""
+    from wispsh.decide.lock import ensure_private_dir
+
+    old = os.umask(0o022)
+    try:
+        ensure_private_dir(tmp_path / "runtime-0" / "wisp-x")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "runtime-0").stat().st_mode & 0o777 == 0o700
+    assert (tmp_path / "runtime-0" / "wisp-x").stat().st_mode & 0o777 == 0o700

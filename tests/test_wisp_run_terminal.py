@@ -139,8 +139,8 @@ def test_watch_pane_answers_and_nothing_inside_can_reach_tmux(tmp_path):
         assert watch, [screen(p) for p in panes()]
         assert "rm -rf victim" in screen(watch)
         subprocess.run(tmux + ["send-keys", "-t", watch, "y", "Enter"], env=env, check=True)
-        while time.monotonic() < deadline and not out.exists():
-            time.sleep(0.1)
+        while time.monotonic() < deadline and not (out.exists() and out.read_text().strip()):
+            time.sleep(0.1)                # (made by open() before its write: read empty once, a flake)
         sent, removed = out.read_text().split()
         assert sent != "0"                 # tmux's socket is not reachable inside: no keys typed from there
         assert removed == "0" and not (tmp_path / "victim").exists()

@@ -22,11 +22,12 @@ AUDIT_LOCK_NAME = "audit.lock"  # the audit's own: its appends never wait behind
 
 
 def ensure_private_dir(path) -> None:
-    """Create `path` (a str or a Path) user-only when missing; an existing one is left as it is (and judged by
-    trust)."""
+    """Create `path` (a str or a Path) user-only when missing, and its missing parent too (the runtime dir's
+    /tmp fallback, /tmp/runtime-UID, made 755 by the umask was a runtime dir `wisp doctor` calls not private);
+    an existing one is left as it is (and judged by trust)."""
     if os.path.isdir(path):
         return
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     try:
         os.mkdir(path, 0o700)
     except FileExistsError:
