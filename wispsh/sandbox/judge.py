@@ -11,9 +11,10 @@ path as wispsh in-process), with what only the supervisor knows passed in:
   judge allowed to exec a checked line, named by (pid, start), the line is checked against the deny patterns
   only, audited compactly and never asked. An interactive shell is never an allowed line.
 
-Judging holds one lock (the pipeline is not made for threads and the GIL gives no parallelism anyway); the
-lock is let go while a person is asked or a script is read from a pipe, so `make -j` and parallel agents wait
-only for each other's few milliseconds of judging.
+Judging holds one lock (the pipeline is not made for threads and the GIL gives no parallelism anyway), taken
+by the supervisor for a request's whole turn (Judge.handle is called with it held); it is let go while a person
+is asked or a script is read from a pipe, so `make -j` and parallel agents wait only for each other's few
+milliseconds of judging.
 """
 from __future__ import annotations
 
@@ -243,9 +244,9 @@ class Judge:
         return None
 
     def handle(self, req: Request, conn=None):
-        """The Outcome for `req` (the shell named by its path outside; the supervisor sends an fd on it).
-        conn: the request's connection (a question is withdrawn when it closes). Sets req.view for an
-        allowed steering line."""
+        """The Outcome for `req` (the shell named by its path outside; the supervisor sends an fd on it), called
+        with self.lock held. conn: the request's connection (a question is withdrawn when it closes). Sets
+        req.view for an allowed steering line."""
         from wispsh import invoke
         from wispsh.sandbox import steering
 
@@ -262,20 +263,19 @@ class Judge:
         if req.kind == "command":
             return self._command(req, env)
         plans: list = []
-        with self.lock:
-            beneath = self.beneath(req, chain or None)
-            outcome = invoke.decide(
-                argv_for_parse(req, self.layout), env=env, cwd=req.cwd or "/", stdin_is_tty=req.tty, read_stdin=self._stdin(req),
-                find_shell=self._find_shell(req), config=self._config, answers=self._answers(req),
-                here=LazyHere(req.pid, env), allow_yes=False, pid=req.pid, source=SOURCE,
-                beneath=beneath, plans=plans) if req.cwd else \
-                invoke.refusal("wispsh: not run: the working directory cannot be read")
-            if self.contained is not None and beneath is None and req.cwd and (outcome.shell is not None or plans):
-                self._restore_point(req, plans, runs=outcome.shell is not None, starts_shell=not outcome.line)
-            if outcome.shell is not None and outcome.line:
-                self._record(req, plans[-1].line if plans else " ".join(req.argv))
-                if beneath is None and self.views is not None and self.views.any():
-                    req.view = steering.kind_of(plans, allowed=True)
+        beneath = self.beneath(req, chain or None)
+        outcome = invoke.decide(
+            argv_for_parse(req, self.layout), env=env, cwd=req.cwd or "/", stdin_is_tty=req.tty, read_stdin=self._stdin(req),
+            find_shell=self._find_shell(req), config=self._config, answers=self._answers(req),
+            here=LazyHere(req.pid, env), allow_yes=False, pid=req.pid, source=SOURCE,
+            beneath=beneath, plans=plans) if req.cwd else \
+            invoke.refusal("wispsh: not run: the working directory cannot be read")
+        if self.contained is not None and beneath is None and req.cwd and (outcome.shell is not None or plans):
+            self._restore_point(req, plans, runs=outcome.shell is not None, starts_shell=not outcome.line)
+        if outcome.shell is not None and outcome.line:
+            self._record(req, plans[-1].line if plans else " ".join(req.argv))
+            if beneath is None and self.views is not None and self.views.any():
+                req.view = steering.kind_of(plans, allowed=True)
         return outcome
 
     def _config(self):
@@ -305,24 +305,22 @@ class Judge:
         from wispsh.decide import session
 
         plans: list = []
-        with self.lock:
-            session.asking_for(LazyHere(req.pid, env))
-            try:
-                warnings: list[str] = []
-                refused = flow.verdict(req.argv[0], config=self._config(), cwd=req.cwd, env=env,
-                                       answers=self._answers(req), source=SOURCE, warnings=warnings, seen=plans)
-            except ConfigError as exc:
-                refused, warnings = f"wispsh: not run: config error: {exc}", []
-            except Exception as exc:
-                refused, warnings = f"wispsh: not run: internal error ({type(exc).__name__}: {exc})", []
-            finally:
-                session.asking_for(None)
-            if self.contained is not None and plans:        # a typed command is a line: its restore point
-                self._restore_point(req, plans, runs=refused is None)
+        session.asking_for(LazyHere(req.pid, env))
+        try:
+            warnings: list[str] = []
+            refused = flow.verdict(req.argv[0], config=self._config(), cwd=req.cwd, env=env,
+                                   answers=self._answers(req), source=SOURCE, warnings=warnings, seen=plans)
+        except ConfigError as exc:
+            refused, warnings = f"wispsh: not run: config error: {exc}", []
+        except Exception as exc:
+            refused, warnings = f"wispsh: not run: internal error ({type(exc).__name__}: {exc})", []
+        finally:
+            session.asking_for(None)
+        if self.contained is not None and plans:        # a typed command is a line: its restore point
+            self._restore_point(req, plans, runs=refused is None)
         if refused is not None:
             return invoke.refusal(refused, warnings)
-        with self.lock:
-            self.typed[req.pid] = (req.start, req.argv[0].rstrip("\n"))
+        self.typed[req.pid] = (req.start, req.argv[0].rstrip("\n"))
         return invoke.exits(0, stderr=flow.warning_lines(warnings))
 
     def _unlocked(self, work):
