@@ -253,3 +253,17 @@ def test_the_judge_it_starts_holds_none_of_the_callers_fds(box):
     os.set_blocking(read_end, False)
     assert os.read(read_end, 1) == b""          # EOF: no writer is left
     os.close(read_end)
+
+
+def test_wisp_runs_client_is_its_own_build_static_where_the_system_can_and_serves_only_launchers(client):
+    """wisp run's launchers name RUN_BINARY (WISP_RUN_ONLY): linked statically where a static libc exists (no
+    loader at each shell's start), with no plain mode in it: started without --run it refuses, runs nothing."""
+    run = build.current_run()
+    assert run == build.RUN_BINARY and run != build.BINARY
+    assert not build.is_static(build.BINARY)
+    static = subprocess.run([build.compiler(), "-static", "-x", "c", "-", "-o", os.devnull],
+                            input="int main(void){return 0;}", capture_output=True, text=True).returncode == 0
+    assert build.is_static(run) == static
+    marker = Path(os.environ.get("TMPDIR", "/tmp")) / f"wisp-run-only-{os.getpid()}"
+    done = subprocess.run([str(run), "/bin/sh", "-c", f"touch {marker}"], capture_output=True, text=True)
+    assert done.returncode == 126 and done.stderr.startswith("wispsh: not run:") and not marker.exists()

@@ -260,8 +260,11 @@ def client_check(env) -> Check:
 
     client = build.current()
     if client is not None:
-        return Check(OK, "client", f"compiled ({client}) in front of the shims and wisp run launchers laid now; "
-                                   "the plain mode asks a warm judge, the Python launcher is its fallback")
+        run = build.current_run()
+        linked = "statically linked" if run is not None and build.is_static(run) else "dynamically linked"
+        return Check(OK, "client", f"compiled ({client}) in front of the shims, and wisp run's ({run}, {linked}) "
+                                   "of its launchers laid now; the plain mode asks a warm judge, the Python "
+                                   "launcher is its fallback")
     if build.compiler() is None:
         return Check(WARN, "client", "the Python launcher is in front: no C compiler (cc, gcc, clang) to build "
                                      "the compiled client", "install a C compiler, then run install.sh again")

@@ -11,7 +11,8 @@
  *       valid Python launcher), handed the caller's signals in WISP_CALLER (support/inherited.py).
  *   wisp run (bound over every shell):  wisp-client --run=SOCKET SCRIPT ARGS...
  *       the supervisor outside (sandbox/supervisor.py); its socket's directory is read-only inside, and the
- *       wisp home's key is hidden there, so no MAC: the path cannot be taken. No answer: refused.
+ *       wisp home's key is hidden there, so no MAC: the path cannot be taken. No answer: refused. The launchers
+ *       name wisp-run-client, this file built with WISP_RUN_ONLY (below, main).
  * Wire: sandbox/client.py. Signals: this program sets none, so the real shell gets the caller's dispositions
  * and mask unchanged. Closed fds 0-2 get placeholders (O_PATH, close-on-exec) so that the socket never lands
  * there and nothing is written where the caller closed. Build: wispsh/native/build.py (C11, libc only). */
@@ -519,9 +520,20 @@ static char *inside_run(void) {
     return start + 7;
 }
 
+/* WISP_RUN_ONLY: the build on the `#!` line of wisp run's launchers (native/build.py), linked statically where
+ * the system can (no loader at each shell's start: ~0.2 ms of every shell a build starts inside); the plain
+ * mode's paths are dead code there, so the password database (getpwuid) is not linked in. */
+#ifdef WISP_RUN_ONLY
+#define RUN_ONLY 1
+#else
+#define RUN_ONLY 0
+#endif
+
 int main(int argc, char **argv) {
     hold_closed_fds();
     int run = argc > 1 && strncmp(argv[1], "--run=", 6) == 0;
+    if (RUN_ONLY && !run) refuse("this wisp-client serves only wisp run's launchers (--run=SOCKET)");
+    run = RUN_ONLY || run;
     const char *kind = run ? "launcher" : "wispsh";
     int skip = run ? 2 : 1;                      /* argv[skip] is the launcher file the kernel started */
     if (argc <= skip) refuse("wisp-client is started through a launcher file (a shim), not by hand");

@@ -302,9 +302,9 @@ class Supervisor:
             layout.copies.append((copy, path))
 
     def _write_launcher(self, layout) -> None:
-        from wispsh.native.build import current
+        from wispsh.native.build import current_run
 
-        client = current()              # the compiled client in front when it is built for this install
+        client = current_run()          # the compiled client in front when it is built for this install
         text = layouts.launcher_text(sys.executable, layout.socket, client=str(client) if client else None)
         fd = os.open(layout.launcher, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o755)
         try:
