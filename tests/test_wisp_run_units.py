@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,51 @@ def test_readiness_without_bwrap_says_what_to_install():
     assert not ready.ok and "apt install bubblewrap" in ready.fix
     detail, fix = readiness.why_not("bwrap: setting up uid map: Permission denied")
     assert "setting up uid map" in detail and fix
+
+
+def test_the_sentry_holds_what_appears_between_requests_whatever_the_directory_times_say(tmp_path):
+    """Before a request the sentry looks inside a directory only when its mtime moved (or is too recent to
+    trust): what appears, in the project root, in a directory made since, in a linked directory, or as content
+    written into an empty file left there, is held at the next request's check, as when it looked at all."""
+    from wispsh.sandbox.steering import RACY_SECONDS, Sentry
+
+    project, elsewhere, held = tmp_path / "p", tmp_path / "dotfiles", tmp_path / "held"
+    project.mkdir()
+    elsewhere.mkdir()
+    (project / ".linked").symlink_to(elsewhere)
+    watched = [project / ".envrc", project / ".mcp.json", project / ".claude" / "settings.json",
+               project / ".linked" / "hooks.json"]
+    sentry = Sentry([str(p) for p in watched], str(held), lambda _text: None)
+    old = time.time() - 10 * RACY_SECONDS
+
+    def settle():                    # the directories' times pushed into the past: the cached path is taken
+        for d in (project, elsewhere):
+            os.utime(d, (old, old))
+        os.utime(project / ".linked", (old, old), follow_symlinks=False)
+
+    settle()
+    sentry.check()
+    settle()
+    sentry.check()                   # nothing: every directory as seen
+    assert sentry.moved == []
+    (project / ".envrc").write_text("export X=1\n")
+    sentry.check()
+    assert [p for p, _ in sentry.moved] == [str(project / ".envrc")]
+    (project / ".claude").mkdir()
+    settle()
+    sentry.check()
+    (project / ".claude" / "settings.json").write_text("{}")
+    sentry.check()
+    (elsewhere / "hooks.json").write_text("{}")
+    sentry.check()
+    (project / ".mcp.json").write_text("")          # empty: left, and looked at each time
+    sentry.check()
+    settle()
+    sentry.check()
+    assert len(sentry.moved) == 3
+    with open(project / ".mcp.json", "w") as fh:    # content into it: no directory's time changes
+        fh.write('{"mcpServers": {}}')
+    settle()
+    sentry.check()
+    assert sorted(p for p, _ in sentry.moved) == sorted(str(p) for p in watched)
+    assert not any(p.exists() for p in watched)

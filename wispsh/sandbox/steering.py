@@ -27,6 +27,7 @@ import threading
 import time
 
 SENTRY_SECONDS = 1.0
+RACY_SECONDS = 2.0      # a directory changed this recently may change again within its timestamp's tick
 # What makes a line a steering line (the rules' finding ids, policy/places.py CLASS_IDS).
 WRITES_STEERING = ("path.write.control-file", "path.write.git-internal")
 # git verbs whose findings say they change the repository's config (programs/git.py rule ids).
@@ -135,6 +136,7 @@ class Sentry:
 
     def __init__(self, missing: list[str], held: str, out, tick=None):
         self.missing = list(missing)
+        self._group()
         self.held = held
         self.say = out
         self.lock = threading.Lock()
@@ -146,22 +148,58 @@ class Sentry:
     def start(self) -> None:
         threading.Thread(target=self._loop, name="wisp-run-sentry", daemon=True).start()
 
+    def _group(self) -> None:
+        self.by_parent: dict[str, list[str]] = {}
+        for path in self.missing:
+            self.by_parent.setdefault(os.path.dirname(path), []).append(path)
+        self.seen: dict[str, tuple] = {}        # parent -> (device, inode, mtime) when its children were last looked at
+        self.empty: set[str] = set()            # watched paths there and empty: their content comes unseen above
+
     def _loop(self) -> None:
         while not self.stop.wait(SENTRY_SECONDS):
-            self.check()
+            self.check(full=True)
             if self.tick is not None:
                 try:
                     self.tick()
                 except Exception:            # the next tick tries again
                     pass
 
-    def check(self) -> None:
+    def check(self, full: bool = False) -> None:
+        """Hold what appeared. Before each request (not `full`): a directory whose mtime (and inode) is what it
+        was when its watched names were last looked at, and not within RACY_SECONDS of now, made none of them
+        (a name made or moved in changes its directory's mtime): 12 lstats for 49 paths in a plain project
+        (0.16 ms of each request's turn under make -j2, 0.04 now). A watched path there but empty is looked at
+        each time (content written into it changes no directory). Every SENTRY_SECONDS: all of them, whatever
+        the directories say (a file system whose times lie is caught by it)."""
         with self.lock:
             if self.quiet:
                 return
-            for path in self.missing:
-                if os.path.lexists(path) and not _empty(path):
-                    self._hold(path)
+            now = time.time()
+            for parent, paths in self.by_parent.items():
+                if not full:
+                    try:
+                        st = os.stat(parent)    # (followed: a name made in a linked directory changes its target)
+                    except OSError:
+                        self.seen.pop(parent, None)
+                        continue                # no directory: nothing in it
+                    key = (st.st_dev, st.st_ino, st.st_mtime_ns)
+                    if self.seen.get(parent) == key and st.st_mtime < now - RACY_SECONDS:
+                        for path in paths:
+                            if path in self.empty:
+                                self._look(path)
+                        continue
+                    self.seen[parent] = key     # read before its names are: a name made after changes it
+                for path in paths:
+                    self._look(path)
+
+    def _look(self, path: str) -> None:
+        if not os.path.lexists(path):
+            self.empty.discard(path)
+        elif _empty(path):
+            self.empty.add(path)
+        else:
+            self.empty.discard(path)
+            self._hold(path)
 
     def _hold(self, path: str) -> None:
         where = os.path.join(self.held, time.strftime("%Y%m%d-%H%M%S"), path.lstrip("/"))
@@ -185,10 +223,11 @@ class Sentry:
                 return []
             made = [p for p in self.missing if os.path.lexists(p) and not os.path.islink(p)]
             self.missing = [p for p in self.missing if p not in made]
+            self._group()
             return made
 
     def report(self) -> list[str]:
         self.stop.set()
-        self.check()
+        self.check(full=True)
         return [f"{path} was made by a program inside (not by an approved line): moved to {where}"
                 for path, where in self.moved]
