@@ -389,3 +389,45 @@ def test_point_numbers_count_up_in_place_and_a_torn_counter_is_read_from_the_jou
     counter.unlink()
     with journal.lock():
         assert journal.next_id() == 43
+
+
+def test_between_lines_the_tree_keeps_up_and_the_next_point_reads_nothing_again(tmp_path):
+    """Tree.keep_up: once the project is quiet, what a build wrote is read then; the point before the next
+    line reads none of it again, and is the tree a fresh scan makes."""
+    import threading
+
+    from wispsh.restore.tree import QUIET_SECONDS
+
+    root = make_project(tmp_path, files=30)
+    _home, journal = journal_for(tmp_path, root)
+    shadow = Shadow(str(tmp_path / "shadow"), str(root))
+    shadow.create(excludes="/dev/null")
+    tree = Tree(shadow, watcher=Watcher(str(root)))
+    stopping = threading.Event()
+    keeper = threading.Thread(target=tree.keep_up, args=(journal.lock, stopping), daemon=True)
+    try:
+        tree.point()
+        read = []
+        real = shadow.objects.blob_of_file
+        shadow.objects.blob_of_file = lambda path, size: (read.append(path), real(path, size))[1]
+        keeper.start()
+        (root / "out").mkdir()
+        for i in range(40):                         # a build: writes for a while, then stops
+            (root / "out" / f"o{i}.txt").write_text(f"object {i}\n")
+            (root / "src" / "f3.txt").write_text(f"changed {i}\n")
+        wrote = {b"f3.txt", *(b"o%d.txt" % i for i in range(40))}
+        deadline = time.monotonic() + 30
+        while {os.path.basename(p) for p in read} != wrote and time.monotonic() < deadline:
+            time.sleep(QUIET_SECONDS / 2)
+        assert {os.path.basename(p) for p in read} == wrote          # (a slow machine may read some twice)
+        time.sleep(QUIET_SECONDS * 2)
+        del read[:]
+        point = tree.point()
+        assert read == [] and tree.scans == 1
+        assert listing(shadow, point.tree) == fresh(tmp_path, root, "fresh")
+        stopping.set()
+        keeper.join(5)
+        assert not keeper.is_alive()
+    finally:
+        stopping.set()
+        tree.close()

@@ -27,6 +27,7 @@ from wispsh.restore.watch import Changes
 # threshold), not one loose file each: the first scan of 10,000 files wrote 10,000 files before. Only for add:
 # the threshold also makes `git diff` call such files binary.
 PACKED = ("-c", "core.bigFileThreshold=1")
+QUIET_SECONDS = 0.2     # Tree.keep_up: the project this long without a change is between lines
 
 
 def canonical_perm(mode: int) -> int:
@@ -91,6 +92,39 @@ class Tree:
                 self.modes_sha = self._modes_blob()
                 self.modes_changed = False
             return Point(tree, self.modes_sha)
+
+    def keep_up(self, lock, stopping, quiet: float = QUIET_SECONDS) -> None:
+        """Between lines (a thread of the supervisor's): once the project has been quiet for `quiet` seconds
+        after a change, sync, so that the point before the next line reads only what changed since (a
+        build's outputs were read on that line's path). lock(): the journal's lock (no sync beside an undo);
+        returns when `stopping` is set or the watcher is gone. A sync that fails is left to the next point."""
+        import select
+
+        watcher = self.watcher
+        if watcher is None or watcher.fd < 0:
+            return
+        poller = select.poll()
+        poller.register(watcher.fd, select.POLLIN)
+        while not stopping.is_set():
+            try:
+                ready = poller.poll(1000)
+            except (OSError, ValueError):
+                return
+            if not ready:
+                continue
+            if ready[0][1] & (select.POLLNVAL | select.POLLERR) or stopping.is_set():
+                return
+            while not stopping.wait(quiet):
+                with self.lock:
+                    if not watcher.gather():
+                        break
+            if stopping.is_set():
+                return
+            try:
+                with lock(), self.lock:
+                    self.sync()
+            except Exception:
+                pass
 
     def sync(self) -> None:
         with self.lock:

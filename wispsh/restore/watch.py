@@ -111,10 +111,18 @@ class Watcher:
 
     def changes(self) -> Changes:
         """Everything that happened since the last call, and a new empty set for what comes next."""
+        self.gather()
         found, self.pending = self.pending, Changes()
         if self.fd < 0 or self.broken:
             found.need_full(self.broken or "no inotify")
-            return found
+        return found
+
+    def gather(self) -> int:
+        """Read the events queued so far into what the next `changes` returns; how many there were."""
+        if self.fd < 0 or self.broken:
+            return 0
+        found = self.pending
+        read = 0
         moved_from: dict[int, bytes] = {}
         while True:
             try:
@@ -126,6 +134,7 @@ class Watcher:
                 break
             at = 0
             while at + EVENT.size <= len(data):
+                read += 1
                 wd, mask, cookie, size = EVENT.unpack_from(data, at)
                 name = data[at + EVENT.size:at + EVENT.size + size].rstrip(b"\0")
                 at += EVENT.size + size
@@ -153,7 +162,7 @@ class Watcher:
                         self.unwatch_under(path)
         for path in moved_from.values():        # moved out of what is watched: its watches would lie
             self.unwatch_under(path)
-        return found
+        return read
 
     def _renamed(self, old: bytes, new: bytes) -> None:
         """A watched directory renamed within the project: its watches follow the inode, their paths move."""

@@ -22,7 +22,8 @@ reading (or writing only to /dev/null and the like). A read-only line makes none
 gets one as it starts, and each command typed or piped into it is a line of its own: judged with this
 threshold, and a point before it when it may change the project. A line run beneath an allowed one is part
 of it. The point is recorded in the project's journal (restore/journal.py) with the line after it, and
-in the audit as a `restore.point` event.
+in the audit as a `restore.point` event. Between lines, once the project is quiet, the tree is brought up to
+date (Tree.keep_up): a point then reads only what changed since, not all a build wrote.
 """
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ READ_ONLY = frozenset({"nothing", "inspect", "secret", "path:read", "path:list"}
 PRIVATE_TMP = ("/tmp", "/var/tmp")
 READY_SECONDS = 120.0                           # a first point waits this long for the start's scan
 LINE_SHOWN = 300
+CLOSE_SECONDS = 2.0                             # the end waits this long for a sync between lines
 
 
 def walls_contain(settings) -> tuple[bool, str]:
@@ -71,6 +73,7 @@ class Contained:
         self.tree = None
         self.watcher = None
         self.ready = threading.Event()
+        self.closing = threading.Event()
         self.failed = ""
         self.last = 0                               # the last point's number
         self._derived = (None, None)
@@ -83,7 +86,8 @@ class Contained:
         self.journal.create()
 
     def start(self) -> None:
-        """The first point, of the project as wisp run found it: watched, then scanned, in a thread."""
+        """The first point, of the project as wisp run found it: watched, then scanned, in a thread, which then
+        keeps the tree up to date between lines (Tree.keep_up)."""
         threading.Thread(target=self._start, name="wisp-run-restore", daemon=True).start()
 
     def _start(self) -> None:
@@ -103,6 +107,8 @@ class Contained:
             self.tree = None
         finally:
             self.ready.set()
+        if self.tree is not None:                   # between lines: what changed is read then, not at the point
+            self.tree.keep_up(self.journal.lock, self.closing)
 
     def _wait(self) -> bool:
         self.ready.wait(READY_SECONDS)
@@ -112,12 +118,18 @@ class Contained:
         """At the end. A start scan still running (a program that ended at once: `wisp run -- true`) is not
         waited for: it ends with this process, and no point was needed."""
         said = [self.failed] if self.failed else []
+        self.closing.set()
         if not self.ready.is_set():
             self.journal.clear_live()
             return said
         self.journal.clear_live()
         if self.tree is not None:
-            self.tree.close()
+            held = self.tree.lock.acquire(timeout=CLOSE_SECONDS)     # a sync between lines ends first
+            try:
+                self.tree.close()
+            finally:
+                if held:
+                    self.tree.lock.release()
         if self.watcher is not None:
             self.watcher.close()
         if self.last:
