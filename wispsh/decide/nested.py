@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import os
 
+from wispsh.support.procs import read
+
 VARIABLE = "WISP_ALLOWED"
 # Set for the shell that runs a checked line: everything beneath it was started by that line (an agent's
 # command), which may not answer questions (`wisp watch`) nor say --yes. Only ever added, never removed.
@@ -35,8 +37,7 @@ NEEDLES = ("rm", "()", "mkfs", "of=", "chmod", "-delete", "/dev/sd", "/dev/nvme"
 def _stat(pid: int) -> tuple[int, int] | None:
     """(parent pid, start time in clock ticks since boot) of `pid` from /proc, or None."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            raw = fh.read()
+        raw = read(f"/proc/{pid}/stat")
         fields = raw[raw.rindex(b")") + 2:].split()
         return int(fields[1]), int(fields[19])
     except (OSError, ValueError, IndexError):
@@ -89,8 +90,7 @@ def _initial_token(pid: int) -> str | None:
     """WISP_ALLOWED in the environment `pid` was started with (/proc/PID/environ: nothing it runs can change
     it, and a snapshot an agent sources afterwards cannot either)."""
     try:
-        with open(f"/proc/{pid}/environ", "rb") as fh:
-            raw = fh.read()
+        raw = read(f"/proc/{pid}/environ")
     except OSError:
         return None
     needle = VARIABLE.encode() + b"="

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from wispsh.support.memo import cache
+from wispsh.support.procs import read
 from wispsh.support.record import Record
 from wispsh.vocab.shells import BETWEEN
 
@@ -260,8 +261,7 @@ def project_root(cwd: str) -> str:
 
 def _parent_pid(pid: int) -> int | None:
     try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            raw = fh.read()
+        raw = read(f"/proc/{pid}/stat")
         return int(raw[raw.rindex(b")") + 2:].split()[1])
     except (OSError, ValueError, IndexError):
         return None
@@ -271,8 +271,7 @@ def started_with(pid: int, variable: str) -> bool:
     """True when process `pid` was started with `variable` set (its initial environment, which nothing it
     runs can rewrite for us: unsetting the variable later does not hide it)."""
     try:
-        with open(f"/proc/{pid}/environ", "rb") as fh:
-            raw = fh.read()
+        raw = read(f"/proc/{pid}/environ")
     except OSError:
         return False
     needle = variable.encode() + b"="
@@ -299,10 +298,8 @@ def gated_ancestor(pid: int, *, limit: int = 256) -> int | None:
 
 def _proc_name_and_args(pid: int) -> tuple[str, list[str]] | None:
     try:
-        with open(f"/proc/{pid}/comm", "rb") as fh:
-            name = fh.read().strip().decode("utf-8", "surrogateescape")
-        with open(f"/proc/{pid}/cmdline", "rb") as fh:
-            args = [a.decode("utf-8", "surrogateescape") for a in fh.read().split(b"\0") if a]
+        name = read(f"/proc/{pid}/comm").strip().decode("utf-8", "surrogateescape")
+        args = [a.decode("utf-8", "surrogateescape") for a in read(f"/proc/{pid}/cmdline").split(b"\0") if a]
     except OSError:
         return None
     return name, args
@@ -311,11 +308,9 @@ def _proc_name_and_args(pid: int) -> tuple[str, list[str]] | None:
 def _started_epoch(pid: int) -> float | None:
     """When `pid` started, in seconds since the epoch, from /proc (boot time + its start in clock ticks)."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            raw = fh.read()
+        raw = read(f"/proc/{pid}/stat")
         ticks = int(raw[raw.rindex(b")") + 2:].split()[19])
-        with open("/proc/uptime", "rb") as fh:
-            up = float(fh.read().split()[0])
+        up = float(read("/proc/uptime").split()[0])
     except (OSError, ValueError, IndexError):
         return None
     import time
