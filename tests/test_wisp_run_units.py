@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wispsh.sandbox import client, layout, readiness, seccomp
 
@@ -79,6 +81,36 @@ def test_the_wire_round_trips_and_names_nothing_that_answers(tmp_path):
     for bad in (body + b"\0y", body.replace(b"launcher", b"grant", 1), b"wisp-run/9" + body[10:], b""):
         with pytest.raises(BadRequest):
             parse_request(bad, pid=os.getpid(), uid=os.getuid(), stdin_fd=None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(argv=st.lists(st.binary(min_size=1).filter(lambda b: b"\0" not in b), min_size=1, max_size=4),
+       env=st.dictionaries(st.binary(min_size=1).filter(lambda b: b"\0" not in b and b"=" not in b),
+                           st.binary().filter(lambda b: b"\0" not in b), max_size=4),
+       cwd=st.binary().filter(lambda b: b"\0" not in b))
+def test_a_request_of_any_bytes_reads_as_its_fields_each_decoded_alone(argv, env, cwd):
+    """parse_request decodes the body whole and then splits it: each field must read as it would alone,
+    invalid UTF-8 (surrogateescape) and sequences cut at a field's end included."""
+    from wispsh.sandbox.judge import parse_request
+
+    message = client.request(argv, kind=b"launcher", cwd=cwd, env=env, tty=False)
+    req = parse_request(message.split(b"\n", 1)[1], pid=os.getpid(), uid=os.getuid(), stdin_fd=None)
+    text = lambda b: b.decode("utf-8", "surrogateescape")      # noqa: E731
+    assert req.argv == [text(a) for a in argv] and req.cwd == text(cwd)
+    assert req.env == {text(k): text(v) for k, v in env.items()}
+
+
+def test_counts_are_ascii_digits_only():
+    from wispsh.sandbox.judge import BadRequest, parse_request
+
+    message = client.request([b"/bin/sh"], kind=b"launcher", cwd=b"/", env={}, tty=False)
+    body = message.split(b"\n", 1)[1]
+    assert body.split(b"\0")[2] == b"1"
+    for count in ("\u0661".encode(), b" 1", b"+1"):                 # Arabic-Indic one, a space, a sign
+        fields = body.split(b"\0")
+        fields[2] = count
+        with pytest.raises(BadRequest):
+            parse_request(b"\0".join(fields), pid=os.getpid(), uid=os.getuid(), stdin_fd=None)
 
 
 def test_inside_run_reads_the_launcher_not_the_environment(tmp_path):
