@@ -64,6 +64,29 @@ def test_watch_answers_an_agent_with_no_terminal(env, tmp_path):
         w.close(force=True)
 
 
+def test_a_runtime_dir_too_deep_for_a_socket_path_still_gets_its_watcher(tmp_path):
+    """sun_path holds ~104 bytes: under a deep runtime dir `wisp watch` refused to start, and no asker could
+    reach it. Bound and reached through the directory's fd (support/unixpath.py) instead."""
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True, mode=0o700)
+    env = person_env(tmp_path, XDG_RUNTIME_DIR=str(deep))
+    assert len(str(deep / "wisp" / "watch" / "watch-1234567.sock")) > 108
+    w = spawn_watcher(env)
+    try:
+        assert socket_names(env) == [f"watch-{w.watch_pid}.sock"]
+        agent, out = start_agent(env, RM, tmp_path)
+        w.expect_exact("] no")
+        assert "rm -rf build && git -C app push" in w.before
+        w.send("n\r")
+        assert agent.wait(timeout=15) == 0
+        assert [a[:3] for a in result(out)["answers"]] == [[0, "n", "watch"]]
+        w.send("q")
+        w.expect(pexpect.EOF)
+        assert socket_names(env) == []
+    finally:
+        w.close(force=True)
+
+
 AGENT_WITH_WATCHER = """
 import os, subprocess, sys, time
 watch_dir, spec, out = sys.argv[1:4]

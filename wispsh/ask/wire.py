@@ -23,6 +23,7 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
+from wispsh.support.unixpath import reachable
 
 MAX_MESSAGE = 1 << 20          # a line bigger than this is a broken peer
 
@@ -141,7 +142,8 @@ def connect_watchers() -> list[Conn]:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.settimeout(SEND_TIMEOUT)   # a unix connect to a full backlog fails at once (EAGAIN), never waits
         try:
-            sock.connect(str(path))
+            with reachable(path) as name:
+                sock.connect(name)
         except ConnectionRefusedError:
             sock.close()
             _remove_stale(path)
@@ -166,10 +168,9 @@ def listen(where: Path) -> tuple[socket.socket, Path]:
     """A listening socket at where/watch-<pid>.sock, visible only once it accepts."""
     final = where / f"watch-{os.getpid()}.sock"
     temp = where / f".bind-{os.getpid()}-{os.urandom(3).hex()}"
-    if len(str(final).encode()) >= 104:
-        raise OSError(f"socket path too long: {final}")
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.bind(str(temp))
+    with reachable(temp) as name:          # (a deep runtime dir: through its directory's fd)
+        sock.bind(name)
     os.chmod(temp, 0o600)
     sock.listen(16)
     os.rename(temp, final)
@@ -182,7 +183,8 @@ def clean_stale(where: Path) -> None:
             probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             probe.settimeout(1.0)
             try:
-                probe.connect(str(where / name))
+                with reachable(where / name) as reached:
+                    probe.connect(reached)
             except ConnectionRefusedError:
                 _remove_stale(where / name)
             except OSError:
