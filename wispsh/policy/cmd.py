@@ -197,6 +197,12 @@ class Cmd:
         self.fired.add(rule)
         self.found.append(Finding(self.ctx.level_of(kind, rule), rule, says, kind))
 
+    def runs_runtime_code(self, rule: str, says: str) -> None:
+        """It runs code known only at run time (a `$VAR`, a `$(…)`, a pipe): the effect, and the fact the
+        line's rules read (Facts.runtime_code: what a pipe or a fetch feeds it runs, policy/line.py)."""
+        self.facts.runtime_code = True
+        self.does("run-code", rule, says)
+
     def level(self) -> Level:
         return max((f.level for f in self.found), default=Level.SAFE)
 

@@ -80,8 +80,7 @@ def capsh_words(cmd, o) -> None:
         if marker in args:
             words = [program] + args[args.index(marker) + 1:]
             if any(UNKNOWN in w for w in words):
-                cmd.facts.runtime_code = True
-                cmd.does("run-code", "capsh.runs-runtime", "capsh runs code known only at run time")
+                cmd.runs_runtime_code("capsh.runs-runtime", "capsh runs code known only at run time")
             else:
                 hand_on(cmd, words, "capsh.runs")
             return
@@ -107,9 +106,8 @@ def ssd_program(cmd, o) -> None:
     if not o.has("S", "start") or program is None or o.has("t", "test"):
         return
     if UNKNOWN in program:
-        cmd.facts.runtime_code = True
-        cmd.does("run-code", "start-stop-daemon.runs-runtime", "start-stop-daemon starts a program known only at "
-                                                               "run time")
+        cmd.runs_runtime_code("start-stop-daemon.runs-runtime", "start-stop-daemon starts a program known only at "
+                                                                "run time")
         return
     hand_on(cmd, [program, *o.operands], "start-stop-daemon.runs")
 

@@ -134,8 +134,7 @@ def sql_statement(cmd, statement: str, client: str, *, readonly: bool = False, s
     """One SQL statement judged by what it does; True when it may change the database it runs in."""
     code = _code(statement)
     if UNKNOWN in statement:
-        cmd.facts.runtime_code = True
-        cmd.does("run-code", "sql.runtime", f"{client} runs SQL known only at run time")
+        cmd.runs_runtime_code("sql.runtime", f"{client} runs SQL known only at run time")
         return True
     changes = False
     if client in LOCAL_SQL and not safe:
@@ -316,8 +315,7 @@ def sql_files(cmd, words, client: str) -> None:
     did not read (a name known only at run time: `-f <(curl …)`)."""
     for script in words:
         if script.startswith(UNKNOWN) or script == UNKNOWN:
-            cmd.facts.runtime_code = True
-            cmd.does("run-code", "sql.file-runtime", f"{client} runs SQL from a file known only at run time")
+            cmd.runs_runtime_code("sql.file-runtime", f"{client} runs SQL from a file known only at run time")
         elif script != "-":
             cmd.run_file(script, f"{client} runs the SQL in")
 
@@ -700,8 +698,7 @@ def mongo_shell(cmd, o) -> None:
         return
     for text in texts:
         if UNKNOWN in text:
-            cmd.facts.runtime_code = True
-            cmd.does("run-code", "mongo.runtime", f"{cmd.name} runs code known only at run time")
+            cmd.runs_runtime_code("mongo.runtime", f"{cmd.name} runs code known only at run time")
         if MONGO_DESTROYS.search(text):
             cmd.does("destroy", "mongo.destroys", "drops or empties a MongoDB database or collection")
         if MONGO_CREDENTIALS.search(text):

@@ -89,8 +89,7 @@ def _named_by_path(cmd) -> bool:
 def script_operand(cmd, word: str, prefix: str, what: str, shell: bool = False) -> None:
     """A script operand: known only at run time (`bash "$S"`, `bash <(…)`), else a file it runs."""
     if word.startswith(UNKNOWN):
-        cmd.facts.runtime_code = True
-        cmd.does("run-code", f"{prefix}.script-runtime", f"{cmd.name} runs a script known only at run time")
+        cmd.runs_runtime_code(f"{prefix}.script-runtime", f"{cmd.name} runs a script known only at run time")
         return
     cmd.fired.add(f"{prefix}.script")
     cmd.run_file(word, what)
@@ -199,8 +198,7 @@ def shell_line(cmd, o: Options) -> None:
         cmd.run_file(rcfile, "sources")
     for text in init:       # fish -C CODE runs before anything else (the splitter reads only -c)
         if UNKNOWN in text:
-            cmd.facts.runtime_code = True
-            cmd.does("run-code", "sh.init-command-runtime", f"{cmd.name} -C runs code known only at run time")
+            cmd.runs_runtime_code("sh.init-command-runtime", f"{cmd.name} -C runs code known only at run time")
         else:
             cmd.fired.add("sh.init-command")
             cmd.code_text(text, f"{cmd.name} -C")
@@ -212,14 +210,12 @@ def shell_line(cmd, o: Options) -> None:
     if code:
         text = operands[0] if operands else ""
         if cmd.via_xargs or not operands:
-            cmd.facts.runtime_code = True
-            cmd.does("run-code", "sh.code-input", f"{cmd.name} -c runs code from its input")
+            cmd.runs_runtime_code("sh.code-input", f"{cmd.name} -c runs code from its input")
             if cmd.via_xargs and cmd.xargs_word is None and operands and UNKNOWN not in text:
                 # `ls ~/.aws/* | xargs -I{} sh -c 'cat {} | nc …'`: {} filled with the names the stage before prints
                 cmd.code_text(text, f"{cmd.name} -c, for each name xargs is given")
         elif UNKNOWN in text:
-            cmd.facts.runtime_code = True
-            cmd.does("run-code", "sh.code-runtime", f"{cmd.name} -c runs code known only at run time")
+            cmd.runs_runtime_code("sh.code-runtime", f"{cmd.name} -c runs code known only at run time")
             _runs_file_text(cmd, f"{cmd.name} -c runs the text of")
         elif cmd.name not in SPLIT_AS_SH or cmd.delegated or not cmd.splitter_saw(text):
             # the splitter did not make parts of it (another shell's, handed on, or the line's own variables
@@ -249,8 +245,7 @@ def eval_words(cmd, o: Options) -> None:
     """eval WORDS: literal text is split by the splitter; text known at run time is code the gate cannot read."""
     text = " ".join(o.args)
     if UNKNOWN in text or cmd.via_xargs:
-        cmd.facts.runtime_code = True
-        cmd.does("run-code", "eval.runtime", "eval runs text known only at run time")
+        cmd.runs_runtime_code("eval.runtime", "eval runs text known only at run time")
         _runs_file_text(cmd, "eval runs the text of")
     elif cmd.delegated:
         cmd.fired.add("eval.unsplit")
@@ -271,8 +266,7 @@ def source_file(cmd, o: Options) -> None:
         return
     script = o.args[0] if o.args[0] != "--" or len(o.args) == 1 else o.args[1]
     if script.startswith(UNKNOWN):
-        cmd.facts.runtime_code = True
-        cmd.does("run-code", "source.runtime", "sources a script known only at run time")
+        cmd.runs_runtime_code("source.runtime", "sources a script known only at run time")
         _runs_file_text(cmd, "sources the text of")
         return
     where = cmd.place(script)
@@ -357,8 +351,7 @@ def trap_code(cmd, o: Options) -> None:
     """trap CODE SIGNAL…: literal code is a part of its own (the splitter's); code known at run time is not."""
     args = o.args
     if args and not args[0].startswith("-") and UNKNOWN in args[0]:
-        cmd.facts.runtime_code = True
-        cmd.does("run-code", "trap.runtime", "trap runs text known only at run time")
+        cmd.runs_runtime_code("trap.runtime", "trap runs text known only at run time")
 
 
 TRAP = Program("trap", doc="runs code when a signal comes (literal code is a part of its own)", hook=trap_code)

@@ -203,8 +203,7 @@ def nix_shell(cmd, o: Options) -> None:
     if text is None:
         return
     if UNKNOWN in text:
-        cmd.facts.runtime_code = True
-        cmd.does("run-code", "nix-shell.code-runtime", "nix-shell runs a command known only at run time")
+        cmd.runs_runtime_code("nix-shell.code-runtime", "nix-shell runs a command known only at run time")
         return
     cmd.fired.add("nix-shell.code")
     cmd.code_text(text, "nix-shell runs", at_least=SESSION_FLOOR)

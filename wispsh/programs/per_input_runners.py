@@ -60,8 +60,7 @@ def fd_search(cmd, o: Options) -> None:
     if command is None:
         return
     if not command:
-        cmd.facts.runtime_code = True
-        cmd.does("run-code", "fd.exec-runtime", "fd runs a command known only at run time")
+        cmd.runs_runtime_code("fd.exec-runtime", "fd runs a command known only at run time")
         return
     worst = max(roots, key=lambda r: _sensitivity(cmd.place(r).cls))
     found = worst.rstrip("/") + "/*" + suffix if worst != "/" else "/*" + suffix
@@ -148,8 +147,7 @@ def parallel_command(cmd, o: Options) -> None:
         cmd.facts.net_send = True
         cmd.does("remote", "parallel.remote", "parallel runs commands on other machines (--sshlogin)")
     if any(UNKNOWN in word for word in command):
-        cmd.facts.runtime_code = True
-        cmd.does("run-code", "parallel.runtime", "parallel runs a command known only at run time")
+        cmd.runs_runtime_code("parallel.runtime", "parallel runs a command known only at run time")
         return
     text = " ".join(command)
     if "{=" in text:
@@ -160,8 +158,7 @@ def parallel_command(cmd, o: Options) -> None:
             for value in values:
                 cmd.code_text(value, "parallel runs", at_least="run-project")
         else:
-            cmd.facts.runtime_code = True
-            cmd.does("run-code", "parallel.input-lines", "parallel runs command lines from its input")
+            cmd.runs_runtime_code("parallel.input-lines", "parallel runs command lines from its input")
         return
     cmd.does("run-project", "parallel.runs", f"parallel runs {command[0]}")
     inputs = [_parallel_value(cmd, v) for v in values] if values and not from_files else [RUN_TIME_INPUT]
@@ -201,8 +198,7 @@ def fzf_commands(cmd, o: Options) -> None:
             texts.append(next(g for g in m.groups() if g is not None))
     for text in texts:
         if UNKNOWN in text:
-            cmd.facts.runtime_code = True
-            cmd.does("run-code", "fzf.runtime", "fzf runs a command known only at run time")
+            cmd.runs_runtime_code("fzf.runtime", "fzf runs a command known only at run time")
             continue
         if not text.strip():
             continue
@@ -232,8 +228,7 @@ def entr_command(cmd, o: Options) -> None:
     words = [w.replace("/_", '"$ENTR_FILE"') if w == "/_" else w for w in o.operands]
     if o.has("s") and words:
         if UNKNOWN in words[0]:
-            cmd.facts.runtime_code = True
-            cmd.does("run-code", "entr.shell", "entr runs a shell command known only at run time")
+            cmd.runs_runtime_code("entr.shell", "entr runs a shell command known only at run time")
             return
         cmd.fired.add("entr.shell")
         cmd.code_text(words[0], "entr runs")

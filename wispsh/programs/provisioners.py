@@ -48,8 +48,7 @@ def ansible_hosts(cmd, o) -> None:
     here = _ansible_here(cmd, o, hosts)
     if module in ANSIBLE_COMMANDS and args is not None:
         if UNKNOWN in args:
-            cmd.facts.runtime_code = True
-            cmd.does("run-code", "ansible.code-runtime", "ansible runs a command known only at run time")
+            cmd.runs_runtime_code("ansible.code-runtime", "ansible runs a command known only at run time")
             return
         if here:
             cmd.fired.add("ansible.runs-here")

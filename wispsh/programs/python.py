@@ -119,8 +119,7 @@ def _python_x_options(args) -> list[str]:
 
 def _python_module(cmd, module: str, rest: list[str]) -> None:
     if UNKNOWN in module:
-        cmd.facts.runtime_code = True
-        cmd.does("run-code", "python.module-runtime", f"{cmd.name} -m runs a module known only at run time")
+        cmd.runs_runtime_code("python.module-runtime", f"{cmd.name} -m runs a module known only at run time")
         return
     operands = [w for w in rest if not w.startswith("-")]
     if module in TOOL_MODULES:

@@ -30,8 +30,7 @@ def delegate_words(cmd, words: list[str], rule: str, who: str) -> None:
     if not words:
         return
     if UNKNOWN in words[0]:
-        cmd.facts.runtime_code = True
-        cmd.does("run-code", f"{rule}-runtime", f"{who} runs a program known only at run time")
+        cmd.runs_runtime_code(f"{rule}-runtime", f"{who} runs a program known only at run time")
         return
     cmd.fired.add(rule)
     cmd.delegate_to = list(words)
@@ -156,8 +155,7 @@ def runs_command(cmd, o: Options) -> None:
 
 def command_string(cmd, text: str, who: str) -> None:
     if UNKNOWN in text:
-        cmd.facts.runtime_code = True
-        cmd.does("run-code", "runner.code-runtime", f"{who} runs a command known only at run time")
+        cmd.runs_runtime_code("runner.code-runtime", f"{who} runs a command known only at run time")
         return
     cmd.fired.add("runner.code")
     cmd.code_text(text, f"{who} runs", at_least="run-project")
@@ -287,8 +285,7 @@ def script_command(cmd, o: Options) -> None:
     if command is None:
         return
     if UNKNOWN in command:
-        cmd.facts.runtime_code = True
-        cmd.does("run-code", "script.command-runtime", "script -c runs a command line known only at run time")
+        cmd.runs_runtime_code("script.command-runtime", "script -c runs a command line known only at run time")
     else:
         cmd.fired.add("script.command")
         if cmd.delegated:

@@ -179,8 +179,7 @@ def tmux_formats(cmd, args, verb_word: str) -> None:
             continue
         for text in tmux_format_commands(word):
             if UNKNOWN in text:
-                cmd.facts.runtime_code = True
-                cmd.does("run-code", "tmux.format-shell", "tmux runs a #(…) command known only at run time")
+                cmd.runs_runtime_code("tmux.format-shell", "tmux runs a #(…) command known only at run time")
                 continue
             if verb_word in TMUX_SETS:
                 cmd.does("steer", "tmux.format-shell", f"tmux {verb_word} sets a format whose #({text[:40]}) tmux "
@@ -260,8 +259,7 @@ def tmux_command(cmd, o: Options) -> None:
         return
     text = operands[0] if verb_word in TMUX_CODE_FIRST else " ".join(operands)
     if UNKNOWN in text:
-        cmd.facts.runtime_code = True
-        cmd.does("run-code", "tmux.runtime", f"tmux {verb_word} runs a command known only at run time")
+        cmd.runs_runtime_code("tmux.runtime", f"tmux {verb_word} runs a command known only at run time")
         return
     cmd.code_text(text, f"tmux {verb_word} runs", at_least=SESSION_FLOOR)
 
@@ -371,8 +369,7 @@ def terminal_command(cmd, o) -> None:
         i += 2 if word in TERMINAL_VALUES or word in ("-display", "--display") else 1
     if line is not None:
         if UNKNOWN in line:
-            cmd.facts.runtime_code = True
-            cmd.does("run-code", "terminal.runs-runtime", f"{cmd.name} runs a command known only at run time")
+            cmd.runs_runtime_code("terminal.runs-runtime", f"{cmd.name} runs a command known only at run time")
             return
         cmd.does("session", "terminal.runs-line", f"{cmd.name} runs '{line[:40]}' in a new terminal window")
         cmd.code_text(line, f"{cmd.name} runs", at_least=SESSION_FLOOR)
@@ -382,8 +379,7 @@ def terminal_command(cmd, o) -> None:
         cmd.does("session", "terminal.shell", f"{cmd.name} opens a terminal window with a shell in it")
         return
     if UNKNOWN in command[0]:
-        cmd.facts.runtime_code = True
-        cmd.does("run-code", "terminal.runs-runtime", f"{cmd.name} runs a program known only at run time")
+        cmd.runs_runtime_code("terminal.runs-runtime", f"{cmd.name} runs a program known only at run time")
         return
     cmd.does("session", "terminal.runs", f"{cmd.name} runs {command[0]} in a new terminal window")
     if len(command) == 1 and " " in command[0]:
