@@ -387,7 +387,11 @@ class Supervisor:
                 if another:
                     self.waiting += 1
             if another:
-                threading.Thread(target=self._server, args=(judge,), name="wisp-run-serve", daemon=True).start()
+                try:
+                    threading.Thread(target=self._server, args=(judge,), name="wisp-run-serve", daemon=True).start()
+                except RuntimeError:            # no thread to be had: this one goes back to waiting after
+                    with self.servers:
+                        self.waiting -= 1
             if over:
                 conn.close()
             else:
