@@ -431,3 +431,28 @@ def test_between_lines_the_tree_keeps_up_and_the_next_point_reads_nothing_again(
     finally:
         stopping.set()
         tree.close()
+
+
+def test_a_sync_that_fails_makes_the_next_a_full_scan_so_no_change_is_lost(tmp_path):
+    """The watcher hands its changes out before they are applied: a sync that fails midway (a full disk, a
+    git that failed) had lost them, and the next point recorded the old contents. Now the next is a full scan."""
+    root = make_project(tmp_path, files=5)
+    shadow = Shadow(str(tmp_path / "shadow"), str(root))
+    shadow.create(excludes="/dev/null")
+    tree = Tree(shadow, watcher=Watcher(str(root)))
+    try:
+        tree.point()
+        (root / "src" / "f1.txt").write_text("changed\n")
+        real = tree._apply
+
+        def failing(paths, force=False):
+            tree._apply = real
+            raise OSError(28, "No space left on device")
+        tree._apply = failing
+        with pytest.raises(OSError):
+            tree.sync()
+        point = tree.point()
+        assert tree.scans == 2
+        assert listing(shadow, point.tree) == fresh(tmp_path, root, "fresh")
+    finally:
+        tree.close()

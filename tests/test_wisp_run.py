@@ -336,6 +336,31 @@ threads()
     assert len(counts) == 2 and counts[1] <= counts[0] + SPARE_SERVERS, counts
 
 
+def test_a_peer_that_never_reads_its_answer_holds_no_other_shell_up(tmp_path):
+    """The answer's first write is made under the judge's lock; a peer that asks about a line with a big argv
+    and never reads cannot keep the lock (and every other shell) waiting: the rest is sent after it."""
+    env = person(tmp_path)
+    done = wisp_run(env, """
+        import os, socket, subprocess, time
+        from wispsh.sandbox import client
+        where = client.inside_run()
+        line = ": " + "x" * 3_000_000          # allowed, echoed back in the answer: more than a socket holds
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(where.decode())
+        s.sendmsg([client.request([b"/bin/sh", b"-c", line.encode()], kind=b"launcher", cwd=os.getcwd().encode(),
+                                  env={b"PATH": b"/usr/bin:/bin"}, tty=False)],
+                  [(socket.SOL_SOCKET, socket.SCM_RIGHTS, b"".join(fd.to_bytes(4, "little") for fd in (0, 1, 2)))])
+        time.sleep(1.0)                         # the supervisor is writing an answer nobody reads
+        start = time.monotonic()
+        ran = subprocess.run(["/bin/sh", "-c", "echo other"], capture_output=True, text=True, timeout=60)
+        print(ran.stdout.strip(), round(time.monotonic() - start, 1))
+        s.close()
+    """, tmp_path)
+    said = done.stdout.split()
+    assert said[:1] == ["other"], (done.stdout, done.stderr)
+    assert float(said[1]) < 5.0, said               # not after SEND_SECONDS (10 s) or never
+
+
 def test_make_j2_allowed_once_at_make_asks_nothing_more(tmp_path):
     env = person(tmp_path)
     work = tmp_path / "build"

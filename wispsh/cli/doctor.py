@@ -259,9 +259,13 @@ def client_check(env) -> Check:
     from wispsh.native import build
 
     client = build.current()
+    run = build.current_run()
+    if client is not None and run is None:
+        return Check(WARN, "client", f"compiled ({client}) in front of the shims, but wisp run's launchers have the "
+                                     "Python client: its build (wisp-run-client) is missing or not current",
+                     "run `python -m wispsh.native.build --force`")
     if client is not None:
-        run = build.current_run()
-        linked = "statically linked" if run is not None and build.is_static(run) else "dynamically linked"
+        linked = "statically linked" if build.is_static(run) else "dynamically linked"
         return Check(OK, "client", f"compiled ({client}) in front of the shims, and wisp run's ({run}, {linked}) "
                                    "of its launchers laid now; the plain mode asks a warm judge, the Python "
                                    "launcher is its fallback")

@@ -101,8 +101,8 @@ class Tree:
         import select
 
         watcher = self.watcher
-        if watcher is None or watcher.fd < 0:
-            return
+        if watcher is None or watcher.fd < 0 or watcher.broken:
+            return                              # (every point a full scan: none between lines as well)
         poller = select.poll()
         poller.register(watcher.fd, select.POLLIN)
         while not stopping.is_set():
@@ -112,7 +112,7 @@ class Tree:
                 return
             if not ready:
                 continue
-            if ready[0][1] & (select.POLLNVAL | select.POLLERR) or stopping.is_set():
+            if ready[0][1] & (select.POLLNVAL | select.POLLERR) or stopping.is_set() or watcher.broken:
                 return
             while not stopping.wait(quiet):
                 with self.lock:
@@ -132,6 +132,14 @@ class Tree:
                 self.full_scan()
                 return
             changes = self.watcher.changes()
+            try:
+                self._sync(changes)
+            except BaseException:               # what it had not applied is lost with it: the next, a full scan
+                self.watcher.pending.need_full("a sync failed")
+                raise
+
+    def _sync(self, changes) -> None:
+        with self.lock:
             if changes.full:
                 self.full_scan(changes.why)
                 return

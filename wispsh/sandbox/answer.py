@@ -13,14 +13,16 @@ def _b(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
-def send(conn: socket.socket, outcome, shell_fd_for, seal=None) -> None:
-    """shell_fd_for(path): an fd already open on that shell's binary, or None (then it is opened here)."""
+def send(conn: socket.socket, outcome, shell_fd_for, seal=None, later=None) -> None:
+    """shell_fd_for(path): an fd already open on that shell's binary, or None (then it is opened here).
+    later: a list when the caller holds a lock: what the socket does not take at once (past the first write,
+    which carries the fds) is appended to it as a callable that sends it, for after the lock is let go."""
     from wispsh import invoke, realshell
     from wispsh.support.text import utf8
 
     if outcome.shell is None:
         _send(conn, [b"exit", b"%d" % outcome.status, utf8(outcome.stdout).replace(b"\0", b""),
-                     _b(outcome.stderr).replace(b"\0", b"")], [], seal)
+                     _b(outcome.stderr).replace(b"\0", b"")], [], seal, later)
         return
     shell_fd = shell_fd_for(outcome.shell)
     opened = None
@@ -48,7 +50,7 @@ def send(conn: socket.socket, outcome, shell_fd_for, seal=None) -> None:
                 fds.append(reader)
             fields = [b"exec", _b(outcome.shell), b"%d" % len(argv), *map(_b, argv), b"%d" % len(env), *env, held,
                       _b(outcome.stderr).replace(b"\0", b"")]
-        _send(conn, fields, fds, seal)
+        _send(conn, fields, fds, seal, later)
     finally:
         for fd in (reader, opened):
             if fd is not None:
@@ -60,7 +62,7 @@ def defer(conn: socket.socket, seal) -> None:
     _send(conn, [b"defer"], [], seal)
 
 
-def _send(conn, fields, fds, seal) -> None:
+def _send(conn, fields, fds, seal, later=None) -> None:
     from wispsh.sandbox import client
 
     if seal is not None:
@@ -68,6 +70,10 @@ def _send(conn, fields, fds, seal) -> None:
     message = client.pack(fields)
     ancillary = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, b"".join(fd.to_bytes(4, sys.byteorder) for fd in fds))] \
         if fds else []
-    sent = conn.sendmsg([message], ancillary)
+    sent = conn.sendmsg([message], ancillary)           # (the fds: with this write, while they are open)
     if sent < len(message):
-        conn.sendall(message[sent:])
+        rest = message[sent:]
+        if later is None:
+            conn.sendall(rest)
+        else:
+            later.append(lambda: conn.sendall(rest))

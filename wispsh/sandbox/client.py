@@ -59,10 +59,23 @@ def peer(sock) -> tuple[int, int]:
 def receive(sock, fds_wanted: int = 2):
     """(the body of one message, the fds that came with it, close-on-exec); (None, fds) when the peer closed
     early."""
+    fds: list = []
+    try:
+        return _receive(sock, fds_wanted, fds)
+    except BaseException:                   # (a timeout, a reset): the fds that came are not kept open
+        for fd in fds:
+            try:
+                posix.close(fd)
+            except OSError:
+                pass
+        raise
+
+
+def _receive(sock, fds_wanted: int, fds: list):
     import _socket
 
     space = _socket.CMSG_SPACE(4 * fds_wanted) if fds_wanted else 0
-    data, fds = b"", []
+    data = b""
     while b"\n" not in data:
         chunk, ancillary, _flags, _addr = sock.recvmsg(65536, space, _socket.MSG_CMSG_CLOEXEC)
         fds.extend(_fds_of(ancillary))

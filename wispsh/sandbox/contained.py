@@ -124,17 +124,19 @@ class Contained:
             return said
         self.journal.clear_live()
         if self.tree is not None:
-            held = self.tree.lock.acquire(timeout=CLOSE_SECONDS)     # a sync between lines ends first
+            if not self.tree.lock.acquire(timeout=CLOSE_SECONDS):   # a sync between lines ends first
+                return said + self._points_said()   # still going: left to end with this process, unclosed
             try:
                 self.tree.close()
             finally:
-                if held:
-                    self.tree.lock.release()
+                self.tree.lock.release()
         if self.watcher is not None:
             self.watcher.close()
-        if self.last:
-            said.append(f"restore points: up to {self.last} (`wisp history` lists them, `wisp undo` goes back)")
-        return said
+        return said + self._points_said()
+
+    def _points_said(self) -> list[str]:
+        return [f"restore points: up to {self.last} (`wisp history` lists them, `wisp undo` goes back)"] \
+            if self.last else []
 
     # ------------------------------------------------------------ what the gate asks
 

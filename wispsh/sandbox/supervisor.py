@@ -10,6 +10,7 @@ SIGHUP are passed on to it. bwrap runs with --die-with-parent: if this process d
 """
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import signal
@@ -17,11 +18,13 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 
 from wispsh.sandbox import layout as layouts
 from wispsh.support import procs
 
 RECEIVE_SECONDS = 30.0      # a peer that connects and sends nothing is dropped after this
+SEND_SECONDS = 10.0         # a peer that does not read its answer is dropped after this
 MAX_CLIENTS = 128           # requests served at once (each waits for a person at most approval.waitSeconds)
 SPARE_SERVERS = 2           # threads left waiting in accept() once the requests they took are served
 SOCKET_ROOM = 100           # sun_path holds 108 bytes
@@ -374,7 +377,10 @@ class Supervisor:
         while not self.stopping.is_set():
             try:
                 conn, _ = self.listener.accept()
-            except OSError:
+            except OSError as exc:
+                if exc.errno in (errno.EMFILE, errno.ENFILE, errno.ECONNABORTED, errno.ENOBUFS, errno.ENOMEM):
+                    time.sleep(0.05)            # out of fds for now (or a peer gone): wait on, never give up
+                    continue
                 with self.servers:
                     self.waiting -= 1
                 return
@@ -422,6 +428,10 @@ class Supervisor:
             # One turn of the judge's lock from the body to the answer (let go while a person is asked or a pipe
             # read): each syscall of a request outside it (a /proc read, a sentry's lstat, the send) let another
             # request's thread take the GIL, and waited for it back (make -j2: the send 0.53 ms, the sentry 0.27).
+            # The answer's first write goes under it, bounded by SEND_SECONDS (a peer that does not read cannot
+            # hold every shell up), what the socket did not take at once after it.
+            later: list = []
+            steering = False
             with judge.lock:
                 try:
                     req = parse_request(body, pid=pid, uid=uid, stdin_fd=fds[0] if fds else None)
@@ -430,14 +440,19 @@ class Supervisor:
                 except BadRequest as exc:
                     from wispsh import invoke
 
-                    self._send(conn, invoke.refusal(f"wispsh: not run: {exc}"))
-                    return
-                outcome = judge.handle(req, conn=conn)
-                if not (req.view and len(fds) == 3 and outcome.shell is not None):
-                    self._send(conn, outcome)
-                    return
-            outcome = self.views.run(outcome, req, fds, conn, judge)        # a steering line: runs unlocked
-            self._send(conn, outcome)
+                    outcome = invoke.refusal(f"wispsh: not run: {exc}")
+                else:
+                    outcome = judge.handle(req, conn=conn)
+                    steering = bool(req.view) and len(fds) == 3 and outcome.shell is not None
+                if not steering:
+                    conn.settimeout(SEND_SECONDS)
+                    self._send(conn, outcome, later)
+            for rest in later:
+                rest()
+            if steering:
+                outcome = self.views.run(outcome, req, fds, conn, judge)        # a steering line: runs unlocked
+                conn.settimeout(SEND_SECONDS)
+                self._send(conn, outcome)
         except Exception:                       # the client refuses when its answer never comes
             pass
         finally:
@@ -448,10 +463,10 @@ class Supervisor:
                     pass
             conn.close()
 
-    def _send(self, conn: socket.socket, outcome) -> None:
+    def _send(self, conn: socket.socket, outcome, later=None) -> None:
         from wispsh.sandbox import answer
 
-        answer.send(conn, outcome, self._shell_fd)
+        answer.send(conn, outcome, self._shell_fd, later=later)
 
     def _shell_fd(self, path: str) -> int | None:
         """The fd opened at start on the shell binary at `path` (the judge names the real path it was opened

@@ -17,6 +17,8 @@ def reachable(path):
     if len(os.fsencode(text)) < ROOM:
         yield text
         return
+    if not hasattr(os, "O_PATH"):
+        raise OSError(f"socket path too long: {text}")
     fd = os.open(os.path.dirname(text) or ".", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         name = f"/proc/self/fd/{fd}/{os.path.basename(text)}"
