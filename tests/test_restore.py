@@ -43,6 +43,13 @@ def make_project(tmp_path, files=20):
     return root
 
 
+def watched_tree(tmp_path, root) -> tuple[Shadow, Tree]:
+    """A shadow repository of `root` and its tree, kept up to date by inotify."""
+    shadow = Shadow(str(tmp_path / "shadow"), str(root))
+    shadow.create(excludes="/dev/null")
+    return shadow, Tree(shadow, watcher=Watcher(str(root)))
+
+
 def listing(shadow: Shadow, tree: str) -> bytes:
     return shadow.run("ls-tree", "-r", "-z", tree)
 
@@ -105,9 +112,7 @@ def random_op(rng: random.Random, root, n: int) -> str:
 
 def test_the_tree_kept_from_inotify_is_the_tree_git_add_makes(tmp_path):
     root = make_project(tmp_path)
-    shadow = Shadow(str(tmp_path / "shadow"), str(root))
-    shadow.create(excludes="/dev/null")
-    tree = Tree(shadow, watcher=Watcher(str(root)))
+    shadow, tree = watched_tree(tmp_path, root)
     try:
         first = tree.point()
         assert listing(shadow, first.tree) == fresh(tmp_path, root, "f0")
@@ -161,9 +166,7 @@ def test_thousands_of_new_paths_at_once_get_their_ignore_answers_and_the_point_i
 
 def test_a_point_after_a_small_change_reads_only_what_changed(tmp_path):
     root = make_project(tmp_path, files=300)
-    shadow = Shadow(str(tmp_path / "shadow"), str(root))
-    shadow.create(excludes="/dev/null")
-    tree = Tree(shadow, watcher=Watcher(str(root)))
+    shadow, tree = watched_tree(tmp_path, root)
     try:
         tree.point()
         read = []
@@ -400,9 +403,7 @@ def test_between_lines_the_tree_keeps_up_and_the_next_point_reads_nothing_again(
 
     root = make_project(tmp_path, files=30)
     _home, journal = journal_for(tmp_path, root)
-    shadow = Shadow(str(tmp_path / "shadow"), str(root))
-    shadow.create(excludes="/dev/null")
-    tree = Tree(shadow, watcher=Watcher(str(root)))
+    shadow, tree = watched_tree(tmp_path, root)
     stopping = threading.Event()
     keeper = threading.Thread(target=tree.keep_up, args=(journal.lock, stopping), daemon=True)
     try:
@@ -437,9 +438,7 @@ def test_a_sync_that_fails_makes_the_next_a_full_scan_so_no_change_is_lost(tmp_p
     """The watcher hands its changes out before they are applied: a sync that fails midway (a full disk, a
     git that failed) had lost them, and the next point recorded the old contents. Now the next is a full scan."""
     root = make_project(tmp_path, files=5)
-    shadow = Shadow(str(tmp_path / "shadow"), str(root))
-    shadow.create(excludes="/dev/null")
-    tree = Tree(shadow, watcher=Watcher(str(root)))
+    shadow, tree = watched_tree(tmp_path, root)
     try:
         tree.point()
         (root / "src" / "f1.txt").write_text("changed\n")

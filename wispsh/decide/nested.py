@@ -14,7 +14,7 @@ verify; either is worth nothing (the line is judged in full).
 allowed line (wispsh in interactive mode drops the token for what it starts). Under `wisp run` the
 supervisor makes the same check from outside.
 
-Everything here runs before the heavy imports: os and the signing helpers only.
+Everything here runs before the heavy imports: os, the signing helpers and support/procs.py only.
 """
 from __future__ import annotations
 

@@ -97,7 +97,7 @@ class Tree:
         """Between lines (a thread of the supervisor's): once the project has been quiet for `quiet` seconds
         after a change, sync, so that the point before the next line reads only what changed since (a
         build's outputs were read on that line's path). lock(): the journal's lock (no sync beside an undo);
-        returns when `stopping` is set or the watcher is gone. A sync that fails is left to the next point."""
+        returns when `stopping` is set or the watcher is gone. A sync that fails makes the next a full scan."""
         import select
 
         watcher = self.watcher
@@ -139,13 +139,11 @@ class Tree:
                 raise
 
     def _sync(self, changes) -> None:
-        with self.lock:
-            if changes.full:
-                self.full_scan(changes.why)
-                return
-            if any(_name(p) == b".gitignore" for p in changes.paths):
-                self.full_scan("a .gitignore changed")
-                return
+        if changes.full:
+            self.full_scan(changes.why)
+        elif any(_name(p) == b".gitignore" for p in changes.paths):
+            self.full_scan("a .gitignore changed")
+        else:
             self._apply(changes.paths)
 
     # ------------------------------------------------------------ full scan (git)

@@ -152,7 +152,7 @@ class Sentry:
         self.by_parent: dict[str, list[str]] = {}
         for path in self.missing:
             self.by_parent.setdefault(os.path.dirname(path), []).append(path)
-        self.seen: dict[str, tuple] = {}        # parent -> (device, inode, mtime, ctime) when its children were last looked at
+        self.seen: dict[str, tuple] = {}        # parent -> (device, inode, mtime, ctime) at the last look in it
         self.empty: set[str] = set()            # watched paths there and empty: their content comes unseen above
 
     def _loop(self) -> None:
@@ -166,9 +166,9 @@ class Sentry:
 
     def check(self, full: bool = False) -> None:
         """Hold what appeared. Before each request (not `full`): a directory whose mtime and ctime (and inode)
-        are what they were when its watched names were last looked at, and not within RACY_SECONDS of now, made none of them
-        (a name made or moved in changes its directory's mtime): 12 lstats for 49 paths in a plain project
-        (0.16 ms of each request's turn under make -j2, 0.04 now). A watched path there but empty is looked at
+        are what they were when its watched names were last looked at, and not within RACY_SECONDS of now,
+        made none of them (a name made or moved in changes its directory's times): 12 stats for 49 paths in a
+        plain project (0.16 ms of each request's turn under make -j2, 0.04 now). A watched path there but empty is looked at
         each time (content written into it changes no directory). Every SENTRY_SECONDS: all of them, whatever
         the directories say (a file system whose times lie is caught by it)."""
         with self.lock:
