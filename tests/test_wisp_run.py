@@ -81,6 +81,33 @@ def test_every_way_of_starting_a_shell_meets_the_gate(tmp_path, way):
     assert decided and all(e["decision"] == "denied-unasked" and e["entry"] == "wisp run" for e in decided)
 
 
+def test_a_script_written_inside_is_new_in_the_session_whatever_program_runs_it(tmp_path):
+    """The session inside is the run: an installed-looking script (#!, outside the project, the user's) that the
+    agent writes is read line by line, also when a program the agent started after writing it runs it (the
+    walk up to "the nearest process that is not a shell" stopped at that program, and the script counted as
+    older than the session: judged as started, `tidy`, its `rm -rf` unread)."""
+    env = person(tmp_path, XDG_CACHE_HOME=str(tmp_path / "home" / ".cache"))
+    work = tmp_path / "work"
+    (work / "victim").mkdir(parents=True)
+    (work / "victim" / "keep").write_text("x")
+    done = wisp_run(env, f"""
+        import os, subprocess, sys, time
+        tools = os.path.join(os.environ["XDG_CACHE_HOME"], "tools")
+        os.makedirs(tools, exist_ok=True)
+        tidy = os.path.join(tools, "tidy")
+        with open(tidy, "w") as fh:
+            fh.write("#!/bin/sh\\n{RM}\\n")
+        os.chmod(tidy, 0o755)
+        time.sleep(0.1)
+        runner = "import subprocess, sys; raise SystemExit(subprocess.run([sys.argv[1]]).returncode)"
+        print(subprocess.run([sys.executable, "-c", runner, tidy]).returncode)
+    """, work)
+    assert done.returncode == 0, done.stderr
+    assert (work / "victim" / "keep").read_text() == "x", done.stderr
+    assert done.stdout.split()[-1] != "0", done.stdout
+    assert "wispsh: not run: rm -rf" in done.stderr, done.stderr
+
+
 def test_a_line_below_the_threshold_runs_and_exit_status_and_output_are_the_shells(tmp_path):
     env = person(tmp_path)
     done = wisp_run(env, """

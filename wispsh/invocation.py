@@ -169,7 +169,9 @@ def _own_options(words: list[str]) -> tuple[dict[str, bool], int]:
 
 def grammar_of(real_shell: str) -> str:
     """The option grammar of the shell at this path (by what it resolves to: /bin/sh may be dash or bash)."""
-    base = os.path.basename(os.path.realpath(real_shell))
+    from wispsh.support.realpath import real
+
+    base = os.path.basename(real(real_shell))
     if base.startswith("bash"):
         return BASH
     if base.startswith("zsh"):
@@ -316,8 +318,9 @@ def implicit_code(inv: Invocation, env: dict[str, str], real_shell: str, texts: 
     runs unchecked).
     """
     from wispsh import startup
+    from wispsh.support.realpath import real
 
-    base = os.path.basename(os.path.realpath(real_shell))
+    base = os.path.basename(real(real_shell))
     bash = base.startswith("bash")
     found: list[str] = []
     options = list(inv.options)

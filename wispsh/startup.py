@@ -71,7 +71,9 @@ def _problem(path: str, moved) -> str | None:
 
 
 def _kind(real_shell: str, argv0: str) -> str:
-    base = os.path.basename(os.path.realpath(real_shell))
+    from wispsh.support.realpath import real
+
+    base = os.path.basename(real(real_shell))
     called = os.path.basename(argv0).lstrip("-")
     if base.startswith("bash"):
         return "posix" if called == "sh" else "bash"

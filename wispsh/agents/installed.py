@@ -85,8 +85,10 @@ def as_started(script: str, args, data: bytes, env, cwd: str) -> Started | None:
     is then read line by line)."""
     if not data.startswith(b"#!"):
         return None
+    from wispsh.support.realpath import real as resolved
+
     where = os.path.join(cwd, script) if not os.path.isabs(script) else script
-    real = os.path.realpath(where)
+    real = resolved(where)
     from wispsh.decide.session import changed_in_session
     from wispsh.support.owned import not_ours
 

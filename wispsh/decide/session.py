@@ -305,7 +305,7 @@ def _proc_name_and_args(pid: int) -> tuple[str, list[str]] | None:
     return name, args
 
 
-def _started_epoch(pid: int) -> float | None:
+def started_epoch(pid: int) -> float | None:
     """When `pid` started, in seconds since the epoch, from /proc (boot time + its start in clock ticks)."""
     try:
         raw = read(f"/proc/{pid}/stat")
@@ -335,12 +335,12 @@ def session_started(pid: int | None = None, *, limit: int = 256) -> float | None
         if seen is None:
             return None
         if not passes_through(*seen):
-            return _started_epoch(pid)
+            return started_epoch(pid)
         outermost = pid
         if pid == 1:
             break
         pid = _parent_pid(pid)
-    return _started_epoch(outermost) if outermost else None
+    return started_epoch(outermost) if outermost else None
 
 
 def changed_in_session(path: str, st: os.stat_result | None = None) -> bool:

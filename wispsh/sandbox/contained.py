@@ -194,7 +194,9 @@ class Contained:
     def _inside(self, cwd: str | None) -> bool:
         if cwd is None:
             return True
-        real = os.path.realpath(cwd)
+        from wispsh.support.realpath import real as resolved
+
+        real = resolved(cwd)
         return _under(real, self.project) or any(_under(real, tmp) for tmp in PRIVATE_TMP)
 
     def _unrestorable(self, facts, cwd: str) -> str | None:

@@ -31,13 +31,14 @@ WARM_AFTER = 0.25       # seconds after the start before the judge warms up (Jud
 class Request:
     """A request as received: the peer (outside pid, start, uid) and what the client sent."""
 
-    __slots__ = ("pid", "start", "uid", "kind", "argv", "cwd", "env", "tty", "stdin_fd", "conn", "view")
+    __slots__ = ("pid", "start", "uid", "kind", "argv", "cwd", "env", "tty", "stdin_fd", "conn", "view", "first")
 
     def __init__(self, pid, start, uid, kind, argv, cwd, env, tty, stdin_fd):
         self.pid, self.start, self.uid, self.kind = pid, start, uid, kind
         self.argv, self.cwd, self.env, self.tty, self.stdin_fd = argv, cwd, env, tty, stdin_fd
         self.conn = None        # the connection it came on: closed when the asker is gone (asking.py)
         self.view = None        # steering.ALL / GIT_CONFIG: an allowed steering line (view.py runs it)
+        self.first = None       # procs.Stat of the peer as the request came (its start; the walk up starts there)
 
 
 class BadRequest(Exception):
@@ -78,7 +79,10 @@ def parse_request(body: bytes, *, pid: int, uid: int, stdin_fd: int | None) -> R
         raise BadRequest(f"malformed request ({exc})") from None
     if not argv or len(fields) != 6 + argc + envc:
         raise BadRequest("malformed request")
-    return Request(pid, procs.start_of(pid), uid, fields[1], argv, cwd, env, tty, stdin_fd)
+    first = procs.stat(pid)
+    req = Request(pid, first.start if first else None, uid, fields[1], argv, cwd, env, tty, stdin_fd)
+    req.first = first
+    return req
 
 
 class WarmConfig:
@@ -122,8 +126,10 @@ class WarmConfig:
 class LazyHere:
     """decide.session.Here for the asking process, walked only when a store or a grant needs it."""
 
-    def __init__(self, pid: int, env):
-        self._pid, self._env, self._value, self._began = pid, env, None, _UNREAD
+    def __init__(self, pid: int, env, began=None):
+        """began: when the session began, when the caller knows it (the `wisp run` judge: the run's start)."""
+        self._pid, self._env, self._value = pid, env, None
+        self._began = _UNREAD if began is None else began
 
     def _get(self):
         if self._value is None:
@@ -143,8 +149,8 @@ class LazyHere:
 
     @property
     def began(self):
-        """When the asker's session began (decide.session.session_started above it), walked once a request:
-        each script or start-up file checked for "changed in this session" asked it again."""
+        """When the asker's session began: as given, else decide.session.session_started above it, walked once
+        a request (each script or start-up file checked for "changed in this session" asked it again)."""
         if self._began is _UNREAD:
             from wispsh.decide import session
 
@@ -180,6 +186,15 @@ class Judge:
         self.views = views                      # view.Views: where steering lines run (their helpers count as inside)
         self.sentry = sentry
         self.contained = contained              # contained.Contained: restore points, the contained threshold
+        # The session every asker inside is part of: the run, begun when its first process started. The walk
+        # up to "the nearest process that is not a shell" stopped at whatever program the agent ran (git for
+        # its hooks, make for its recipes, a python), so a script the agent wrote before starting that program
+        # counted as older than the session; it cost a /proc walk each request too. None: walked as before.
+        from wispsh.decide.session import started_epoch
+
+        self.began = started_epoch(root[0])
+        if self.began is not None and procs.start_of(root[0]) != root[1]:
+            self.began = None
 
     def warm(self, stopping=None) -> None:
         """Load the parser, rules and tables, in a thread of its own, WARM_AFTER seconds after the program
@@ -245,7 +260,7 @@ class Judge:
         """The asker's ancestry below this run's bwrap (nearest first), [] beneath a steering line's view
         (view.py), None when it is neither: not inside. The asker is the one that connected (its start as
         parse_request read it)."""
-        chain = procs.ancestry_under(req.pid, self.root)
+        chain = procs.ancestry_under(req.pid, self.root, first=req.first)
         if chain is not None:
             return chain if chain[0].start == req.start else None
         if self.views is not None and any(procs.is_beneath(req.pid, root) for root in self.views.roots()):
@@ -276,7 +291,7 @@ class Judge:
         outcome = invoke.decide(
             argv_for_parse(req, self.layout), env=env, cwd=req.cwd or "/", stdin_is_tty=req.tty, read_stdin=self._stdin(req),
             find_shell=self._find_shell(req), config=self._config, answers=self._answers(req),
-            here=LazyHere(req.pid, env), allow_yes=False, pid=req.pid, source=SOURCE,
+            here=LazyHere(req.pid, env, self.began), allow_yes=False, pid=req.pid, source=SOURCE,
             beneath=beneath, plans=plans) if req.cwd else \
             invoke.refusal("wispsh: not run: the working directory cannot be read")
         if self.contained is not None and beneath is None and req.cwd and (outcome.shell is not None or plans):
@@ -314,7 +329,7 @@ class Judge:
         from wispsh.decide import session
 
         plans: list = []
-        session.asking_for(LazyHere(req.pid, env))
+        session.asking_for(LazyHere(req.pid, env, self.began))
         try:
             warnings: list[str] = []
             refused = flow.verdict(req.argv[0], config=self._config(), cwd=req.cwd, env=env,

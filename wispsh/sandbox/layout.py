@@ -110,7 +110,9 @@ class Layout:
 
     def shell_for(self, path: str) -> Shell | None:
         """The shell whose launcher answers an exec of `path` (as the process inside named it)."""
-        real = os.path.realpath(path)
+        from wispsh.support.realpath import real as resolved
+
+        real = resolved(path)
         for shell in self.shells:
             if shell.real == real:
                 return shell

@@ -62,12 +62,15 @@ def ancestry(pid: int, *, stop: int | None = None, limit: int = 4096) -> list[St
     return chain
 
 
-def ancestry_under(pid: int, root: tuple[int, int], *, limit: int = 4096) -> list[Stat] | None:
+def ancestry_under(pid: int, root: tuple[int, int], *, limit: int = 4096,
+                   first: Stat | None = None) -> list[Stat] | None:
     """`pid` and its ancestors, nearest first, up to (not including) the process `root` = (pid, start); None
-    when `pid` is not beneath it (one walk where asking "beneath root?" and "which ancestor?" took two)."""
+    when `pid` is not beneath it (one walk where asking "beneath root?" and "which ancestor?" took two).
+    first: `pid`'s Stat when the caller read it already (the supervisor, as a request comes)."""
     chain = []
     for _ in range(limit):
-        found = stat(pid)
+        found = first if first is not None and first.pid == pid else stat(pid)
+        first = None
         if found is None:
             return None
         if found.pid == root[0]:
