@@ -255,15 +255,51 @@ def test_the_judge_it_starts_holds_none_of_the_callers_fds(box):
     os.close(read_end)
 
 
-def test_wisp_runs_client_is_its_own_build_static_where_the_system_can_and_serves_only_launchers(client):
-    """wisp run's launchers name RUN_BINARY (WISP_RUN_ONLY): linked statically where a static libc exists (no
-    loader at each shell's start), with no plain mode in it: started without --run it refuses, runs nothing."""
+def test_wisp_runs_client_is_its_own_build_without_a_libc_where_it_can_and_serves_only_launchers(client):
+    """wisp run's launchers name RUN_BINARY (WISP_RUN_ONLY): on x86-64 Linux built without a libc (bare.h: no
+    libc start-up at each shell's start), else linked statically where a static libc exists (no loader), with no
+    plain mode in it: started without --run it refuses, runs nothing."""
+    import platform
+
     run = build.current_run()
     assert run == build.RUN_BINARY and run != build.BINARY
-    assert not build.is_static(build.BINARY)
-    static = subprocess.run([build.compiler(), "-static", "-x", "c", "-", "-o", os.devnull],
-                            input="int main(void){return 0;}", capture_output=True, text=True).returncode == 0
-    assert build.is_static(run) == static
+    assert not build.is_static(build.BINARY) and not build.is_bare(build.BINARY)
+    gcc = "Free Software Foundation" in subprocess.run([build.compiler(), "--version"], capture_output=True,
+                                                       text=True).stdout
+    if platform.machine() == "x86_64" and sys.platform == "linux" and gcc:     # (BARE_FLAGS are GCC's)
+        assert build.is_bare(run) and build.is_static(run)
+    else:
+        static = subprocess.run([build.compiler(), "-static", "-x", "c", "-", "-o", os.devnull],
+                                input="int main(void){return 0;}", capture_output=True, text=True).returncode == 0
+        assert build.is_static(run) == static
     marker = Path(os.environ.get("TMPDIR", "/tmp")) / f"wisp-run-only-{os.getpid()}"
     done = subprocess.run([str(run), "/bin/sh", "-c", f"touch {marker}"], capture_output=True, text=True)
     assert done.returncode == 126 and done.stderr.startswith("wispsh: not run:") and not marker.exists()
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="the build without a libc is for x86-64 Linux")
+def test_the_libc_functions_of_the_bare_build_do_what_their_namesakes_do(tmp_path):
+    """bare.h (wisp run's client without a libc): its snprintf, memory, string, environment, file, fd and signal
+    functions checked in a program built with the same flags (tests/native/bare_check.c), run with SIGUSR1
+    ignored and SIGUSR2 blocked, an environment holding one name twice, and a known directory."""
+    source = Path(__file__).parent / "native" / "bare_check.c"
+    out = tmp_path / "bare_check"
+    done = subprocess.run([build.compiler(), *build.FLAGS, *build.BARE_FLAGS, f"-I{build.HERE}", "-o", str(out),
+                           str(source)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert build.is_static(out)
+
+    def caller_state():
+        signal.signal(signal.SIGUSR1, signal.SIG_IGN)
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR2})
+
+    cwd = tmp_path / "a dir"
+    cwd.mkdir()
+    env = ["BARE_TWICE=1", "BARE_KEEP=kept", "BARE_TWICE=2", "PATH=/usr/bin:/bin"]
+    # execve by ctypes: os.execve's dict would keep one of the two same names; the kernel passes both on
+    done = subprocess.run([sys.executable, "-c", (
+        "import ctypes, os, sys; libc = ctypes.CDLL(None); argv = (ctypes.c_char_p * 3)(*map(os.fsencode, "
+        "sys.argv[1:3]), None); env = (ctypes.c_char_p * (len(sys.argv) - 2))(*map(os.fsencode, sys.argv[3:]), "
+        "None); libc.execve(argv[0], argv, env); sys.exit(127)"), str(out), str(cwd), *env],
+        capture_output=True, text=True, cwd=cwd, preexec_fn=caller_state, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -265,7 +265,8 @@ def client_check(env) -> Check:
                                      "Python client: its build (wisp-run-client) is missing or not current",
                      "run `python -m wispsh.native.build --force`")
     if client is not None:
-        linked = "statically linked" if build.is_static(run) else "dynamically linked"
+        linked = ("built without a libc" if build.is_bare(run) else
+                  "statically linked" if build.is_static(run) else "dynamically linked")
         return Check(OK, "client", f"compiled ({client}) in front of the shims, and wisp run's ({run}, {linked}) "
                                    "of its launchers laid now; the plain mode asks a warm judge, the Python "
                                    "launcher is its fallback")

@@ -33,6 +33,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#ifdef WISP_BARE
+#include "bare.h" /* no libc: wisp run's client (build.py) */
+__attribute__((used)) static const char bare_mark[] = "wisp-run-client without a libc"; /* build.is_bare */
+#endif
 #include "build.h" /* WISP_PYTHON, WISP_HERE (the package's parent), WISP_BOOT (sys.path), WISP_TAG */
 
 #define REFUSED 126
@@ -520,9 +524,10 @@ static char *inside_run(void) {
     return start + 7;
 }
 
-/* WISP_RUN_ONLY: the build on the `#!` line of wisp run's launchers (native/build.py), linked statically where
- * the system can (no loader at each shell's start: ~0.2 ms of every shell a build starts inside); the plain
- * mode's paths are dead code there, so the password database (getpwuid) is not linked in. */
+/* WISP_RUN_ONLY: the build on the `#!` line of wisp run's launchers (native/build.py), without a libc where it
+ * can be (WISP_BARE, bare.h: no libc start-up at each shell's start, 0.3 ms of CPU on a small VM), else linked
+ * statically (no loader: ~0.2 ms); the plain mode's paths are dead code there, so nothing they call (the
+ * password database, fork, stat) is linked in: the bare build's link fails if one is not. */
 #ifdef WISP_RUN_ONLY
 #define RUN_ONLY 1
 #else
