@@ -301,10 +301,13 @@ int open(const char *path, int flags, ...) {
 }
 
 int fcntl(int fd, int cmd, ...) {
-    va_list ap;
-    va_start(ap, cmd);
-    long arg = va_arg(ap, long);       /* every command the client uses takes an int or none */
-    va_end(ap);
+    long arg = 0;
+    if (cmd != F_GETFD && cmd != F_GETFL) {     /* the others the client uses take an int */
+        va_list ap;
+        va_start(ap, cmd);
+        arg = va_arg(ap, int);
+        va_end(ap);
+    }
     return (int)SYS3(SYS_fcntl, fd, cmd, arg);
 }
 
