@@ -8,11 +8,17 @@ benchmark would), and `python -I -S -c pass` (the interpreter floor). All three 
 the only difference is the gate. Ratios (contracts.md):
 
     overhead = (median gated - median real bash, same line) / median python -I -S -c pass
-    all-safe line: budget 1.5; nested `sh -c` beneath an allowed line: budget 1.5 per call
-    make -j2, 120 recipe lines: gated wall / ungated wall, budget 1.5 (the same build, SHELL = the real sh);
-      the recipes print one line each into a file (nearly free: the worst case), and "make cc" has the same 120
-      recipe lines each compiling a small C file (a build whose steps cost what real ones do)
-    npm run, git commit with a `#!/usr/bin/env sh` hook: reported (ratio of walls, and per nested shell)
+    a fresh line (true, all-safe): budget 1.5; nested `sh -c` beneath an allowed line: 0.3 per call (issue 29)
+    make -j2, 120 recipe lines: gated wall / ungated wall, budget 3x (issue 29; the same build, SHELL = the real
+      sh); the recipes print one line each into a file (nearly free: the worst case), and "make cc" has the same
+      120 recipe lines each compiling a small C file (a build whose steps cost what real ones do): budget 1.1x
+    git commit with a `#!/usr/bin/env sh` hook: budget 1.5x wall; npm run: reported (ratio of walls)
+
+Between two timed lines the runner waits --gap seconds (0.35 unless told), untimed, as an agent's think time
+between its lines: the restore watcher syncs what a line wrote once the project is quiet (restore/tree.py
+QUIET_SECONDS, 0.2), so the point before the next line reads only what changed since. Back to back (--gap 0)
+the next gated line pays that sync for whatever the line before wrote, the ungated build's 120 files included
+(about 2.4 ms after make cc): a cost of the interleaving, not of that line's gate.
 
 `wisp run` starts in work/, the project (the runner's own files, the wisp home and the runtime dir lie beside
 it, as a user's do: inside the project they were in every restore point, the audit growing with each line).
@@ -42,7 +48,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 NESTED = 200
 RECIPES = 120
-BUDGET = 1.5
+BUDGET = 1.5                # a fresh line (contracts.md)
+BUDGETS = {"nested": 0.3, "make -j2": 3.0, "make cc": 1.1, "git hook": 1.5}     # issue 29
+GAP_SECONDS = 0.35
 
 
 # ---------------------------------------------------------------- inside the namespace
@@ -103,6 +111,7 @@ def inside(spec_path: str) -> int:
         for name, kind in order:
             argv, e, cwd = floor if name == "python_bare" else cases[name][kind]
             times[name][kind].append(_time(argv, e, cwd))
+            time.sleep(spec.get("gap", GAP_SECONDS))
     print(json.dumps(times))
     return 0
 
@@ -215,6 +224,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--only", nargs="*", default=None)
+    parser.add_argument("--gap", type=float, default=GAP_SECONDS, metavar="SECONDS")
     parser.add_argument("--startup", type=int, nargs="?", const=20, default=None, metavar="N")
     parser.add_argument("--inside", help=argparse.SUPPRESS)
     opts = parser.parse_args()
@@ -232,7 +242,7 @@ def main() -> int:
         for fd in fds.values():
             os.set_inheritable(fd, True)
         _write(spec, json.dumps({"rounds": opts.rounds, "cases": cases, "workdir": os.path.join(root, "work"),
-                                 "python": sys.executable, "fds": fds}))
+                                 "python": sys.executable, "fds": fds, "gap": opts.gap}))
         wisp = os.path.join(os.path.dirname(sys.executable), "wisp")
         done = subprocess.run([wisp, "run", "--", sys.executable, os.path.abspath(__file__), "--inside", spec],
                               env=env, cwd=os.path.join(root, "work"), stdin=subprocess.DEVNULL,
@@ -245,18 +255,19 @@ def main() -> int:
         shutil.rmtree(root, ignore_errors=True)
     med = {name: {k: statistics.median(v) for k, v in kinds.items()} for name, kinds in times.items()}
     py = med.pop("python_bare")["run"]
-    print(f"wisp run, {opts.rounds} rounds interleaved; python -I -S -c pass: {py * 1000:.2f} ms")
+    print(f"wisp run, {opts.rounds} rounds interleaved, {opts.gap} s between lines; python -I -S -c pass: "
+          f"{py * 1000:.2f} ms; load {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{'workload':<10} {'gated ms':>10} {'bash ms':>10} {'overhead':>10}  budget")
     for name, m in med.items():
         gated, bash = m["gated"], m["bash"]
         if name == "nested":
             ratio, label = (gated - bash) / NESTED / py, f"{(gated - bash) / NESTED / py:.2f}/call"
-            budget = f"<= {BUDGET} per call: {'within' if ratio <= BUDGET else 'OVER'}"
-        elif name in ("make -j2", "make cc"):
+            budget = f"<= {BUDGETS[name]} per call: {'within' if ratio <= BUDGETS[name] else 'OVER'}"
+        elif name in BUDGETS:
             ratio = gated / bash
             label = f"{ratio:.2f}x wall"
-            budget = f"<= {BUDGET}x wall: {'within' if ratio <= BUDGET else 'OVER'}"
-        elif name in ("npm run", "git hook"):
+            budget = f"<= {BUDGETS[name]}x wall: {'within' if ratio <= BUDGETS[name] else 'OVER'}"
+        elif name == "npm run":
             label = f"{gated / bash:.2f}x wall"
             budget = f"(reported; {(gated - bash) / py:.2f} floors over)"
         else:
