@@ -277,7 +277,8 @@ def test_wisp_runs_client_is_its_own_build_without_a_libc_where_it_can_and_serve
     assert done.returncode == 126 and done.stderr.startswith("wispsh: not run:") and not marker.exists()
 
 
-@pytest.mark.skipif(os.uname().machine != "x86_64", reason="machine lacks x86_64 (the build without a libc is for x86-64 Linux)")
+@pytest.mark.skipif(os.uname().machine != "x86_64",
+                    reason="machine lacks x86_64 (the build without a libc is for x86-64 Linux)")
 def test_the_libc_functions_of_the_bare_build_do_what_their_namesakes_do(tmp_path):
     """bare.h (wisp run's client without a libc): its snprintf, memory, string, environment, file, fd and signal
     functions checked in a program built with the same flags (tests/native/bare_check.c), run with SIGUSR1
