@@ -22,6 +22,19 @@ from wispsh.native import build
 pytestmark = pytest.mark.skipif(build.compiler() is None, reason="machine lacks a C compiler")
 
 
+def _gcc_on_x86_64() -> bool:
+    """Where wisp run's client is built without a libc: bare.h is x86-64 Linux's, BARE_FLAGS are GCC's."""
+    import platform
+
+    if platform.machine() != "x86_64" or sys.platform != "linux" or build.compiler() is None:
+        return False
+    version = subprocess.run([build.compiler(), "--version"], capture_output=True, text=True).stdout
+    return "Free Software Foundation" in version
+
+
+BARE_HERE = _gcc_on_x86_64()
+
+
 @pytest.fixture(scope="module")
 def client():
     return build.build()
@@ -259,14 +272,10 @@ def test_wisp_runs_client_is_its_own_build_without_a_libc_where_it_can_and_serve
     """wisp run's launchers name RUN_BINARY (WISP_RUN_ONLY): on x86-64 Linux built without a libc (bare.h: no
     libc start-up at each shell's start), else linked statically where a static libc exists (no loader), with no
     plain mode in it: started without --run it refuses, runs nothing."""
-    import platform
-
     run = build.current_run()
     assert run == build.RUN_BINARY and run != build.BINARY
     assert not build.is_static(build.BINARY) and not build.is_bare(build.BINARY)
-    gcc = "Free Software Foundation" in subprocess.run([build.compiler(), "--version"], capture_output=True,
-                                                       text=True).stdout
-    if platform.machine() == "x86_64" and sys.platform == "linux" and gcc:     # (BARE_FLAGS are GCC's)
+    if BARE_HERE:
         assert build.is_bare(run) and build.is_static(run)
     else:
         static = subprocess.run([build.compiler(), "-static", "-x", "c", "-", "-o", os.devnull],
@@ -277,8 +286,7 @@ def test_wisp_runs_client_is_its_own_build_without_a_libc_where_it_can_and_serve
     assert done.returncode == 126 and done.stderr.startswith("wispsh: not run:") and not marker.exists()
 
 
-@pytest.mark.skipif(os.uname().machine != "x86_64",
-                    reason="machine lacks x86_64 (the build without a libc is for x86-64 Linux)")
+@pytest.mark.skipif(not BARE_HERE, reason="machine lacks x86_64 (and GCC: the build without a libc is theirs)")
 def test_the_libc_functions_of_the_bare_build_do_what_their_namesakes_do(tmp_path):
     """bare.h (wisp run's client without a libc): its snprintf, memory, string, environment, file, fd and signal
     functions checked in a program built with the same flags (tests/native/bare_check.c), run with SIGUSR1
