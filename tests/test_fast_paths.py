@@ -118,3 +118,119 @@ def test_every_record_lists_its_fields_in_the_order_of_its_init():
             continue        # (inherits its parent's, checked there)
         parameters = list(inspect.signature(cls.__init__).parameters)[1:]
         assert tuple(parameters[:len(cls.FIELDS)]) == tuple(cls.FIELDS), cls.__name__
+
+
+# ---------------------------------------------------------------- checks written without `re`
+# Importing `re` is ~3 ms of a cold start (its compiler and the flag enum): the checks below replaced a
+# pattern (or guard one with a needle) so that common lines (`git status`, `mkdir -p`, `python -m pytest`,
+# `test -d`, `printf x`) import none. Each is compared with the pattern it stands for.
+
+VERB_PIECES = ["status", "a", "Z", "0", "_", ".", ":", "@", "%", "+", ",", "-", "/", "=", "$", "*", "\n", " ", "é",
+               "\u212a", "\t"]
+
+
+@settings(max_examples=scaled(1500, 6000), deadline=None)
+@given(st.lists(st.sampled_from(VERB_PIECES), max_size=5))
+def test_a_verb_is_the_word_the_verb_pattern_matched(pieces):
+    import re
+
+    from wispsh import keys
+
+    word = "".join(pieces)
+    assert keys._is_verb(word) == bool(re.match(r"^[A-Za-z0-9_][A-Za-z0-9_.:@%+,-]*$", word))
+
+
+@settings(max_examples=scaled(1500, 6000), deadline=None)
+@given(st.lists(st.sampled_from(["python", "pypy", "py", "thon", "3", "1", ".", "x", "-", "\n", " ", "\u0663"]),
+                max_size=4))
+def test_a_python_name_is_the_name_the_pattern_matched(pieces):
+    import re
+
+    from wispsh import keys
+
+    name = "".join(pieces)
+    assert keys._python_name(name) == bool(re.match(r"^(python|pypy)[0-9.]*$", name))
+
+
+def test_plain_text_is_what_the_printable_ascii_pattern_matched():
+    import re
+
+    from wispsh.support import text
+
+    plain = re.compile(r"[ -~]*")
+    for code in range(0x110000):         # both tests are of each character alone: every character decides
+        ch = chr(code)
+        assert (ch.isascii() and ch.isprintable()) == bool(plain.fullmatch(ch)), hex(code)
+    assert text.shown("git status --short") == "git status --short"
+    assert text.shown("a\x1bb\x7f") == "a\\x1bb\\x7f"
+
+
+REDACT_NAMES = ["password", "PASSWD", "pass", "Token", "secret", "api-key", "APIKEY", "access-token", "auth-token",
+                "stat", "oneline", "pas", "tok", "MYSQL_PWD", "api_KEY", "\u212aey", "ſecret", "p", "authorization"]
+REDACT_PROGRAMS = ["", "git log ", "mysql ", "mariadb-dump ", "mkdir ", "sshpass ", "curl https://u:"]
+
+
+@settings(max_examples=scaled(2000, 8000), deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(REDACT_PROGRAMS), st.sampled_from(["--", "-", ""]),
+                          st.sampled_from(REDACT_NAMES), st.sampled_from(["=", " ", "", ": "]),
+                          st.sampled_from(["v", "'a b'", '"x"', "@h", ""])), min_size=1, max_size=3))
+def test_the_redactions_needles_skip_only_text_their_pattern_leaves_alone(segments):
+    from wispsh.decide import audit
+
+    text = " ".join("".join(segment) for segment in segments)
+    want = text
+    for _needles, pattern, replacement in audit.REDACTIONS:     # every pattern run, no needle asked
+        want = pattern.sub(replacement, want)
+    if audit._MYSQL_FAMILY.search(want):
+        want = audit._ATTACHED_P.sub(rf"\g<1>{audit.HIDDEN}", want)
+    assert audit.redact(text) == want
+
+
+_PLACE: list = []
+
+
+def _place():
+    if not _PLACE:
+        import tempfile
+        from pathlib import Path
+
+        from test_rules_support import make_place
+
+        _PLACE.append(make_place(Path(tempfile.mkdtemp(prefix="fast-paths-"))))
+    return _PLACE[0]
+
+
+@settings(max_examples=scaled(600, 2000), deadline=None)
+@given(st.sampled_from(["test", "read -r", "declare", "let", "printf -v"]),
+       st.lists(st.sampled_from(["[", "]", "$(", "`", "a", "x=", "$", "(", ")", " ", "1"]), max_size=6))
+def test_a_subscript_that_runs_code_is_found_as_the_pattern_found_it(builtin, pieces):
+    import re
+
+    from test_rules_support import judge
+
+    arg = "".join(pieces)
+    rules = {f.rule for j in judge(f"{builtin} '{arg}' x", _place()).parts for f in j.verdict.findings}
+    runs = "$(" in arg or "`" in arg
+    want = bool(re.search(r"\[[^\]]*(\$\(|`)", arg)) or builtin == "let" and runs
+    assert ("builtin.subscript" in rules) == want, (builtin, arg, rules)
+
+
+@settings(max_examples=scaled(800, 3000), deadline=None)
+@given(st.lists(st.sampled_from([" ", "\t", "\r", "\n", "\v", "a", ";", " " * 30, "\n" * 20, "\t" * 40]),
+                max_size=8))
+def test_blank_padding_is_found_as_the_pattern_found_it(pieces):
+    from wispsh.policy import line
+
+    text = "".join(pieces)
+    if text.count(";") >= 16:
+        return          # the pattern is asked then, whatever the blanks
+    shortcut = sum(map(text.count, " \t\r\n")) >= 64 and line._BLANK_RUN in text.translate(line._BLANKS)
+    assert shortcut == bool(line.PAD_SPACE.search(text))
+
+
+def test_a_printf_format_without_a_conversion_evaluates_nothing():
+    from wispsh.policy import arith
+
+    assert arith._printf_numbers_args(("printf", "x", "1"), ("printf", "x", "1")) == []
+    assert arith._printf_numbers_args(("printf", "%d", "$x"), ("printf", "%d", "$x")) != []
+    assert arith._printf_numbers_args(("printf", "-v", "v", "%x", "y"), ("printf", "-v", "v", "%x", "y")) != []

@@ -35,7 +35,9 @@ HEAVY = ("dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "pathlib"
          "platformdirs", "socket", "wispsh.decide.store", "wispsh.agents.harness", "wispsh.classifier",
          "wispsh.ask.collect", "wispsh.ask.dialog")
 
-SAFE_LINES = ("true", "cd src && grep -rn foo . | head -20", "echo a; ls -la >/dev/null; pwd", "wc -l README.md")
+SAFE_LINES = ("true", "cd src && grep -rn foo . | head -20", "echo a; ls -la >/dev/null; pwd", "wc -l README.md",
+              "git status", "git diff --stat && git log -1 --oneline", "mkdir -p build && test -d build",
+              "printf x; tail -n 50 README.md")
 
 
 def site_packages() -> str:

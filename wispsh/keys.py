@@ -39,9 +39,18 @@ CODE_ENV = frozenset({
 
 # How interpreters take code on their command line (`python -c`, `node -e`, `deno eval`) and which programs
 # source a file: rows of the one code-carrier table (programs/code_carriers.py), read here for the key.
-_PYTHON_NAME = lazy_re(r"^(python|pypy)[0-9.]*$")
 _DIGITS = lazy_re(r"0[xX][0-9a-fA-F]*|[0-9]*")  # `perl -0777`, `-0x1FF`, `-l015`
-_VERB = lazy_re(r"^[A-Za-z0-9_][A-Za-z0-9_.:@%+,-]*$")   # a word: no `/`, `=`, leading `-`, expansion or glob
+_VERB_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_VERB_REST = _VERB_FIRST | frozenset(".:@%+,-")
+
+
+def _is_verb(word: str) -> bool:
+    """A word that can be a verb: no `/`, `=`, leading `-`, expansion or glob. Without `re` (importing it is
+    ~3 ms of a cold start, and `git status` needs no other pattern): as `^[A-Za-z0-9_][A-Za-z0-9_.:@%+,-]*$`
+    matched, a trailing newline included (`$` matches before one)."""
+    if word.endswith("\n"):
+        word = word[:-1]
+    return bool(word) and word[0] in _VERB_FIRST and _VERB_REST.issuperset(word)
 
 
 # ---------------------------------------------------------------- the multiplexer table (data)
@@ -153,7 +162,7 @@ def find_verb(program: str, args: Sequence[str | None], table: Multiplexers) -> 
             i += 1
             if i < len(args) and args[i] is None:
                 return _RUNTIME
-            return args[i] if i < len(args) and _VERB.match(args[i] or "") else None
+            return args[i] if i < len(args) and _is_verb(args[i] or "") else None
         if operations and word.startswith("-") and len(word) > 1:
             if word in operations:
                 return operations[word]
@@ -167,7 +176,7 @@ def find_verb(program: str, args: Sequence[str | None], table: Multiplexers) -> 
         if word.startswith("+") and len(word) > 1:   # cargo +nightly
             i += 1
             continue
-        return word if _VERB.match(word) else None
+        return word if _is_verb(word) else None
     return None
 
 
@@ -224,8 +233,20 @@ def _process_substitution_script(part: Part, program: str) -> bool:
 # ---------------------------------------------------------------- interpreters
 
 
+def _python_name(program: str) -> bool:
+    """python, python3, python3.12, pypy3, ...: `^(python|pypy)[0-9.]*$` as re matched it (a trailing newline
+    too), without importing re for every `python -m pytest`."""
+    if program.endswith("\n"):
+        program = program[:-1]
+    head = "python" if program.startswith("python") else "pypy" if program.startswith("pypy") else None
+    return head is not None and _VERSION_CHARS.issuperset(program[len(head):])
+
+
+_VERSION_CHARS = frozenset("0123456789.")
+
+
 def _interpreter(program: str) -> InlineCode | None:
-    if program.startswith(("python", "pypy")) and _PYTHON_NAME.match(program):
+    if _python_name(program):
         return INTERPRETERS["python"]
     return INTERPRETERS.get(program)
 

@@ -55,8 +55,9 @@ REDACTIONS: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("=", "token", "secret", "passw", "passphrase", "key", "credential", "auth"),
      lazy_re(rf"(?i)(\b{_SECRET_NAME}\s*=\s*){_VALUE}"), rf"\g<1>{HIDDEN}"),
     # --password=value / --password value / --token value / --api-key value
-    (("--",), lazy_re(r"(?i)(--(?:password|passwd|pass|token|secret|api-key|apikey|access-token|auth-token)(?:=|\s+))"
-                      + _VALUE), rf"\g<1>{HIDDEN}"),
+    (("--", "pass", "token", "secret", "api-key", "apikey"),
+     lazy_re(r"(?i)(--(?:password|passwd|pass|token|secret|api-key|apikey|access-token|auth-token)(?:=|\s+))"
+             + _VALUE), rf"\g<1>{HIDDEN}"),
     # sshpass -p value
     (("sshpass",), lazy_re(r"(\bsshpass\s+(?:-\w+\s+)*-p\s*)" + _VALUE), rf"\g<1>{HIDDEN}"),
 )
@@ -73,7 +74,8 @@ def redact(text: str) -> str:
             if not any(word in lower for word in needles[1:]):
                 continue
         text = pattern.sub(replacement, text)
-    if "-p" in text and _MYSQL_FAMILY.search(text):     # mysql -pSECRET (elsewhere -p is a flag: mkdir -p)
+    if "-p" in text and ("mysql" in text or "mariadb" in text) and _MYSQL_FAMILY.search(text):
+        # mysql -pSECRET (elsewhere -p is a flag: mkdir -p); the names first: most -p lines compile nothing
         text = _ATTACHED_P.sub(rf"\g<1>{HIDDEN}", text)
     return text
 

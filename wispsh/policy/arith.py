@@ -191,7 +191,7 @@ def _printf_numbers_args(values, written) -> list[tuple[str, str, str]]:
     k = 1
     if values[1:2] == ("-v",):
         k = 3
-    if k >= len(values) or values[k] is None:
+    if k >= len(values) or values[k] is None or "%" not in values[k]:     # (no conversion: no pattern compiled)
         return []
     conversions = [m.group(1) for m in _NUMERIC_CONVERSION.finditer(values[k]) if m.group(1) != "%"]
     if not conversions:

@@ -20,6 +20,8 @@ from wispsh.support.lazyre import lazy_re, re
 S, L, M, H, D = Level.SAFE, Level.LOW, Level.MODERATE, Level.HIGH, Level.DANGEROUS
 
 PAD_PARTS = 8               # this many no-ops in a row before a command is padding
+_BLANKS = str.maketrans("\t\r\n", "   ")      # PAD_SPACE's first run, [ \t\r\n]{64,}, as 64 spaces in a row
+_BLANK_RUN = " " * 64
 PAD_SPACE = lazy_re(r"[ \t\r\n]{64,}|;(?:\s*;){15,}\s*")    # (16 `;`s: spelled so the scan skips to each `;`)
 MAX_PARENT_WALK = 64
 CHILD_ORIGINS = frozenset({"$()", "``", "<()", ">()", "heredoc", "opaque"})
@@ -701,7 +703,7 @@ def _padding(split: Split, judged, facts, found) -> None:
                                  f"{run} no-op commands pad the line before '{part.text[:60]}'"))
         run = 0
     line = split.line
-    if line.count(";") < 16 and sum(map(line.count, " \t\r\n")) < 64:
+    if line.count(";") < 16 and (sum(map(line.count, " \t\r\n")) < 64 or _BLANK_RUN not in line.translate(_BLANKS)):
         return                                  # PAD_SPACE cannot match (and is not compiled)
     m = PAD_SPACE.search(line)      # the first run: a part after any later run is after it too
     if m is not None:

@@ -299,7 +299,8 @@ def builtin_words(cmd, o: Options) -> None:
     args = list(o.args)
     words = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "-v"] if cmd.name == "printf" else args
     for arg in words:
-        if SUBSCRIPT_CODE.search(arg) or (cmd.name == "let" and ("$(" in arg or "`" in arg)):
+        runs = "$(" in arg or "`" in arg        # (SUBSCRIPT_CODE needs it and a `[`: most words compile nothing)
+        if runs and (cmd.name == "let" or "[" in arg and SUBSCRIPT_CODE.search(arg)):
             cmd.does("run-code", "builtin.subscript", f"{cmd.name} evaluates a subscript that runs a command")
         if "=" in arg and cmd.name in DECLARERS:
             name, _, value = arg.partition("=")

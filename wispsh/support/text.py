@@ -20,7 +20,6 @@ _UNSAFE_IN_JSON = lazy_re("[\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 _SURROGATES = lazy_re("[\ud800-\udfff]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-_PLAIN = lazy_re(r"[ -~]*")
 
 
 def show_char(ch: str) -> str:
@@ -39,7 +38,7 @@ def show_char(ch: str) -> str:
 
 def shown(text: str) -> str:
     """`text` with every character that could hide or rewrite what a terminal shows written as an escape."""
-    if _PLAIN.fullmatch(text):                   # the common case: printable ASCII, nothing to do
+    if text.isascii() and text.isprintable():    # the common case, printable ASCII ([ -~]*): nothing to do
         return text
     return "".join(show_char(ch) for ch in text)
 
