@@ -441,3 +441,17 @@ def test_a_symlinked_config_refuses(box, tmp_path):
     (home / "config.json").symlink_to(elsewhere)
     done = wispsh(["-c", "echo ran"], env, project)
     assert done.returncode == 126 and "config" in done.stderr and done.stdout == ""
+
+
+@pytest.mark.parametrize("line, variable, value", [
+    ('env "${X:-ls}" rm -rf victim', "X", "A=1"),           # judged as `env ls rm -rf victim`: ls lists
+    ('timeout "${T:-ls}" rm -rf victim', "T", "5"),         # judged as timeout's DURATION `ls`
+    ('"${P:-ls}" -rf victim', "P", "rm"),                   # the program itself
+    ("nice -n 1 ${P-ls} -rf victim", "P", "rm"),            # `-`: unset only
+])
+def test_a_default_in_an_expansion_is_not_the_value_the_environment_gives(box, line, variable, value):
+    """`${X:-ls}` with an X the line never sets was judged as `ls`; the environment set X, and rm ran."""
+    _, _, _, project, victim, env = box
+    done = wispsh(["-c", line], dict(env, **{variable: value}), project)
+    assert done.returncode == 126 and victim.exists(), (done.returncode, done.stderr)
+

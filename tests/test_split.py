@@ -490,3 +490,19 @@ def test_backtick_in_an_unquoted_heredoc_body():
 def test_code_in_aliases_and_prompts(line):
     s = clean(line)
     assert part(s, "rm").origin in ("alias", "prompt")
+
+
+@pytest.mark.parametrize("written, subst, want", [
+    ("${x:-ls}", {}, None),                  # x not set by the line: the environment's, unknown
+    ("${x-ls}", {}, None),
+    ("${x:-ls}", {"x": "cat"}, "cat"),
+    ("${x:-ls}", {"x": ""}, "ls"),           # set but empty: `:-` takes the default
+    ("${x-ls}", {"x": ""}, ""),              # `-` only when unset
+    ("${x:-$y}", {"x": ""}, None),
+    ("a${x:-b}c", {"x": "X"}, "aXc"),
+])
+def test_a_default_stands_for_the_value_only_when_the_line_set_the_name(written, subst, want):
+    from wispsh.parse.words import UNKNOWN, expand_word
+
+    got = expand_word(written, subst)
+    assert (None if UNKNOWN in got else got) == want

@@ -239,14 +239,19 @@ _BRACED = lazy_re(r"([A-Za-z_][A-Za-z0-9_]*)(%%|%|##|#|:-|-|/)?(.*)\Z", re.S)
 
 def _braced(body: str, subst: dict) -> str:
     """`${name}` and the operators that keep a known value a path: `${f%.js}`, `${f#src/}`, `${x:-default}`,
-    `${f/.js/.ts}`. Anything else, or an unknown name, is UNKNOWN."""
+    `${f/.js/.ts}`. Anything else, or an unknown name, is UNKNOWN: `${x:-ls}` with an x the line does not set
+    is whatever the environment holds (`X=A=1` made `env "${X:-ls}" rm -rf d` run rm, judged as ls)."""
     m = _BRACED.match(body)
     if m is None:
         return UNKNOWN
     name, op, word = m.groups()
     value = subst.get(name)
     if op in (":-", "-"):
-        return value if value else (word.strip("'\"") if UNKNOWN not in word and "$" not in word else UNKNOWN)
+        if value is None or UNKNOWN in value:
+            return UNKNOWN
+        if value or op == "-":          # `${x-w}`: set, even to "", is x's value
+            return value
+        return word.strip("'\"") if UNKNOWN not in word and "$" not in word else UNKNOWN
     if value is None or op is None and word:
         return UNKNOWN
     if op is None:
