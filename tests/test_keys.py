@@ -63,6 +63,24 @@ def test_command_v_runs_nothing():
     assert key.program == "command" and key.pattern == "command *"
 
 
+@pytest.mark.parametrize("line, nothing", [
+    ('command -v "$X"', True),              # the mode is read before the word known only at run time
+    ('chrt -p "$$"', True), ('taskset -p "$PID"', True), ('ionice -c 3 -p "$PID"', True),
+    ('sudo -l "$CMD"', True), ('nice --help "$X"', True), ('prlimit -p "$PID"', True),
+    ('command "$X"', False), ('command -p "$X"', False),    # these run what the word names
+    ('chrt "$X" -p 1', False),              # the word may be an option, or the command: before the mode
+    ('sudo "$X" -v', False), ('timeout "$T" ls', False),
+])
+def test_a_mode_that_runs_nothing_holds_whatever_a_later_word_is(line, nothing):
+    from wispsh.programs import wrappers
+
+    made = part(line)
+    got = wrappers.unwrap(made.argv)
+    assert got.runs_nothing == nothing, (line, made.argv, got.command)
+    if not nothing:
+        assert key_for(made).exact       # a program chosen at run time: asked about as the exact text
+
+
 @pytest.mark.parametrize("made", [
     part("$X args", runtime_program=True),
     part("$X args"),                       # the splitter's flag or a None program: either makes it exact

@@ -705,10 +705,10 @@ def unwrap(argv: Sequence[str | None], written: Sequence[str] | None = None) -> 
         effects = dict(read.effects)
         rest = read.rest
 
+        if NOTHING in effects:      # before a word known only at run time too: `command -v "$x"`, `chrt -p "$$"`
+            return done(None)
         if read.stopped_at_runtime_word:
             return done(rest)
-        if NOTHING in effects:
-            return done(None)
         if SPLIT in effects:  # env -S: the string's words come first, and may hold more options and assignments
             split_value = effects[SPLIT]
             if split_value is None:
