@@ -455,3 +455,23 @@ def test_a_default_in_an_expansion_is_not_the_value_the_environment_gives(box, l
     done = wispsh(["-c", line], dict(env, **{variable: value}), project)
     assert done.returncode == 126 and victim.exists(), (done.returncode, done.stderr)
 
+
+
+@pytest.mark.parametrize("line, extra", [
+    ('cd /tmp && cd "$D" && echo x > rc', {"D": "{ssh}"}),        # a cd known only at run time
+    ("cd /tmp/no-such-dir; echo x > rc", {}),                     # a failed cd: the line goes on where it was
+    ("cd {ssh}; cd /tmp; cd -; echo x > rc", {}),                 # back where only the run knows
+    ("pushd {ssh}; pushd /tmp; popd; echo x > rc", {}),
+    ("cd /tmp && cd autostart && echo x > rc", {"CDPATH": "{home}/.config"}),    # found in $CDPATH first
+])
+def test_a_cd_the_gate_cannot_follow_leaves_the_line_where_only_the_run_knows(box, line, extra):
+    """Each wrote ~/.ssh/rc (sshd runs it at every login) or into ~/.config/autostart, judged as a write in
+    /tmp (low): it ran."""
+    tmp, _, _, project, _, env = box
+    ssh, autostart = tmp / ".ssh", tmp / ".config" / "autostart"
+    ssh.mkdir(mode=0o700)
+    autostart.mkdir(parents=True)
+    env = dict(env, **{k: v.format(home=tmp, ssh=ssh) for k, v in extra.items()})
+    done = wispsh(["-c", line.format(ssh=ssh)], env, ssh if "no-such-dir" in line else project)
+    assert done.returncode == 126, (done.returncode, done.stdout, done.stderr)
+    assert not (ssh / "rc").exists() and not (autostart / "rc").exists()

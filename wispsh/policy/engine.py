@@ -97,7 +97,7 @@ def _resolve(command, written, subst) -> list[str]:
 
 _NAMES_USED = lazy_re(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 # variables the rules read without a `$NAME` in the part (`$(pwd)`, history, how an expansion splits)
-READ_BY_NAME = ("PWD", "HISTFILE", "IFS")
+READ_BY_NAME = ("PWD", "HISTFILE", "IFS", "CDPATH")
 
 
 def _used_of(line_vars: dict, part: Part) -> dict:
@@ -595,6 +595,26 @@ def _redirect_writes(cmd: Cmd, part: Part) -> list[str]:
     return found
 
 
+def _cd_target(cmd: Cmd, name: str) -> str:
+    """Where a cd, pushd or popd leaves the shell, or UNKNOWN: `cd -`, `popd`, `pushd` alone and `pushd +1` go
+    where the line before left the shell; a relative name is looked for in $CDPATH first when it is set (in
+    the line's environment or by the line: `CDPATH=~ cd .ssh` is ~/.ssh); `-P` resolves links before `..`;
+    and a relative name from a directory known only at run time is known only then."""
+    args = list(cmd.args)
+    options = [a for a in args if a.startswith("-") and a not in ("-", "--")]
+    operands = [a for a in args if a == "-" or not a.startswith("-")]
+    if name == "popd" or name == "pushd" and (not operands or operands[0][:1] in "+-" or "-n" in options):
+        return UNKNOWN
+    target = operands[0] if operands else "~"
+    if target == "-" or UNKNOWN in target or any("P" in a for a in options) and ".." in target:
+        return UNKNOWN
+    if not target.startswith(("/", "~")):
+        cdpath = cmd.subst.get("CDPATH", cmd.ctx.env.get("CDPATH"))
+        if UNKNOWN in cmd.cwd or cdpath and not target.startswith(("./", "../")) and target not in (".", ".."):
+            return UNKNOWN
+    return places.place(target, cmd.ctx, cmd.cwd).path
+
+
 def _dispatch(cmd: Cmd) -> None:
     for _ in range(MAX_DELEGATIONS):
         name = cmd.name
@@ -608,12 +628,8 @@ def _dispatch(cmd: Cmd) -> None:
                 and name in ("git", "npm", "docker", "kubectl", "cargo", "go", "pip", "pip3", "uv", "apt",
                              "systemctl", "terraform", "helm", "gh", "yarn", "pnpm", "podman", "aws")):
             return      # prints help or a version: runs nothing
-        if name == "cd" or name == "pushd":
-            target = next((a for a in cmd.args if not a.startswith("-") or a == "-"), "~")
-            if target == "-":
-                cmd.facts.cd_to = UNKNOWN
-            else:
-                cmd.facts.cd_to = places.place(target, cmd.ctx, cmd.cwd).path if UNKNOWN not in target else UNKNOWN
+        if name in ("cd", "pushd", "popd"):
+            cmd.facts.cd_to = _cd_target(cmd, name)
             return
         table = program(name, cmd.ctx)
         if table is not None:

@@ -43,8 +43,19 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
     function_starts: dict = {}      # where a function's body starts -> the index of its first part
     functions = _line_functions(parts, line, function_starts) if "(" in line or "function" in line else None
     bodies: dict = {}       # function name -> its body parts' facts (for its calls)
+    cds, cd_may_fail, chain_end, chain_pipeline = 0, False, None, None     # see _after_cd
     for index in sorted(range(len(parts)), key=lambda k: parts[k].span[0]):     # (stable: a holder first)
         part = parts[index]
+        if part.parent is None and chain_end is not None:
+            if line[chain_end:part.span[0]].strip() == "&&" or part.pipeline is not None \
+                    and part.pipeline == chain_pipeline:
+                chain_end, chain_pipeline = part.span[1], part.pipeline    # reached only if the cd succeeded
+            else:       # reached whether it did or not: where the line runs now is not certain
+                chain_end = None
+                if cds > 1:
+                    cwd = UNKNOWN
+                else:
+                    cd_may_fail = True
         images = NO_IMAGES
         if built and part.parent is None:
             if line[built_end:part.span[0]].strip() == "&&":
@@ -98,7 +109,7 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
             again = Verdict(again.level, tuple(Finding(f.level, f.rule, f.reason + where, f.kind)
                                                 for f in again.findings), again.effects)
             # the cd and variables' certainty (the images' is the `&&` chain, above)
-            sure = found_file is None and not fed_names and (
+            sure = found_file is None and not fed_names and not (cd_may_fail and cwd != ctx.cwd) and (
                 not (cwd != ctx.cwd or uses_vars) or certain and "||" not in line[last_mover_end:part.span[0]])
             verdict = again if sure or again.level > alone.verdict.level else alone.verdict
             item = Judged(part, key, verdict, cmd.facts.summary())
@@ -123,12 +134,19 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
             if names:
                 named[part.pipeline] = (part.stage, names)
         facts = item.facts
-        changes = facts.cd_to is not None and facts.cd_to != UNKNOWN or bool(facts.assigns)
+        changes = facts.cd_to is not None or bool(facts.assigns)
         if changes:
             certain = certain and _for_certain(part, line)
             last_mover_end = part.span[1]
-        if facts.cd_to is not None and facts.cd_to != UNKNOWN:
-            cwd = facts.cd_to
+        if facts.cd_to is not None:
+            # A cd may fail (no such directory) and the line go on where it was: the parts it reaches by `&&`
+            # alone run where it went; any other part runs there or where the line was before it (the worse
+            # of the two readings after one cd; after more, a directory known only at run time). `cd "$D"`,
+            # `cd -`, `popd` and a $CDPATH lookup go where only the run knows (engine._cd_target).
+            cwd = UNKNOWN if cd_may_fail else facts.cd_to
+            if part.parent is None:
+                cds += 1
+                chain_end, chain_pipeline = part.span[1], part.pipeline
         line_vars.update(facts.assigns)
         if images:
             built_end = part.span[1]
