@@ -448,11 +448,15 @@ def test_a_symlinked_config_refuses(box, tmp_path):
     ('timeout "${T:-ls}" rm -rf victim', "T", "5"),         # judged as timeout's DURATION `ls`
     ('"${P:-ls}" -rf victim', "P", "rm"),                   # the program itself
     ("nice -n 1 ${P-ls} -rf victim", "P", "rm"),            # `-`: unset only
+    ("x=ls; ${x/#ls/rm} -rf victim", "", ""),               # the anchors were read as text: ls stayed
+    ("x=ls; ${x/%ls/rm} -rf victim", "", ""),
+    ("x=sha256sum; ${x%\\a256sum} -c 'rm -rf victim'", "", ""),   # bash removes the escape: sh -c
+    ("x=sha256sum; ${x%'a'256sum} -c 'rm -rf victim'", "", ""),
 ])
 def test_a_default_in_an_expansion_is_not_the_value_the_environment_gives(box, line, variable, value):
     """`${X:-ls}` with an X the line never sets was judged as `ls`; the environment set X, and rm ran."""
     _, _, _, project, victim, env = box
-    done = wispsh(["-c", line], dict(env, **{variable: value}), project)
+    done = wispsh(["-c", line], dict(env, **({variable: value} if variable else {})), project)
     assert done.returncode == 126 and victim.exists(), (done.returncode, done.stderr)
 
 

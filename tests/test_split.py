@@ -506,3 +506,32 @@ def test_a_default_stands_for_the_value_only_when_the_line_set_the_name(written,
 
     got = expand_word(written, subst)
     assert (None if UNKNOWN in got else got) == want
+
+
+def test_a_known_value_through_an_operator_is_what_bash_makes_of_it():
+    """The real bash as the oracle: every operator reading expand_word gives for values the line set is the
+    text bash expands (anchored and plain replacement, prefix and suffix removal, defaults), quoted or not;
+    what it cannot read (quotes or escapes in a pattern, globs, `&`) is UNKNOWN."""
+    import itertools
+    import subprocess
+
+    from wispsh.parse.words import UNKNOWN, expand_word
+
+    values = {"x": "ls", "y": "sha256sum", "f": "src/a.js", "e": "", "z": "a#b%c"}
+    ops = ["/#ls/rm", "/%ls/rm", "/l/r", "/#/pre", "/%/suf", "/s/", "/#s/t", "/%s/t", "%.js", "%%.js", "#src/",
+           "##src/", "/.js/.ts", ":-d", "-d", "/#a/", "/%c/Z", "#a#", "%c", "/b/", "/#b/x"]
+    words, read = [], []
+    for quoted, (name, op) in itertools.product((False, True), itertools.product(values, ops)):
+        word = "${%s%s}" % (name, op)
+        word = f'"{word}"' if quoted else word
+        got = expand_word(word, dict(values))
+        if UNKNOWN not in got:
+            words.append(word)
+            read.append(got)
+    assert len(words) > 150
+    script = "".join(f"{k}='{v}'; " for k, v in values.items()) + "".join(f"printf '%s\\0' {w}; " for w in words)
+    real = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60).stdout.split("\0")[:-1]
+    assert real == read
+    for unreadable in ("${y%\\a256sum}", "${y%'a'256sum}", "${x/l\\s/rm}", "${x/l/r&}", "${x//l/r}", "${f%%/*}",
+                       "${e:-'a'b}", "${e:-'a b'}", "${x/+(l)/r}"):
+        assert UNKNOWN in expand_word(unreadable, dict(values)), unreadable

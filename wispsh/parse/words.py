@@ -251,22 +251,39 @@ def _braced(body: str, subst: dict) -> str:
             return UNKNOWN
         if value or op == "-":          # `${x-w}`: set, even to "", is x's value
             return value
-        return word.strip("'\"") if UNKNOWN not in word and "$" not in word else UNKNOWN
+        return _default_text(word)
     if value is None or op is None and word:
         return UNKNOWN
     if op is None:
         return value
-    if "$" in word or "`" in word or UNKNOWN in value:
-        return UNKNOWN
-    word = word.strip("'\"")
+    if UNKNOWN in value or any(c in word for c in _NOT_LITERAL):
+        return UNKNOWN      # quotes and escapes in a pattern are removed by bash, not by a compare of text
     if op == "/":
         old, _, replacement = word.partition("/")
-        return value.replace(old, replacement, 1) if old and not any(c in old for c in "*?[") else UNKNOWN
-    if any(c in word for c in "*?["):
+        anchor = old[:1] if old[:1] in ("#", "%") else ""
+        pattern = old[len(anchor):]
+        if not old or any(c in pattern for c in "*?[(|") or "&" in replacement:
+            return UNKNOWN  # `//`, a glob or extglob, `&` (bash 5.2 puts the match there): only at run time
+        if anchor == "#":   # `${x/#ls/rm}`: at the start only
+            return replacement + value[len(pattern):] if value.startswith(pattern) else value
+        if anchor == "%":   # `${x/%ls/rm}`: at the end only
+            return value[:len(value) - len(pattern)] + replacement if value.endswith(pattern) else value
+        return value.replace(pattern, replacement, 1)
+    if any(c in word for c in "*?[(|"):
         return UNKNOWN      # a glob pattern: which part it removes depends on the value at run time
     if op in ("%", "%%"):
         return value[:-len(word)] if word and value.endswith(word) else value
     return value[len(word):] if word and value.startswith(word) else value
+
+
+_NOT_LITERAL = ("$", "`", "'", '"', "\\")
+
+
+def _default_text(word: str) -> str:
+    """A default word's text when it holds no quote, escape or expansion; else UNKNOWN: its quotes are removed
+    or kept by whether the whole word stands in double quotes (`"${x:-'a b'}"` keeps them), which this text
+    does not say."""
+    return UNKNOWN if UNKNOWN in word or any(c in word for c in _NOT_LITERAL) else word
 
 
 # ---------------------------------------------------------------- extents
