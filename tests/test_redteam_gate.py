@@ -452,9 +452,19 @@ def test_a_symlinked_config_refuses(box, tmp_path):
     ("x=ls; ${x/%ls/rm} -rf victim", "", ""),
     ("x=sha256sum; ${x%\\a256sum} -c 'rm -rf victim'", "", ""),   # bash removes the escape: sh -c
     ("x=sha256sum; ${x%'a'256sum} -c 'rm -rf victim'", "", ""),
+    ("set -o posix; x=ls; x=rm :; $x -rf victim", "", ""),   # posix mode keeps an assignment before `:`
+    ("x=ls; x=rm :; $x -rf victim", "POSIXLY_CORRECT", "1"),
+    ("x=ls; x[0]=rm; $x -rf victim", "", ""),                # element 0 is what $x reads
+    ("x=ls; printf -v 'x[0]' rm; $x -rf victim", "", ""),
+    ("x=ls; read x[0] <<< rm; $x -rf victim", "", ""),
+    ("declare -n x=y; x=ls; y=rm; $x -rf victim", "", ""),   # x is another name for y
+    ("x=ls; declare -n x; $x -rf victim", "ls", "rm"),       # x names the variable ls
+    ("shopt -s nullglob; command -[v] rm -rf victim", "", ""),   # the glob word is gone: `command rm`
 ])
-def test_a_default_in_an_expansion_is_not_the_value_the_environment_gives(box, line, variable, value):
-    """`${X:-ls}` with an X the line never sets was judged as `ls`; the environment set X, and rm ran."""
+def test_the_value_the_gate_reads_is_the_value_bash_runs(box, line, variable, value):
+    """Each was judged as running ls (or sha256sum), safe, and ran rm (or sh -c): `${X:-ls}` with an X the
+    environment set, pattern operators read as text, assignments posix mode keeps, array element 0, namerefs,
+    a glob option that nullglob removes."""
     _, _, _, project, victim, env = box
     done = wispsh(["-c", line], dict(env, **({variable: value} if variable else {})), project)
     assert done.returncode == 126 and victim.exists(), (done.returncode, done.stderr)

@@ -247,6 +247,8 @@ def _declaration(program: str, values, written) -> list[Binding]:
         if eq:      # (a bare NAME keeps the value it has: no binding)
             how = "nameref" if "n" in flags else program
             out.append(Binding(m.group(1), rest, unquote(rest), how, (m.group(2) or "")[1:-1] or None))
+        elif "n" in flags:  # `x=ls; declare -n x`: x now names the variable its value names (known at run time)
+            out.append(Binding(m.group(1), None, None, "nameref"))
     return out
 
 

@@ -19,7 +19,7 @@ class Facts:
     __slots__ = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp",
                  "runtime_code", "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp",
                  "deletes", "lists_big", "found_under", "secret_copy", "links", "builds", "sends", "reads", "names",
-                 "images", "runs_images", "removes", "encrypts")
+                 "images", "runs_images", "removes", "encrypts", "namerefs")
 
     def __init__(self) -> None:
         self.secret_source = ""         # why this part emits secrets ("" when it does not)
@@ -52,6 +52,7 @@ class Facts:
         self.runs_images: list[str] = []    # local image names it runs by tag (a build before it may have made them)
         self.removes: list[str] = []    # paths it deletes (or moves away): what has no restore point if ignored
         self.encrypts = False           # encrypts the files it reads (with a key or passphrase of its caller's)
+        self.namerefs: list[str] = []   # names `declare -n` ties to another (and those it ties them to; "*": any)
 
     def summary(self) -> "FactsSummary":
         values = _FACT_VALUES(self)

@@ -98,6 +98,10 @@ def _resolve(command, written, subst) -> list[str]:
 _NAMES_USED = lazy_re(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 # variables the rules read without a `$NAME` in the part (`$(pwd)`, history, how an expansion splits)
 READ_BY_NAME = ("PWD", "HISTFILE", "IFS", "CDPATH")
+# POSIX's special builtins: an assignment before one stays set in posix mode (dash, `set -o posix`, a
+# POSIXLY_CORRECT environment), where before any other command it is the command's alone
+POSIX_SPECIAL_BUILTINS = frozenset({":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly",
+                                    "return", "set", "shift", "times", "trap", "unset"})
 
 
 def _used_of(line_vars: dict, part: Part) -> dict:
@@ -758,19 +762,26 @@ def _judge_assignments(cmd: Cmd, part: Part, key: Key | None, ctx: Context, cwd:
             continue    # `IFS= read -r line`, `IFS=, read -r a b`: it splits what read reads; nothing runs
         else:   # the splitter read these (parse/nested.py): a command line they name is parts of its own
             cmd.sets_variable(assignment.name, assignment.value, assignment.text, split=True)
-        if not part.argv:
-            value = assignment.value
-            if value is None:
-                # `D="$HOME/.config"`: what the line's own known variables make of it, else unknown
-                written = assignment.text.split("=", 1)[1] if "=" in assignment.text else ""
-                known = expand_word(written, cmd.subst) if written and "$(" not in written and "`" not in written \
-                    else _substitution_value(written, ctx, cwd)
-                cmd.facts.assigns[assignment.name] = known if UNKNOWN not in known else UNKNOWN
-                if UNKNOWN not in known:
-                    _stored_code(cmd, assignment.name, known)
-            else:
-                cmd.facts.assigns[assignment.name] = places.expand_tilde(value, ctx, cwd) if value.startswith("~") \
-                    else value.replace(":~", ":" + ctx.home)
+        base = assignment.name.split("[", 1)[0]
+        if part.argv:
+            if assignment in part.assignments and part.argv[0] in POSIX_SPECIAL_BUILTINS:
+                cmd.facts.assigns[base] = UNKNOWN   # posix mode keeps it (sh is dash): `x=rm :` sets x for good
+            continue
+        if base != assignment.name or assignment.text.startswith(assignment.name + "+="):
+            cmd.facts.assigns[base] = UNKNOWN       # `x[0]=rm` is what $x reads; `x+=s` appends
+            continue
+        value = assignment.value
+        if value is None:
+            # `D="$HOME/.config"`: what the line's own known variables make of it, else unknown
+            written = assignment.text.split("=", 1)[1] if "=" in assignment.text else ""
+            known = expand_word(written, cmd.subst) if written and "$(" not in written and "`" not in written \
+                else _substitution_value(written, ctx, cwd)
+            cmd.facts.assigns[assignment.name] = known if UNKNOWN not in known else UNKNOWN
+            if UNKNOWN not in known:
+                _stored_code(cmd, assignment.name, known)
+        else:
+            cmd.facts.assigns[assignment.name] = places.expand_tilde(value, ctx, cwd) if value.startswith("~") \
+                else value.replace(":~", ":" + ctx.home)
 
 
 def _judge_bindings(cmd: Cmd, part: Part, key: Key | None) -> None:
@@ -797,6 +808,7 @@ def _judge_bindings(cmd: Cmd, part: Part, key: Key | None) -> None:
         seen.add((b.name, value))
         if b.how == "nameref":
             _nameref(cmd, b.name, value)
+            cmd.facts.namerefs += [b.name, value.split("[", 1)[0] if value else "*"]
             continue
         if b.subscript is None and b.how not in bindings.DECLARERS and b.how != "unset":
             # (a declaration's NAME=value the builtin's own rule judges; unset binds nothing that runs)
@@ -804,8 +816,8 @@ def _judge_bindings(cmd: Cmd, part: Part, key: Key | None) -> None:
             cmd.sets_variable(b.name, value, f"{b.name}={shown}", how=b.how)
         if value is not None and b.how != "for" and (b.value is None or b.how not in bindings.DECLARERS):
             _stored_code(cmd, b.name, value)
-        if b.how != "for" and b.subscript is None:
-            cmd.facts.assigns[b.name] = UNKNOWN if value is None else value
+        if b.how != "for":      # (an element, `x[0]=rm`, is what $x reads too)
+            cmd.facts.assigns[b.name] = UNKNOWN if value is None or b.subscript is not None else value
 
 
 def _nameref(cmd: Cmd, name: str, target: str | None) -> None:

@@ -43,7 +43,8 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
     function_starts: dict = {}      # where a function's body starts -> the index of its first part
     functions = _line_functions(parts, line, function_starts) if "(" in line or "function" in line else None
     bodies: dict = {}       # function name -> its body parts' facts (for its calls)
-    cds, cd_may_fail, chain_end, chain_pipeline = 0, False, None, None     # see _after_cd
+    cds, cd_may_fail, chain_end, chain_pipeline = 0, False, None, None     # see the cd below
+    tied: set = set()       # names `declare -n` made another's (see below)
     for index in sorted(range(len(parts)), key=lambda k: parts[k].span[0]):     # (stable: a holder first)
         part = parts[index]
         if part.parent is None and chain_end is not None:
@@ -148,6 +149,10 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
                 cds += 1
                 chain_end, chain_pipeline = part.span[1], part.pipeline
         line_vars.update(facts.assigns)
+        if facts.namerefs or tied:      # a name tied by `declare -n`: what it or its target reads, only the run knows
+            tied.update(facts.namerefs)
+            for name in (line_vars if "*" in tied else tied):
+                line_vars[name] = UNKNOWN
         if images:
             built_end = part.span[1]
         if built and part.assignments and any(a.name in IMAGE_STORE_VARIABLES for a in part.assignments):

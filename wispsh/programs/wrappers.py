@@ -508,7 +508,9 @@ def _read_options(grammar: Grammar, words: list[str | None], read: _Read) -> lis
     left: list[str | None] = []
     while i < len(words):
         word = words[i]
-        if word is None:  # an option or the command: unknowable; the command starts here
+        if word is None or word[:1] == "-" and any(c in word for c in "*?["):
+            # an option or the command: unknowable; the command starts here. A glob is one too: `-[v]` is
+            # `-v` where a file of that name is, and with nullglob it is gone (`command -[v] rm -rf d` runs rm)
             read.stopped_at_runtime_word = True
             return left + words[i:]
         if word == "--":
