@@ -489,3 +489,20 @@ def test_a_cd_the_gate_cannot_follow_leaves_the_line_where_only_the_run_knows(bo
     done = wispsh(["-c", line.format(ssh=ssh)], env, ssh if "no-such-dir" in line else project)
     assert done.returncode == 126, (done.returncode, done.stdout, done.stderr)
     assert not (ssh / "rc").exists() and not (autostart / "rc").exists()
+
+
+def test_a_write_through_a_new_link_and_then_up_lands_where_the_kernel_goes(box):
+    """`ln -s ~/.ssh/sub L; echo x > L/../rc` was judged as writing beside L (low): the kernel follows the
+    link before `..`, and wrote ~/.ssh/rc."""
+    tmp, _, _, project, _, env = box
+    ssh = tmp / ".ssh"
+    (ssh / "sub").mkdir(parents=True)
+    import tempfile
+
+    scratch = Path(tempfile.mkdtemp(prefix="wisp-link-"))        # a temporary place, outside the home
+    try:
+        link = scratch / "l"
+        done = wispsh(["-c", f"ln -s {ssh / 'sub'} {link}; echo x > {link}/../rc"], env, project)
+        assert done.returncode == 126 and not (ssh / "rc").exists(), (done.returncode, done.stderr)
+    finally:
+        shutil.rmtree(scratch)

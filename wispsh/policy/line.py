@@ -6,6 +6,7 @@ run, a pad of no-ops before a payload. The line's verdict holds only these findi
 """
 from __future__ import annotations
 
+import posixpath
 from bisect import bisect_left, bisect_right
 
 from wispsh.model import Finding, Judged, Level, Split, Verdict
@@ -246,19 +247,36 @@ def _nested(judged, facts, found, fed=frozenset()) -> None:
 
 
 def _through_new_links(judged, facts, found, ctx) -> None:
-    """`ln -s ~/.wisp w; echo x > w/approvals.json`: a write through a link the line itself made."""
+    """`ln -s ~/.wisp w; echo x > w/approvals.json`: a write through a link the line itself made. Also where
+    the path as written goes through the link and then `..` (`ln -s ~/.ssh/k l; echo x > l/../rc` writes
+    ~/.ssh/rc: the kernel follows the link first, while the written path read as text drops it)."""
     links: list[tuple[str, str]] = []
     for index, f in enumerate(facts):
-        for path in f.writes if links else ():
+        paths = list(f.writes) + (_written_through(judged[index].part, links, ctx) if links and f.writes else [])
+        for path in paths if links else ():
             for link, target in links:
                 if path == link or path.startswith(link + "/"):
-                    landed = target + path[len(link):]
+                    landed = posixpath.normpath(target + path[len(link):])
                     cls = places.classify(landed, ctx)
                     level = ctx.path_level("write", cls, f"path.write.{places.CLASS_IDS[cls]}")
                     if level > judged[index].verdict.level:
                         found.append(Finding(level, "flow.write-through-link",
                                              f"writes {landed} ({cls}) through the link {link}"))
         links.extend(f.links)
+
+
+def _written_through(part, links, ctx) -> list[str]:
+    """The part's words and redirect targets that name a path through one of `links` before a `..`, as
+    written (joined to the line's directory, not normalized)."""
+    found = []
+    for word in [r.target for r in part.redirects] + list(part.argv[1:]):
+        if not word or "/.." not in word or UNKNOWN in word:
+            continue
+        path = word if word.startswith("/") else posixpath.join(ctx.cwd, word)
+        path = "/" + "/".join(piece for piece in path.split("/") if piece and piece != ".")
+        if any(path.startswith(link + "/") for link, _ in links):
+            found.append(path)
+    return found
 
 
 ASSIGNING_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly"})
