@@ -506,3 +506,40 @@ def test_a_write_through_a_new_link_and_then_up_lands_where_the_kernel_goes(box)
         assert done.returncode == 126 and not (ssh / "rc").exists(), (done.returncode, done.stderr)
     finally:
         shutil.rmtree(scratch)
+
+
+@pytest.fixture
+def outside():
+    """A scratch directory in /tmp outside the box's home (a temporary place, low to write)."""
+    import tempfile
+
+    scratch = Path(tempfile.mkdtemp(prefix="wisp-rt-"))
+    yield scratch
+    shutil.rmtree(scratch, ignore_errors=True)
+
+
+@pytest.mark.parametrize("line", [
+    "x=ls; for x in rm; do :; done; $x -rf victim",                 # after its loop x keeps the last word
+    "cd() {{ :; }}; cd /tmp && echo x > victim/f",                  # the line's own cd: it stays here
+    "ln -s {ssh} {out}/L; cd {out}/L && echo x >> ../.bashrc",      # into a new link, then up
+    "ln -s {ssh}/sub {out}/L; X={out}/L/..; echo x > $X/rc",        # through it, in a variable
+    "ln -s {ssh}/sub {out}/L; echo x > {out}/[L]/../rc",            # through it, in a glob
+    "echo x >> {home_glob}/.bashrc",                                # a glob that matches the home
+    "cd {home_glob} && echo x >> .bashrc",
+    "cd /tmp && env -C{home} tee -a .bashrc <<< x",                 # env -C as getopt reads it
+    "cd /tmp && env -iC{home} tee -a .bashrc <<< x",
+    "cd /tmp && env --ch={home} tee -a .bashrc <<< x",
+])
+def test_round_two_of_values_the_gate_reads_and_bash_does_not(box, outside, line):
+    """A second red team, against this round's fixes: each was judged safe or low and ran (rm, or a write
+    into the home's .bashrc or ~/.ssh) before its fix."""
+    tmp, _, _, project, victim, env = box
+    ssh = tmp / ".ssh"
+    (ssh / "sub").mkdir(parents=True)
+    bashrc = tmp / ".bashrc"
+    bashrc.write_text("# mine\n")
+    home_glob = str(tmp)[:-1] + "?"
+    done = wispsh(["-c", line.format(ssh=ssh, out=outside, home=tmp, home_glob=home_glob)], env, project)
+    assert done.returncode == 126, (done.returncode, done.stdout, done.stderr)
+    assert victim.exists() and bashrc.read_text() == "# mine\n" and not (ssh / "rc").exists()
+    assert not (victim / "f").exists()

@@ -326,17 +326,35 @@ def _judge_file_substitutions(cmd: Cmd, part: Part) -> None:
 
 
 def _wrapper_chdir(part: Part, key: Key | None, subst: dict) -> str | None:
-    """`env -C DIR cmd` / `sudo -D DIR cmd`: the command runs in DIR."""
+    """`env -C DIR cmd` / `sudo -D DIR cmd`: the command runs in DIR. Read as getopt reads them: a cluster
+    (`-iC/x`, `-C/x`), a long option cut short (`--ch=/x`); UNKNOWN where the directory cannot be read for sure
+    (a letter after another that may take it as its value, `sudo -R` and `--chroot`)."""
     if key is None or not key.wrappers or not ({"env", "sudo"} & set(key.wrappers)):
         return None
     argv = part.argv
     limit = len(argv) - len(key.command)
     for i in range(max(0, limit)):
         word = argv[i]
-        if word in ("-C", "--chdir", "-D") and i + 1 < limit:
-            return argv[i + 1] if argv[i + 1] is not None else UNKNOWN
-        if word and word.startswith("--chdir="):
-            return word.split("=", 1)[1]
+        if not word or word[0] != "-" or word == "-":
+            continue
+        if word == "--":
+            return None
+        after = argv[i + 1] if i + 1 < limit else None
+        if word.startswith("--"):
+            name, eq, value = word.partition("=")
+            chdir, chroot = "--chdir".startswith(name) and len(name) > 2, "--chroot".startswith(name) and len(name) > 2
+            if chroot or chdir and name in ("--c", "--ch"):
+                return UNKNOWN          # a root of its own, or a cut too short to tell from --chroot
+            if chdir:
+                return value if eq else (after if after is not None else UNKNOWN)
+            continue
+        letters = word[1:]
+        at = next((k for k, ch in enumerate(letters) if ch in "CDR"), None)
+        if at is None:
+            continue
+        if at == 0 and letters[0] != "R":
+            return letters[1:] or (after if after is not None else UNKNOWN)
+        return UNKNOWN
     return None
 
 
@@ -610,7 +628,8 @@ def _cd_target(cmd: Cmd, name: str) -> str:
     if name == "popd" or name == "pushd" and (not operands or operands[0][:1] in "+-" or "-n" in options):
         return UNKNOWN
     target = operands[0] if operands else "~"
-    if target == "-" or UNKNOWN in target or any("P" in a for a in options) and ".." in target:
+    if target == "-" or UNKNOWN in target or any("P" in a for a in options) and ".." in target \
+            or any(c in target for c in "*?[{"):       # a glob: the directory it matches at run time
         return UNKNOWN
     if not target.startswith(("/", "~")):
         cdpath = cmd.subst.get("CDPATH", cmd.ctx.env.get("CDPATH"))

@@ -262,7 +262,35 @@ def _through_new_links(judged, facts, found, ctx) -> None:
                     if level > judged[index].verdict.level:
                         found.append(Finding(level, "flow.write-through-link",
                                              f"writes {landed} ({cls}) through the link {link}"))
+        if links and f.writes:
+            _maybe_through(judged[index], links, found, ctx)
         links.extend(f.links)
+
+
+def _maybe_through(item, links, found, ctx) -> None:
+    """A write after the line made a link, to a path written with `..`, a glob or an expansion
+    (`cd L && echo x >> ../.bashrc`, `echo x > $X/rc`, `echo x > /tmp/[L]/../rc`): it may go through the
+    link, where the name lands in the link's target or beside it; the worse of those, when worse."""
+    part = item.part
+    words = [r.target_text for r in part.redirects if r.op not in ("<", "<<", "<<-", "<<<", "<&")]
+    words += [w for w in part.words[1:] if w]
+    level, shown, through = item.verdict.level, None, None
+    for word in words:
+        if not (".." in word or any(c in word for c in "*?[$`")):
+            continue
+        name = word.rstrip("/").rsplit("/", 1)[-1]
+        if not name or any(c in name for c in "$`*?[") or name == "..":
+            continue
+        for link, target in links:
+            for landed in (posixpath.join(target, name), posixpath.normpath(posixpath.join(target, "..", name))):
+                cls = places.classify(landed, ctx)
+                found_level = ctx.path_level("write", cls, f"path.write.{places.CLASS_IDS[cls]}")
+                if found_level > level:
+                    level, shown, through = found_level, f"{landed} ({cls})", link
+    if shown is not None:
+        found.append(Finding(level, "flow.write-through-link",
+                             f"may write {shown} through the link {through} (its path goes up or is known only "
+                             "at run time)"))
 
 
 def _written_through(part, links, ctx) -> list[str]:

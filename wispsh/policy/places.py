@@ -231,39 +231,78 @@ def _place(word: str, ctx, cwd: str) -> Place:
             return Place(tail_path, SECRET, False, True, False)
         return Place(tail_path, UNKNOWN_PLACE, False, True, False)
     if "*" in text or "?" in text or "[" in text:
-        glob = True
-        # the directory part before the first glob character is what the glob ranges over
-        cut = min(i for i in (text.find("*"), text.find("?"), text.find("[")) if i >= 0)
-        head = text[:cut]
-        base = (head.rsplit("/", 1)[0] or "/") if "/" in head else ""
-        rest = head.rsplit("/", 1)[-1] + text[cut:]      # the whole last name: `.env*`, `id_*`
-        resolved = posixpath.normpath(posixpath.join(cwd, base or "."))
-        if "/" in rest.strip("/"):
-            # `dir/*/x`: the glob is a directory level; the worst it names is inside `dir`
-            inner = rest.rsplit("/", 1)[1]
-            probe = posixpath.join(resolved, "x", inner) if inner and not any(c in inner for c in "*?[") else resolved
-            cls = classify(posixpath.normpath(probe), ctx)
-            return Place(resolved, cls, True, False, False)
-        # `~/.ssh/id_*`: classify a name the glob could match
-        name = rest.replace("*", "x").replace("?", "x")
-        probe = posixpath.normpath(posixpath.join(resolved, name)) if not name.startswith("[") else resolved
-        cls = classify(probe, ctx)
-        dir_cls = classify(resolved, ctx)
-        if dir_cls in (ROOT, HOME, ANCESTOR) and "/" not in rest:
-            if glob_could_be_secret(rest) and cls in (HOME_OTHER, OUTSIDE, DOTFILE, SECRET, SYSTEM):
-                return Place(probe, SECRET, True, False, False)     # `~/*.pem`: the keys in your home
-            return Place(resolved, dir_cls, True, False, False)
-        if cls in (PROJECT, HOME_OTHER, OUTSIDE, TEMP, DOTFILE) and glob_could_be_secret(rest):
-            cls = PROJECT_SECRET if cls == PROJECT else SECRET
-        if cls in (PROJECT, HOME_OTHER, OUTSIDE, TEMP, PROJECT_SECRET, SECRET, DOTFILE, SYSTEM, WISP, WISP_KEY,
-                   GIT_INTERNAL, DEVICE):
-            if cls in (PROJECT, HOME_OTHER, OUTSIDE, TEMP):
-                # every entry of the directory: its worst entry decides (home's dotfiles, the project's .git)
-                dir_cls = classify(resolved, ctx)
-                if dir_cls in (HOME, ROOT, ANCESTOR, SYSTEM, SECRET, DOTFILE, WISP, WISP_KEY):
-                    return Place(resolved, dir_cls, True, False, False)
-            return Place(probe, cls, True, False, False)
-        return Place(resolved, classify(resolved, ctx), True, False, False)
+        named = _glob_place(text, ctx, cwd)
+        if named.cls not in (TEMP, PROJECT, HOME_OTHER, OUTSIDE):
+            return named        # (a broad or grave class already: `/*` is the root, `~/*` the home)
+        matched = _worst_match(text, ctx, cwd)
+        return matched if matched is not None and _write_level(matched.cls, ctx) > _write_level(named.cls, ctx) \
+            else named
+    return _plain_place(text, ctx, cwd)
+
+
+MAX_GLOB_MATCHES = 64
+
+
+def _write_level(cls: str, ctx):
+    return ctx.path_level("write", cls, f"path.write.{CLASS_IDS[cls]}")
+
+
+def _worst_match(text: str, ctx, cwd: str) -> "Place | None":
+    """The worst place a glob matches on disk now (`/tmp/x/hom?/.bashrc` is a home's startup file where the
+    home lies in /tmp; `/tmp/runtime-*/wisp` the gate's own state): the pattern read as a name alone does
+    not say. Hidden names only where the pattern spells the dot, as bash matches them."""
+    if UNKNOWN in cwd:
+        return None
+    import glob as globbing      # (imports re: only a line with a glob pays it)
+    from itertools import islice
+
+    worst, level = None, None
+    for path in islice(globbing.iglob(posixpath.join(cwd, text)), MAX_GLOB_MATCHES):
+        path = posixpath.normpath(path)
+        cls = classify(path, ctx)
+        found = _write_level(cls, ctx)
+        if level is None or found > level:
+            worst, level = Place(path, cls, True, False, False), found
+    return worst
+
+
+def _glob_place(text: str, ctx, cwd: str) -> Place:
+    """What a glob names, from the pattern alone: the directory it ranges over, a name it could match."""
+    # the directory part before the first glob character is what the glob ranges over
+    cut = min(i for i in (text.find("*"), text.find("?"), text.find("[")) if i >= 0)
+    head = text[:cut]
+    base = (head.rsplit("/", 1)[0] or "/") if "/" in head else ""
+    rest = head.rsplit("/", 1)[-1] + text[cut:]      # the whole last name: `.env*`, `id_*`
+    resolved = posixpath.normpath(posixpath.join(cwd, base or "."))
+    if "/" in rest.strip("/"):
+        # `dir/*/x`: the glob is a directory level; the worst it names is inside `dir`
+        inner = rest.rsplit("/", 1)[1]
+        probe = posixpath.join(resolved, "x", inner) if inner and not any(c in inner for c in "*?[") else resolved
+        cls = classify(posixpath.normpath(probe), ctx)
+        return Place(resolved, cls, True, False, False)
+    # `~/.ssh/id_*`: classify a name the glob could match
+    name = rest.replace("*", "x").replace("?", "x")
+    probe = posixpath.normpath(posixpath.join(resolved, name)) if not name.startswith("[") else resolved
+    cls = classify(probe, ctx)
+    dir_cls = classify(resolved, ctx)
+    if dir_cls in (ROOT, HOME, ANCESTOR) and "/" not in rest:
+        if glob_could_be_secret(rest) and cls in (HOME_OTHER, OUTSIDE, DOTFILE, SECRET, SYSTEM):
+            return Place(probe, SECRET, True, False, False)     # `~/*.pem`: the keys in your home
+        return Place(resolved, dir_cls, True, False, False)
+    if cls in (PROJECT, HOME_OTHER, OUTSIDE, TEMP, DOTFILE) and glob_could_be_secret(rest):
+        cls = PROJECT_SECRET if cls == PROJECT else SECRET
+    if cls in (PROJECT, HOME_OTHER, OUTSIDE, TEMP, PROJECT_SECRET, SECRET, DOTFILE, SYSTEM, WISP, WISP_KEY,
+               GIT_INTERNAL, DEVICE):
+        if cls in (PROJECT, HOME_OTHER, OUTSIDE, TEMP):
+            # every entry of the directory: its worst entry decides (home's dotfiles, the project's .git)
+            dir_cls = classify(resolved, ctx)
+            if dir_cls in (HOME, ROOT, ANCESTOR, SYSTEM, SECRET, DOTFILE, WISP, WISP_KEY):
+                return Place(resolved, dir_cls, True, False, False)
+        return Place(probe, cls, True, False, False)
+    return Place(resolved, classify(resolved, ctx), True, False, False)
+
+
+def _plain_place(text: str, ctx, cwd: str) -> Place:
     if text and text[0] != "/" and "//" not in text and text[-1] != "/" and "/." not in "/" + text and \
             _normal(cwd):
         # a plain relative name (`src/f.py`) in a normalised directory: no `.`, `..` or empty step for

@@ -144,11 +144,14 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
             # alone run where it went; any other part runs there or where the line was before it (the worse
             # of the two readings after one cd; after more, a directory known only at run time). `cd "$D"`,
             # `cd -`, `popd` and a $CDPATH lookup go where only the run knows (engine._cd_target).
-            cwd = UNKNOWN if cd_may_fail else facts.cd_to
+            redefined = functions and key is not None and functions.get(key.program, len(line)) < part.span[0]
+            cwd = UNKNOWN if cd_may_fail or redefined else facts.cd_to      # (`cd() { :; }; cd /tmp && …`)
             if part.parent is None:
                 cds += 1
                 chain_end, chain_pipeline = part.span[1], part.pipeline
         line_vars.update(facts.assigns)
+        for loop in part.loops:         # after its loop a loop variable keeps the last word it took
+            line_vars[loop.var] = UNKNOWN
         if facts.namerefs or tied:      # a name tied by `declare -n`: what it or its target reads, only the run knows
             tied.update(facts.namerefs)
             for name in (line_vars if "*" in tied else tied):
