@@ -529,6 +529,12 @@ def outside():
     "cd /tmp && env -C{home} tee -a .bashrc <<< x",                 # env -C as getopt reads it
     "cd /tmp && env -iC{home} tee -a .bashrc <<< x",
     "cd /tmp && env --ch={home} tee -a .bashrc <<< x",
+    # round three: bash's command hash and alias tables set as variables (`hash -p` and `alias` are asked)
+    "BASH_CMDS[ls]=/bin/rm; ls -rf victim",
+    "printf -v 'BASH_CMDS[ls]' /bin/rm; ls -rf victim",
+    ": ${{BASH_CMDS[ls]:=/bin/rm}}; ls -rf victim",
+    "shopt -s expand_aliases; BASH_ALIASES[ls]='rm -rf'\nls victim",
+    ": ${{P:=ls}}; $P -rf victim",                                   # `:=` keeps a P the environment set
 ])
 def test_round_two_of_values_the_gate_reads_and_bash_does_not(box, outside, line):
     """A second red team, against this round's fixes: each was judged safe or low and ran (rm, or a write
@@ -539,6 +545,7 @@ def test_round_two_of_values_the_gate_reads_and_bash_does_not(box, outside, line
     bashrc = tmp / ".bashrc"
     bashrc.write_text("# mine\n")
     home_glob = str(tmp)[:-1] + "?"
+    env = dict(env, P="rm")
     done = wispsh(["-c", line.format(ssh=ssh, out=outside, home=tmp, home_glob=home_glob)], env, project)
     assert done.returncode == 126, (done.returncode, done.stdout, done.stderr)
     assert victim.exists() and bashrc.read_text() == "# mine\n" and not (ssh / "rc").exists()

@@ -21,7 +21,7 @@ NAME = lazy_re(r"[A-Za-z_][A-Za-z0-9_]*")
 # NAME, NAME[…], NAME+ before an `=`: the target of a declaration's word
 _TARGET = lazy_re(r"([A-Za-z_][A-Za-z0-9_]*)(\[.*\])?(\+)?\Z", re.S)
 # `${NAME:=word}`, `${NAME=word}`: the body of the expansion
-_DEFAULT = lazy_re(r"([A-Za-z_][A-Za-z0-9_]*):?=(.*)\Z", re.S)
+_DEFAULT = lazy_re(r"([A-Za-z_][A-Za-z0-9_]*)(\[[^]]*\])?:?=(.*)\Z", re.S)     # (an element too)
 RUNTIME_NAME = "\x00"        # the name of a binding whose name is known only at run time (`read "$v"`)
 
 DECLARERS = frozenset({"declare", "typeset", "local", "export", "readonly"})
@@ -127,9 +127,10 @@ def _defaults(text: str) -> list[Binding]:
         body = segment.text[2:-1] if segment.text.endswith("}") else segment.text[2:]
         m = _DEFAULT.match(body)
         if m is not None:
-            out.append(Binding(m.group(1), m.group(2), unquote(m.group(2)), "default"))
-            if "${" in m.group(2):
-                out.extend(_defaults(m.group(2)))
+            word = m.group(3)
+            out.append(Binding(m.group(1), word, unquote(word), "default", (m.group(2) or "")[1:-1] or None))
+            if "${" in word:
+                out.extend(_defaults(word))
     return out
 
 

@@ -829,12 +829,17 @@ def _judge_bindings(cmd: Cmd, part: Part, key: Key | None) -> None:
             _nameref(cmd, b.name, value)
             cmd.facts.namerefs += [b.name, value.split("[", 1)[0] if value else "*"]
             continue
-        if b.subscript is None and b.how not in bindings.DECLARERS and b.how != "unset":
-            # (a declaration's NAME=value the builtin's own rule judges; unset binds nothing that runs)
+        if b.how not in bindings.DECLARERS and b.how != "unset":
+            # (a declaration's NAME=value the builtin's own rule judges; unset binds nothing that runs). An
+            # element too: `printf -v 'BASH_CMDS[ls]' /bin/rm` sets what ls runs, `PATH[0]=…` is PATH
+            name = b.name if b.subscript is None else f"{b.name}[{b.subscript}]"
             shown = b.written if b.written is not None else "…"
-            cmd.sets_variable(b.name, value, f"{b.name}={shown}", how=b.how)
+            cmd.sets_variable(name, value, f"{name}={shown}", how=b.how)
         if value is not None and b.how != "for" and (b.value is None or b.how not in bindings.DECLARERS):
             _stored_code(cmd, b.name, value)
+        if b.how == "default":  # `${X:=ls}` gives X ls only where X is unset or empty: the line must know it
+            before = cmd.subst.get(b.name)
+            value = value if before == "" else before if before and b.subscript is None else None
         if b.how != "for":      # (an element, `x[0]=rm`, is what $x reads too)
             cmd.facts.assigns[b.name] = UNKNOWN if value is None or b.subscript is not None else value
 

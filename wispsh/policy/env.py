@@ -81,6 +81,8 @@ CODE_VARIABLES = {
     "TERMINFO": "makes programs read terminal descriptions from elsewhere",
     "HISTFILE": "changes where shell history is written",
     "PATH": "changes which programs run",
+    "BASH_CMDS": "sets which file a command name runs (bash's command hash: `BASH_CMDS[ls]=/bin/rm`)",
+    "BASH_ALIASES": "defines aliases (with expand_aliases on, a command name runs the alias's text)",
 }
 # Values that name a plain pager or editor: setting them is how agents keep output unpaged.
 HARMLESS_VALUES = frozenset({"", "cat", "less", "less -R", "less -FRX", "less -FRSX", "more", "head", "true",
