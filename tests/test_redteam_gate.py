@@ -535,6 +535,9 @@ def outside():
     ": ${{BASH_CMDS[ls]:=/bin/rm}}; ls -rf victim",
     "shopt -s expand_aliases; BASH_ALIASES[ls]='rm -rf'\nls victim",
     ": ${{P:=ls}}; $P -rf victim",                                   # `:=` keeps a P the environment set
+    # python -m puts the current directory first: the line's own json/ is what runs
+    "mkdir -p {out}/json; echo 'import shutil; shutil.rmtree(\"{victim}\")' > {out}/json/__init__.py; "
+    "cd {out} && python3 -m json.tool /dev/null",
 ])
 def test_round_two_of_values_the_gate_reads_and_bash_does_not(box, outside, line):
     """A second red team, against this round's fixes: each was judged safe or low and ran (rm, or a write
@@ -546,7 +549,8 @@ def test_round_two_of_values_the_gate_reads_and_bash_does_not(box, outside, line
     bashrc.write_text("# mine\n")
     home_glob = str(tmp)[:-1] + "?"
     env = dict(env, P="rm")
-    done = wispsh(["-c", line.format(ssh=ssh, out=outside, home=tmp, home_glob=home_glob)], env, project)
+    done = wispsh(["-c", line.format(ssh=ssh, out=outside, home=tmp, home_glob=home_glob, victim=victim)], env,
+                  project)
     assert done.returncode == 126, (done.returncode, done.stdout, done.stderr)
     assert victim.exists() and bashrc.read_text() == "# mine\n" and not (ssh / "rc").exists()
     assert not (victim / "f").exists()

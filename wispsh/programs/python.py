@@ -93,6 +93,11 @@ def python_line(cmd, o: Options) -> None:
         cmd.does("run-code", "python.inline", f"{cmd.name} -c runs inline code")
         judge_inline(cmd, value, "python")          # what the code visibly does can make it worse
     elif how == "module":
+        # -m puts the current directory first on the import path: a module of that name there is what runs
+        # (`mkdir json; echo CODE > json/__init__.py; python3 -m json.tool`: the line's own file, run)
+        top = value.split(".", 1)[0]
+        if top and UNKNOWN not in top:
+            cmd.facts.runs.extend(cmd.place(name).path for name in (f"{top}.py", f"{top}/__init__.py"))
         _python_module(cmd, value, rest)
     elif rest and rest[0] != "-":
         script_operand(cmd, rest[0], "python", f"{cmd.name} runs")
