@@ -262,14 +262,14 @@ def _braced(body: str, subst: dict) -> str:
         old, _, replacement = word.partition("/")
         anchor = old[:1] if old[:1] in ("#", "%") else ""
         pattern = old[len(anchor):]
-        if not old or any(c in pattern for c in "*?[(|") or "&" in replacement:
+        if not old or any(c in pattern for c in _PATTERN_CHARS) or "&" in replacement:
             return UNKNOWN  # `//`, a glob or extglob, `&` (bash 5.2 puts the match there): only at run time
         if anchor == "#":   # `${x/#ls/rm}`: at the start only
             return replacement + value[len(pattern):] if value.startswith(pattern) else value
         if anchor == "%":   # `${x/%ls/rm}`: at the end only
             return value[:len(value) - len(pattern)] + replacement if value.endswith(pattern) else value
         return value.replace(pattern, replacement, 1)
-    if any(c in word for c in "*?[(|"):
+    if any(c in word for c in _PATTERN_CHARS):
         return UNKNOWN      # a glob pattern: which part it removes depends on the value at run time
     if op in ("%", "%%"):
         return value[:-len(word)] if word and value.endswith(word) else value
@@ -277,6 +277,7 @@ def _braced(body: str, subst: dict) -> str:
 
 
 _NOT_LITERAL = ("$", "`", "'", '"', "\\")
+_PATTERN_CHARS = "*?[(|"        # a glob or extglob: what it matches is known at run time
 
 
 def _default_text(word: str) -> str:

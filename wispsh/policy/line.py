@@ -247,35 +247,38 @@ def _nested(judged, facts, found, fed=frozenset()) -> None:
 
 
 def _through_new_links(judged, facts, found, ctx) -> None:
-    """`ln -s ~/.wisp w; echo x > w/approvals.json`: a write through a link the line itself made. Also where
-    the path as written goes through the link and then `..` (`ln -s ~/.ssh/k l; echo x > l/../rc` writes
-    ~/.ssh/rc: the kernel follows the link first, while the written path read as text drops it)."""
+    """`ln -s ~/.wisp w; echo x > w/approvals.json`: a write through a link the line itself made."""
     links: list[tuple[str, str]] = []
     for index, f in enumerate(facts):
-        paths = list(f.writes) + (_written_through(judged[index].part, links, ctx) if links and f.writes else [])
-        for path in paths if links else ():
-            for link, target in links:
-                if path == link or path.startswith(link + "/"):
-                    landed = posixpath.normpath(target + path[len(link):])
-                    cls = places.classify(landed, ctx)
-                    level = ctx.path_level("write", cls, f"path.write.{places.CLASS_IDS[cls]}")
-                    if level > judged[index].verdict.level:
-                        found.append(Finding(level, "flow.write-through-link",
-                                             f"writes {landed} ({cls}) through the link {link}"))
         if links and f.writes:
-            _maybe_through(judged[index], links, found, ctx)
+            _writes_through(judged[index], f.writes, links, found, ctx)
         links.extend(f.links)
 
 
-def _maybe_through(item, links, found, ctx) -> None:
-    """A write after the line made a link, to a path written with `..`, a glob or an expansion
-    (`cd L && echo x >> ../.bashrc`, `echo x > $X/rc`, `echo x > /tmp/[L]/../rc`): it may go through the
-    link, where the name lands in the link's target or beside it; the worse of those, when worse."""
-    part = item.part
+def _writes_through(item, writes, links, found, ctx) -> None:
+    """The part's writes that land through one of `links`, each where the kernel takes it when worse than the
+    part: a written path under a link; one that goes through a link and then `..` as written (`l/../rc`, with
+    l -> ~/.ssh/k, is ~/.ssh/rc: the kernel follows the link first, the path read as text drops it); and one
+    written with `..`, a glob or an expansion that may go through one (`cd L && echo x >> ../.bashrc`,
+    `echo x > $X/rc`): its name in the link's target or beside it, the worse of those."""
+    part, level = item.part, item.verdict.level
+    exact = list(writes)
+    for word in [r.target for r in part.redirects] + list(part.argv[1:]):
+        if word and "/.." in word and UNKNOWN not in word:
+            path = word if word.startswith("/") else posixpath.join(ctx.cwd, word)
+            exact.append("/" + "/".join(piece for piece in path.split("/") if piece and piece != "."))
+    for path in exact:
+        for link, target in links:
+            if path == link or path.startswith(link + "/"):
+                landed = posixpath.normpath(target + path[len(link):])
+                cls = places.classify(landed, ctx)
+                landed_level = places.write_level(cls, ctx)
+                if landed_level > level:
+                    found.append(Finding(landed_level, "flow.write-through-link",
+                                         f"writes {landed} ({cls}) through the link {link}"))
     words = [r.target_text for r in part.redirects if r.op not in ("<", "<<", "<<-", "<<<", "<&")]
-    words += [w for w in part.words[1:] if w]
-    level, shown, through = item.verdict.level, None, None
-    for word in words:
+    worst, shown, through = level, None, None
+    for word in words + [w for w in part.words[1:] if w]:
         if not (".." in word or any(c in word for c in "*?[$`")):
             continue
         name = word.rstrip("/").rsplit("/", 1)[-1]
@@ -284,27 +287,13 @@ def _maybe_through(item, links, found, ctx) -> None:
         for link, target in links:
             for landed in (posixpath.join(target, name), posixpath.normpath(posixpath.join(target, "..", name))):
                 cls = places.classify(landed, ctx)
-                found_level = ctx.path_level("write", cls, f"path.write.{places.CLASS_IDS[cls]}")
-                if found_level > level:
-                    level, shown, through = found_level, f"{landed} ({cls})", link
+                landed_level = places.write_level(cls, ctx)
+                if landed_level > worst:
+                    worst, shown, through = landed_level, f"{landed} ({cls})", link
     if shown is not None:
-        found.append(Finding(level, "flow.write-through-link",
+        found.append(Finding(worst, "flow.write-through-link",
                              f"may write {shown} through the link {through} (its path goes up or is known only "
                              "at run time)"))
-
-
-def _written_through(part, links, ctx) -> list[str]:
-    """The part's words and redirect targets that name a path through one of `links` before a `..`, as
-    written (joined to the line's directory, not normalized)."""
-    found = []
-    for word in [r.target for r in part.redirects] + list(part.argv[1:]):
-        if not word or "/.." not in word or UNKNOWN in word:
-            continue
-        path = word if word.startswith("/") else posixpath.join(ctx.cwd, word)
-        path = "/" + "/".join(piece for piece in path.split("/") if piece and piece != ".")
-        if any(path.startswith(link + "/") for link, _ in links):
-            found.append(path)
-    return found
 
 
 ASSIGNING_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly"})

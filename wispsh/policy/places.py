@@ -235,7 +235,7 @@ def _place(word: str, ctx, cwd: str) -> Place:
         if named.cls not in (TEMP, PROJECT, HOME_OTHER, OUTSIDE):
             return named        # (a broad or grave class already: `/*` is the root, `~/*` the home)
         matched = _worst_match(text, ctx, cwd)
-        return matched if matched is not None and _write_level(matched.cls, ctx) > _write_level(named.cls, ctx) \
+        return matched if matched is not None and write_level(matched.cls, ctx) > write_level(named.cls, ctx) \
             else named
     return _plain_place(text, ctx, cwd)
 
@@ -243,7 +243,8 @@ def _place(word: str, ctx, cwd: str) -> Place:
 MAX_GLOB_MATCHES = 64
 
 
-def _write_level(cls: str, ctx):
+def write_level(cls: str, ctx):
+    """The level of a write into a place of class `cls` (the context's, its overrides included)."""
     return ctx.path_level("write", cls, f"path.write.{CLASS_IDS[cls]}")
 
 
@@ -260,7 +261,7 @@ def _worst_match(text: str, ctx, cwd: str) -> "Place | None":
     for path in islice(globbing.iglob(posixpath.join(cwd, text)), MAX_GLOB_MATCHES):
         path = posixpath.normpath(path)
         cls = classify(path, ctx)
-        found = _write_level(cls, ctx)
+        found = write_level(cls, ctx)
         if level is None or found > level:
             worst, level = Place(path, cls, True, False, False), found
     return worst
