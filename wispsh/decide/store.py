@@ -352,7 +352,10 @@ def _change(home: Path, op: dict) -> dict:
         while True:
             with locked(home, until=done.exists) as held:
                 if held and not done.exists() and request.exists():
-                    return _apply_batch(home, stem, op)
+                    try:
+                        return _apply_batch(home, stem, op)
+                    finally:    # under the lock: the next holder must not apply it again, nor leave it a result
+                        request.unlink(missing_ok=True)     # nobody takes (seen once: a `.done` left behind)
             # the request first, then its result: a holder writes the result before it removes the request
             taken = not request.exists()
             if done.exists():
