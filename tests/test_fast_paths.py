@@ -165,8 +165,27 @@ def test_plain_text_is_what_the_printable_ascii_pattern_matched():
     assert text.shown("a\x1bb\x7f") == "a\\x1bb\\x7f"
 
 
+TEXT_PIECES = st.one_of(st.sampled_from(["a", "…", "\x7f", "\x9f", "\xa0", "\u2028", "\u2029", "\ud800", "\udcff",
+                                          "\udfff", "\ue000", "é", "\u212a", '"', "\\", "\n"]),
+                        st.characters(min_codepoint=0x7E, max_codepoint=0xE001), st.text(max_size=3))
+
+
+@settings(max_examples=scaled(1500, 6000), deadline=None)
+@given(st.lists(TEXT_PIECES, max_size=6))
+def test_the_json_and_byte_checks_answer_as_their_patterns_do(pieces):
+    import re
+
+    from wispsh.support import text as support_text
+
+    value = "".join(pieces)
+    assert support_text.has_bytes(value) == bool(re.search("[\ud800-\udfff]", value))
+    assert support_text._safe_json(value) == re.sub("[\x7f-\x9f\u2028\u2029\ud800-\udfff]",
+                                                    support_text._escape, value)
+
+
 REDACT_NAMES = ["password", "PASSWD", "pass", "Token", "secret", "api-key", "APIKEY", "access-token", "auth-token",
-                "stat", "oneline", "pas", "tok", "MYSQL_PWD", "api_KEY", "\u212aey", "ſecret", "p", "authorization"]
+                "stat", "oneline", "pas", "tok", "MYSQL_PWD", "api_KEY", "\u212aey", "ſecret", "p", "authorization",
+                "pa…ss", "…token", "\u212aey…"]     # … is what a cut text ends with: its needles still hold
 REDACT_PROGRAMS = ["", "git log ", "mysql ", "mariadb-dump ", "mkdir ", "sshpass ", "curl https://u:"]
 
 

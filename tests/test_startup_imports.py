@@ -37,7 +37,12 @@ HEAVY = ("dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "pathlib"
 
 SAFE_LINES = ("true", "cd src && grep -rn foo . | head -20", "echo a; ls -la >/dev/null; pwd", "wc -l README.md",
               "git status", "git diff --stat && git log -1 --oneline", "mkdir -p build && test -d build",
-              "printf x; tail -n 50 README.md")
+              "printf x; tail -n 50 README.md",
+              # longer than an audit excerpt: cut with an ellipsis, stored once with its digest
+              " && ".join(["echo a", "ls -la", "pwd", "git status --short", "cat README.md", "head -3 README.md",
+                           "wc -l README.md", "grep -c wisp README.md", "date", "whoami", "uname -a", "true", "env",
+                           "ls", "printf x", "git log -1 --oneline", "git diff --stat", "which bash", "id",
+                           "test -d .", "basename /a/b"]) + " >/dev/null")
 
 
 def site_packages() -> str:

@@ -35,6 +35,7 @@ LINE_STORED = 64 * 1024     # the `line` event of a long line holds this much of
 COMMAND_MAX = 1000          # a part's text beyond this is cut (with `command_sha256`)
 MAX_PART_EVENTS = 500       # past this many parts, those below the threshold are counted in one event
 REASON_MAX = 500
+ELLIPSIS = "…"              # what a cut text ends with; it folds to no ASCII letter, so the needles still hold
 
 _SECRET_NAME = r"[A-Za-z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|KEY|CREDENTIALS?|AUTH)[A-Za-z0-9_]*"
 _VALUE = r"""(?:"(?:[^"\\]|\\.)*"?|'[^']*'?|[^\s;&|)'"]+)"""
@@ -42,7 +43,8 @@ _MYSQL_FAMILY = lazy_re(r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|m
 
 # (needles, pattern, replacement) in order; each keeps the name and hides the value. The needles are text the
 # pattern cannot match without (the first one as written, one of the others in the lowercased text when it is
-# ASCII: non-ASCII text may hold a letter the case-blind pattern folds, such as the Kelvin sign): most texts
+# ASCII, the ellipsis of a cut apart: non-ASCII text may hold a letter the case-blind pattern folds, such as the
+# Kelvin sign): most texts
 # hold none, and their patterns are never compiled nor run (every field of every audit event is redacted).
 REDACTIONS: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     # URLs with credentials: https://user:pass@host
@@ -69,7 +71,7 @@ def redact(text: str) -> str:
     for needles, pattern, replacement in REDACTIONS:
         if needles[0] not in text:
             continue
-        if len(needles) > 1 and text.isascii():
+        if len(needles) > 1 and (text.isascii() or text.replace(ELLIPSIS, "").isascii()):
             lower = text.lower()
             if not any(word in lower for word in needles[1:]):
                 continue
@@ -110,13 +112,13 @@ def event(kind: str, **fields) -> dict:
 
 
 def digest(text: str) -> str:
-    import hashlib
+    from wispsh.support.signing import sha256   # CPython's own SHA-256: hashlib loads OpenSSL (~2 ms)
 
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+    return sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + ELLIPSIS
 
 
 def line_fields(line: str) -> tuple[dict, dict | None]:

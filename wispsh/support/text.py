@@ -52,7 +52,13 @@ def _escape(match) -> str:
 
 def has_bytes(text: str) -> bool:
     """Whether `text` holds an undecodable byte (a lone surrogate: surrogateescape)."""
-    return not text.isascii() and _SURROGATES.search(text) is not None
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")        # strict UTF-8 encodes every character but a lone surrogate
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def json_text(text: str) -> str:
@@ -81,9 +87,18 @@ def dumps(value, **kwargs) -> str:
     return _safe_json(text)
 
 
+_UNSAFE_CODES: list[frozenset] = []     # what _UNSAFE_IN_JSON matches, as a set: made for the first non-ASCII text
+
+
 def _safe_json(text: str) -> str:
-    if text.isascii() and "\x7f" not in text:     # the common case: nothing to escape (the class is not compiled)
-        return text
+    if text.isascii():                      # the common case: nothing to escape (the class is not compiled)
+        if "\x7f" not in text:
+            return text
+    else:
+        if not _UNSAFE_CODES:
+            _UNSAFE_CODES.append(frozenset(map(chr, [*range(0x7F, 0xA0), 0x2028, 0x2029, *range(0xD800, 0xE000)])))
+        if _UNSAFE_CODES[0].isdisjoint(text):    # a cut's ellipsis, a name in another script: nothing either
+            return text
     return _UNSAFE_IN_JSON.sub(_escape, text)
 
 
