@@ -554,3 +554,98 @@ def test_round_two_of_values_the_gate_reads_and_bash_does_not(box, outside, line
     assert done.returncode == 126, (done.returncode, done.stdout, done.stderr)
     assert victim.exists() and bashrc.read_text() == "# mine\n" and not (ssh / "rc").exists()
     assert not (victim / "f").exists()
+
+
+# ---------------------------------------------------------------- round four: a repository is code
+
+def _bare(where: Path, config: str = "") -> Path:
+    """A bare-style repository as git recognises one (HEAD, objects/, refs/), made by hand: no `git init`."""
+    for name in ("objects", "refs"):
+        (where / name).mkdir(parents=True, exist_ok=True)
+    (where / "HEAD").write_text("ref: refs/heads/main\n")
+    (where / "config").write_text("[core]\n\trepositoryformatversion = 0\n" + config)
+    return where
+
+
+def _worktree(where: Path) -> Path:
+    subprocess.run(["git", "init", "-q", str(where)], check=True, capture_output=True)
+    (where / "f").write_text("a\n")
+    subprocess.run(["git", "-C", str(where), "add", "f"], check=True)
+    subprocess.run(["git", "-C", str(where), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"],
+                   check=True)
+    return where
+
+
+def _plant(kind: str, out: Path, marker: Path) -> None:
+    touch = f"touch {marker}"
+    if kind == "gitfile":
+        (out / "w").mkdir()
+        _bare(out / "r", f"\tfsmonitor = {touch}\n")
+        (out / "w" / ".git").write_text(f"gitdir: {out / 'r'}\n")
+    elif kind == "worktree-fsmonitor":
+        _worktree(out / "n")
+        with open(out / "n" / ".git" / "config", "a") as fh:
+            fh.write(f"[core]\n\tfsmonitor = \"{touch}\"\n")
+    elif kind == "hook":
+        _worktree(out / "n")
+        hook = out / "n" / ".git" / "hooks" / "post-index-change"
+        hook.write_text(f"#!/bin/sh\n{touch}\n")
+        hook.chmod(0o755)
+        os.utime(out / "n" / "f", (time.time() + 5, time.time() + 5))    # status refreshes the index: the hook
+    elif kind == "sshcommand":
+        _bare(out / "s", f"\tsshCommand = {touch}; false\n[remote \"origin\"]\n\turl = ssh://x.example/r\n")
+
+
+REPOSITORY_ATTACKS = [
+    ("gitfile", "git -C {out}/w status --short"),                 # a `.git` file points at a bare-style dir
+    ("gitfile", "cd {out}/w && git ls-files"),
+    ("worktree-fsmonitor", "git -C {out}/n status --short"),
+    ("worktree-fsmonitor", "cd {out}/n && git diff"),
+    ("hook", "git -C {out}/n status --short"),                     # post-index-change
+    ("sshcommand", "git -C {out}/s ls-remote origin"),
+    # planted by the line itself (nothing on disk before it)
+    ("", "mkdir -p {out}/r/objects {out}/r/refs {out}/w && echo 'ref: refs/heads/m' > {out}/r/HEAD && "
+         "printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > {out}/r/config && "
+         "echo 'gitdir: {out}/r' > {out}/w/.git && git -C {out}/w status"),
+    ("bare-clean", "printf '[core]\\n\\tsshCommand = touch {marker}; false\\n[remote \"o\"]\\n\\turl = ssh://x.example/r\\n' "
+                   ">> {out}/c/config && git -C {out}/c ls-remote o"),
+    ("bare-clean", "mkdir -p {out}/w && echo 'gitdir: {out}/c' > {out}/w/.git && "
+                   "printf '[core]\\n\\tfsmonitor = touch {marker}\\n' >> {out}/c/config; cd {out}/w && git status"),
+]
+
+
+@pytest.mark.parametrize("kind, line", REPOSITORY_ATTACKS)
+def test_a_repository_a_line_could_have_made_is_judged_by_what_it_runs(box, outside, kind, line):
+    """A fourth red team: a repository planted in /tmp (or by the line) whose config (core.fsmonitor,
+    core.sshCommand) or hooks run a program, then a git command that only reads (ls-files, status, diff,
+    ls-remote): judged safe, and the program ran. The same line in plain bash runs it (the attack is real)."""
+    _, _, _, project, _, env = box
+    marker = outside / "pwned"
+    if kind == "bare-clean":
+        _bare(outside / "c", "")
+    elif kind:
+        _plant(kind, outside, marker)
+    text = line.format(out=outside, marker=marker)
+    backup = outside.parent / (outside.name + "-plant")
+    shutil.copytree(outside, backup, symlinks=True)
+    try:
+        plain = subprocess.run(["bash", "-c", text], env=env, cwd=project, capture_output=True, timeout=HANG)
+        assert marker.exists(), ("the attack does not work in plain bash", plain.stderr)
+        shutil.rmtree(outside)
+        shutil.copytree(backup, outside, symlinks=True)     # the plant again, as it was before bash ran
+    finally:
+        shutil.rmtree(backup)
+    if kind == "hook":
+        os.utime(outside / "n" / "f", (time.time() + 5, time.time() + 5))
+    done = wispsh(["-c", text], env, project)
+    assert done.returncode == 126 and not marker.exists(), (done.returncode, done.stdout, done.stderr)
+
+
+def test_a_clean_clone_in_a_temporary_directory_is_read_unasked(box, outside):
+    """What git clone makes holds no code (no hooks, no code keys): reading it stays below the threshold."""
+    _, _, _, project, _, env = box
+    _worktree(outside / "src")
+    subprocess.run(["git", "clone", "-q", str(outside / "src"), str(outside / "c")], check=True)
+    for line in (f"git -C {outside}/c log --oneline", f"cd {outside}/c && git status --short && git diff"):
+        done = wispsh(["-c", line], env, project)
+        assert done.returncode == 0, (line, done.stderr)

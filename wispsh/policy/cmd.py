@@ -19,7 +19,7 @@ class Facts:
     __slots__ = ("secret_source", "net_fetch", "net_send", "net_dev", "decoder", "stdin_interp",
                  "runtime_code", "writes", "fetch_writes", "runs", "noop", "cd_to", "assigns", "interp",
                  "deletes", "lists_big", "found_under", "secret_copy", "links", "builds", "sends", "reads", "names",
-                 "images", "runs_images", "removes", "encrypts", "namerefs")
+                 "images", "runs_images", "removes", "encrypts", "namerefs", "repo_files")
 
     def __init__(self) -> None:
         self.secret_source = ""         # why this part emits secrets ("" when it does not)
@@ -53,6 +53,7 @@ class Facts:
         self.removes: list[str] = []    # paths it deletes (or moves away): what has no restore point if ignored
         self.encrypts = False           # encrypts the files it reads (with a key or passphrase of its caller's)
         self.namerefs: list[str] = []   # names `declare -n` ties to another (and those it ties them to; "*": any)
+        self.repo_files: list[str] = []     # files git reads as the repository it uses ("dir/": anything under)
 
     def summary(self) -> "FactsSummary":
         values = _FACT_VALUES(self)

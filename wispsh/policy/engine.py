@@ -211,6 +211,7 @@ def merge_facts(into: Facts, other) -> None:
     into.builds.extend(other.builds)
     into.fetch_writes.extend(other.fetch_writes)
     into.runs.extend(other.runs)
+    into.repo_files.extend(other.repo_files)
     into.sends.extend(other.sends)
     into.reads.extend(other.reads)
     into.images.extend(other.images)

@@ -40,6 +40,7 @@ def judge_whole_line(split: Split, judged: tuple[Judged, ...], ctx) -> Verdict:
     _sockets(facts, found)
     _copies_then_sends(judged, facts, found)
     _write_then_run(judged, facts, found, ctx)
+    _planted_repository(judged, facts, found)
     _lifecycle_edits(judged, facts, found, ctx)
     _encrypt_then_delete(judged, facts, found, ctx)
     _padding(split, judged, facts, found)
@@ -518,6 +519,26 @@ def _write_then_run(judged, facts, found, ctx) -> None:
             written[path] = ("fetch", index)
         if f.net_fetch and part.pipeline is not None:
             fetching_stage[part.pipeline] = part.stage
+
+
+def _planted_repository(judged, facts, found) -> None:
+    """A file git reads as the repository it uses (a `.git` file or anything under `.git/`, a bare
+    repository's HEAD, config and hooks: programs/git.py's repo_files), written earlier in the line by
+    anything but git itself, then git run there: `printf '[core]\\n\\tfsmonitor = CMD' > /tmp/r/config` (with
+    HEAD, objects/ and refs/) makes `git -C /tmp/r status` run CMD. A link made there counts as a write."""
+    written: dict = {}
+    for index, f in enumerate(facts):
+        if f.repo_files and written:
+            hit = next((path for path in f.repo_files if _origin(written, path) is not None), None)
+            if hit is not None:
+                found.append(Finding(H, "flow.planted-repository",
+                                     f"writes {hit}, then git uses it as a repository: what its config and hooks "
+                                     "say, git runs"))
+        key = judged[index].key
+        if key is not None and key.program == "git":
+            continue                    # git's own files: `git clone`, `git init` (judged as themselves)
+        for path in [*f.writes, *f.fetch_writes, *(link for link, _ in f.links)]:
+            written.setdefault(path, ("write", index))
 
 
 # An edit that names a package.json lifecycle script as a key: `.scripts.postinstall=…`, `.scripts += {"prepare":

@@ -2,8 +2,11 @@
 programs. The verb is the first word after git's global options (-C, -c, --git-dir, ...)."""
 from __future__ import annotations
 
+import posixpath
+
+from wispsh.model import Level
 from wispsh.vocab import places
-from wispsh.programs import config_code
+from wispsh.programs import config_code, git_repository
 from wispsh.programs.config_code import CODE, OTHER, PLAIN
 from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.table import OPERANDS, Command, Grammar, On, Program, Row, When, emits, programs, verb
@@ -94,6 +97,8 @@ def global_options(cmd, o):
             if not where.unknown:
                 cmd.cwd = where.path
     git_dir = o.value("git-dir")
+    if git_dir is None:
+        repository_code(cmd)
     if git_dir is not None and cmd.place(git_dir).cls not in (places.PROJECT, places.PROJECT_ROOT):
         # as GIT_DIR=…: that repository's config and hooks (fsmonitor, pager, hooks) can run programs
         cmd.does("run-code", "git.git-dir", "git --git-dir uses another repository's config, whose helpers can "
@@ -115,6 +120,66 @@ def global_options(cmd, o):
         cmd.delegate_to = ["git", *cmd.args[:at], *words, *o.operands[1:]]
     # the verb is the alias: nothing of git's own verb applies, unless it may be an installed git-NAME
     return None if verb in VERBS or verb in READ_ONLY else False
+
+
+# The files of a directory that make it a repository (bare, or a linked worktree's git dir) or change what one
+# runs; a line that writes one of them and then runs git there is judged by what it wrote (policy/line.py).
+REPOSITORY_FILES = ("HEAD", "config", "config.worktree", "commondir", "hooks/")
+
+
+def repository_code(cmd) -> None:
+    """The repository git will use, found on disk as git finds it (programs/git_repository.py). One that a
+    line could have made without being asked, in a temporary directory or as a new directory in the project
+    or the home, runs what its config and hooks say (`core.fsmonitor`, `core.sshCommand`, a post-index-change
+    hook): so those are judged. The project's own repository, and one where making files is asked about, are
+    the user's (an agent that moves its own working directory into a repository it made is not seen here). The files git reads as a repository on the way there are the part's facts (`repo_files`)."""
+    start = cmd.place(".")
+    if start.unknown or UNKNOWN in start.path:  # after a cd known only at run time: which one is not known
+        return
+    named = cmd.ctx.env.get("GIT_DIR")
+    if named:
+        git_dir, looked = cmd.place(named).path, []
+    else:
+        git_dir, looked = git_repository.discover(start.path)
+    files = cmd.facts.repo_files
+    for here in looked:
+        files += [posixpath.join(here, ".git"), posixpath.join(here, ".git") + "/", posixpath.join(here, "HEAD")]
+    if git_dir is not None:
+        files += [posixpath.join(git_repository.common_dir(git_dir), name) for name in REPOSITORY_FILES]
+    if git_dir is None or _users_own(cmd, git_dir):
+        return
+    where = cmd.place(git_dir).cls
+    for path in git_repository.config_files(git_dir):
+        entries = git_repository.config_entries(path)
+        if entries is git_repository.UNREADABLE:
+            cmd.does("run-code", "git.repository.unreadable",
+                     f"git reads {path}, which the gate cannot read as git does (it may make git run programs)")
+            continue
+        for key, value in entries:
+            if config_key_runs_code(key, value):
+                shown = "" if value is None else f" = {value[:60]}"
+                cmd.does("run-code", "git.repository.config-code",
+                         f"git runs what {path} sets ({key}{shown}): a repository in {where}, which a line "
+                         "could have made")
+                break
+    found = git_repository.hooks(git_dir)
+    if found:
+        cmd.does("run-code", "git.repository.hooks",
+                 f"git runs the hooks of {git_dir} ({', '.join(found[:4])}): a repository in {where}, which a "
+                 "line could have made")
+
+
+def _users_own(cmd, git_dir: str) -> bool:
+    """The project's own repository (the one the agent was started in: its hooks and config are the
+    project's), or one where a line cannot make files without being asked."""
+    ctx = cmd.ctx
+    own, _ = git_repository.discover(ctx.project_root)
+    if own is not None:
+        common = git_repository.common_dir(own)
+        if git_dir in (own, common) or git_dir.startswith(common + "/"):
+            return True
+    cls = cmd.place(git_dir).cls
+    return ctx.path_level("create", cls, "git.repository") >= Level.MODERATE
 
 
 def other_repository(cmd, o) -> str | None:
