@@ -477,6 +477,7 @@ def test_the_value_the_gate_reads_is_the_value_bash_runs(box, line, variable, va
     ("cd {ssh}; cd /tmp; cd -; echo x > rc", {}),                 # back where only the run knows
     ("pushd {ssh}; pushd /tmp; popd; echo x > rc", {}),
     ("cd /tmp && cd autostart && echo x > rc", {"CDPATH": "{home}/.config"}),    # found in $CDPATH first
+    ("cd /tmp && CDPATH={home}/.config cd autostart && echo x > rc", {}),       # CDPATH set for the cd alone
 ])
 def test_a_cd_the_gate_cannot_follow_leaves_the_line_where_only_the_run_knows(box, line, extra):
     """Each wrote ~/.ssh/rc (sshd runs it at every login) or into ~/.config/autostart, judged as a write in
@@ -486,7 +487,7 @@ def test_a_cd_the_gate_cannot_follow_leaves_the_line_where_only_the_run_knows(bo
     ssh.mkdir(mode=0o700)
     autostart.mkdir(parents=True)
     env = dict(env, **{k: v.format(home=tmp, ssh=ssh) for k, v in extra.items()})
-    done = wispsh(["-c", line.format(ssh=ssh)], env, ssh if "no-such-dir" in line else project)
+    done = wispsh(["-c", line.format(ssh=ssh, home=tmp)], env, ssh if "no-such-dir" in line else project)
     assert done.returncode == 126, (done.returncode, done.stdout, done.stderr)
     assert not (ssh / "rc").exists() and not (autostart / "rc").exists()
 
@@ -592,6 +593,25 @@ def _plant(kind: str, out: Path, marker: Path) -> None:
         hook.write_text(f"#!/bin/sh\n{touch}\n")
         hook.chmod(0o755)
         os.utime(out / "n" / "f", (time.time() + 5, time.time() + 5))    # status refreshes the index: the hook
+    elif kind in ("link-up", "deep", "linked-later"):
+        tree = out / "evil"
+        _bare(tree, f"\tbare = false\n\tworktree = {out / 'w' if kind == 'linked-later' else tree}\n"
+                    f"\tfsmonitor = {touch}\n")
+        if kind == "link-up":
+            (tree / "sub").mkdir()
+            (out / "a").mkdir()
+            (out / "a" / "link").symlink_to(tree / "sub")       # git walks up from where the link really goes
+        elif kind == "deep":
+            (tree / "/".join(["d"] * 70)).mkdir(parents=True)
+    elif kind == "many-samples":
+        _worktree(out / "n")
+        hooks = out / "n" / ".git" / "hooks"
+        for k in range(300):
+            (hooks / f"a{k:04}.sample").write_text("")
+        hook = hooks / "post-index-change"
+        hook.write_text(f"#!/bin/sh\n{touch}\n")
+        hook.chmod(0o755)
+        os.utime(out / "n" / "f", (time.time() + 5, time.time() + 5))
     elif kind == "sshcommand":
         _bare(out / "s", f"\tsshCommand = {touch}; false\n[remote \"origin\"]\n\turl = ssh://x.example/r\n")
 
@@ -609,6 +629,13 @@ REPOSITORY_ATTACKS = [
          "echo 'gitdir: {out}/r' > {out}/w/.git && git -C {out}/w status"),
     ("bare-clean", "printf '[core]\\n\\tsshCommand = touch {marker}; false\\n[remote \"o\"]\\n\\turl = ssh://x.example/r\\n' "
                    ">> {out}/c/config && git -C {out}/c ls-remote o"),
+    # a second red team, against the first fix
+    ("link-up", "cd {out}/a/link && git status"),
+    ("link-up", "git -C {out}/a/link/.. status"),
+    ("deep", "cd {out}/evil/" + "/".join(["d"] * 70) + " && git status"),
+    ("gitfile", 'git -C "$(printf {out}/w)" status'),
+    ("linked-later", "ln -s {out}/evil {out}/w && git -C {out}/w status"),
+    ("many-samples", "git -C {out}/n status"),
     ("bare-clean", "mkdir -p {out}/w && echo 'gitdir: {out}/c' > {out}/w/.git && "
                    "printf '[core]\\n\\tfsmonitor = touch {marker}\\n' >> {out}/c/config; cd {out}/w && git status"),
 ]
@@ -635,7 +662,7 @@ def test_a_repository_a_line_could_have_made_is_judged_by_what_it_runs(box, outs
         shutil.copytree(backup, outside, symlinks=True)     # the plant again, as it was before bash ran
     finally:
         shutil.rmtree(backup)
-    if kind == "hook":
+    if kind in ("hook", "many-samples"):
         os.utime(outside / "n" / "f", (time.time() + 5, time.time() + 5))
     done = wispsh(["-c", text], env, project)
     assert done.returncode == 126 and not marker.exists(), (done.returncode, done.stdout, done.stderr)
@@ -646,6 +673,38 @@ def test_a_clean_clone_in_a_temporary_directory_is_read_unasked(box, outside):
     _, _, _, project, _, env = box
     _worktree(outside / "src")
     subprocess.run(["git", "clone", "-q", str(outside / "src"), str(outside / "c")], check=True)
+    for line in (f"git -C {outside}/c log --oneline", f"cd {outside}/c && git status --short && git diff"):
+        done = wispsh(["-c", line], env, project)
+        assert done.returncode == 0, (line, done.stderr)
+
+
+def test_a_git_dir_named_inside_the_project_is_read_too(box):
+    """`--git-dir` inside the project was only checked outside it: a bare-style directory there ran its
+    config's core.fsmonitor."""
+    _, _, _, project, _, env = box
+    marker = project / "pwned"
+    _bare(project / "evil", f"\tbare = false\n\tfsmonitor = touch {marker}\n")
+    done = wispsh(["-c", "git --git-dir=evil --work-tree=. status"], env, project)
+    assert done.returncode == 126 and not marker.exists(), (done.returncode, done.stderr)
+
+
+def test_hooks_a_read_cannot_run_ask_nothing(box, outside):
+    """A clone with git-lfs's hooks (pre-push, post-checkout) and a husky hooksPath: log and status run none
+    of them. The post-index-change hook git status does run is asked about (above)."""
+    _, _, _, project, _, env = box
+    _worktree(outside / "src")
+    subprocess.run(["git", "clone", "-q", str(outside / "src"), str(outside / "c")], check=True)
+    for name in ("pre-push", "post-checkout", "post-commit", "post-merge"):
+        hook = outside / "c" / ".git" / "hooks" / name
+        hook.write_text("#!/bin/sh\ngit lfs " + name + ' "$@"\n')
+        hook.chmod(0o755)
+    (outside / "c" / ".husky").mkdir()
+    (outside / "c" / ".husky" / "pre-commit").write_text("#!/bin/sh\nnpm test\n")
+    subprocess.run(["git", "-C", str(outside / "c"), "config", "core.hooksPath", ".husky"], check=True)
+    with open(outside / "c" / ".git" / "config", "rb+") as fh:         # git reads a leading BOM: so does this
+        data = fh.read()
+        fh.seek(0)
+        fh.write(b"\xef\xbb\xbf" + data)
     for line in (f"git -C {outside}/c log --oneline", f"cd {outside}/c && git status --short && git diff"):
         done = wispsh(["-c", line], env, project)
         assert done.returncode == 0, (line, done.stderr)

@@ -634,6 +634,8 @@ def _cd_target(cmd: Cmd, name: str) -> str:
         return UNKNOWN
     if not target.startswith(("/", "~")):
         cdpath = cmd.subst.get("CDPATH", cmd.ctx.env.get("CDPATH"))
+        if any(a.name == "CDPATH" for a in cmd.part.assignments):
+            cdpath = UNKNOWN        # `CDPATH=~ cd x`: set for this cd alone
         if UNKNOWN in cmd.cwd or cdpath and not target.startswith(("./", "../")) and target not in (".", ".."):
             return UNKNOWN
     return places.place(target, cmd.ctx, cmd.cwd).path

@@ -525,11 +525,14 @@ def _planted_repository(judged, facts, found) -> None:
     """A file git reads as the repository it uses (a `.git` file or anything under `.git/`, a bare
     repository's HEAD, config and hooks: programs/git.py's repo_files), written earlier in the line by
     anything but git itself, then git run there: `printf '[core]\\n\\tfsmonitor = CMD' > /tmp/r/config` (with
-    HEAD, objects/ and refs/) makes `git -C /tmp/r status` run CMD. A link made there counts as a write."""
+    HEAD, objects/ and refs/) makes `git -C /tmp/r status` run CMD. A link made there counts as a write, and
+    so does anything under a link the line made (`ln -s /tmp/r w && git -C w status`)."""
     written: dict = {}
+    linked: list[str] = []
     for index, f in enumerate(facts):
-        if f.repo_files and written:
-            hit = next((path for path in f.repo_files if _origin(written, path) is not None), None)
+        if f.repo_files and (written or linked):
+            hit = next((path for path in f.repo_files if _origin(written, path) is not None or
+                        any(path.startswith(link + "/") for link in linked)), None)
             if hit is not None:
                 found.append(Finding(H, "flow.planted-repository",
                                      f"writes {hit}, then git uses it as a repository: what its config and hooks "
@@ -539,6 +542,7 @@ def _planted_repository(judged, facts, found) -> None:
             continue                    # git's own files: `git clone`, `git init` (judged as themselves)
         for path in [*f.writes, *f.fetch_writes, *(link for link, _ in f.links)]:
             written.setdefault(path, ("write", index))
+        linked += [link.rstrip("/") for link, _ in f.links]   # a link may stand for the repository itself
 
 
 # An edit that names a package.json lifecycle script as a key: `.scripts.postinstall=…`, `.scripts += {"prepare":

@@ -2,6 +2,7 @@
 programs. The verb is the first word after git's global options (-C, -c, --git-dir, ...)."""
 from __future__ import annotations
 
+import os
 import posixpath
 
 from wispsh.model import Level
@@ -91,14 +92,15 @@ def global_options(cmd, o):
             cmd.does("run-code", "git.config-runs-code", f"git -c {key}=… makes git run a program or go elsewhere")
     if o.value("exec-path") is not None:
         cmd.does("run-code", "git.exec-path", "git --exec-path runs git's helpers from another directory")
+    physical = cmd.cwd                  # where git's chdir() goes: `-C link/..` is the link's target's parent
     for chdir in o.all("C"):
         if UNKNOWN not in chdir:
+            physical = posixpath.join(physical, cmd.expand_tilde(chdir))
             where = cmd.place(chdir)
             if not where.unknown:
                 cmd.cwd = where.path
     git_dir = o.value("git-dir")
-    if git_dir is None:
-        repository_code(cmd)
+    repository_code(cmd, o, git_dir, physical)
     if git_dir is not None and cmd.place(git_dir).cls not in (places.PROJECT, places.PROJECT_ROOT):
         # as GIT_DIR=…: that repository's config and hooks (fsmonitor, pager, hooks) can run programs
         cmd.does("run-code", "git.git-dir", "git --git-dir uses another repository's config, whose helpers can "
@@ -127,20 +129,38 @@ def global_options(cmd, o):
 REPOSITORY_FILES = ("HEAD", "config", "config.worktree", "commondir", "hooks/")
 
 
-def repository_code(cmd) -> None:
+# Verbs that run no hook; and the hooks the index-writing readers can run (git status and git diff refresh
+# the index: post-index-change). Any other verb may run any hook (githooks(5): commits, merges, checkouts,
+# pushes, reference-transaction on every ref update).
+HOOKLESS = frozenset({"log", "show", "cat-file", "rev-parse", "ls-files", "ls-tree", "blame", "annotate",
+                      "shortlog", "describe", "grep", "rev-list", "for-each-ref", "show-ref", "ls-remote",
+                      "name-rev", "whatchanged", "version", "help", "var", "count-objects", "check-ignore",
+                      "check-attr", "merge-base", "cherry", "show-branch", "verify-commit", "verify-tag"})
+HOOKS_OF = {"status": frozenset({"post-index-change"}), "diff": frozenset({"post-index-change"})}
+
+
+def repository_code(cmd, o, git_dir_option: str | None, physical: str) -> None:
     """The repository git will use, found on disk as git finds it (programs/git_repository.py). One that a
     line could have made without being asked, in a temporary directory or as a new directory in the project
     or the home, runs what its config and hooks say (`core.fsmonitor`, `core.sshCommand`, a post-index-change
     hook): so those are judged. The project's own repository, and one where making files is asked about, are
-    the user's (an agent that moves its own working directory into a repository it made is not seen here). The files git reads as a repository on the way there are the part's facts (`repo_files`)."""
+    the user's (an agent that moves its own working directory into a repository it made is not seen here).
+    The files git reads as a repository on the way there are the part's facts (`repo_files`)."""
+    if any(UNKNOWN in chdir for chdir in o.all("C")):
+        cmd.does("run-code", "git.repository.runtime",
+                 "git uses the repository of a directory known only at run time (its config and hooks may run "
+                 "programs)")
+        return
     start = cmd.place(".")
     if start.unknown or UNKNOWN in start.path:  # after a cd known only at run time: which one is not known
         return
-    named = cmd.ctx.env.get("GIT_DIR")
+    named = git_dir_option if git_dir_option is not None else cmd.ctx.env.get("GIT_DIR")
+    if named is not None and UNKNOWN in named:
+        return                                  # (--git-dir known only at run time: judged as --git-dir)
     if named:
-        git_dir, looked = cmd.place(named).path, []
+        git_dir, looked = os.path.realpath(cmd.place(named).path), []
     else:
-        git_dir, looked = git_repository.discover(start.path)
+        git_dir, looked = git_repository.discover(physical)
     files = cmd.facts.repo_files
     for here in looked:
         files += [posixpath.join(here, ".git"), posixpath.join(here, ".git") + "/", posixpath.join(here, "HEAD")]
@@ -149,6 +169,8 @@ def repository_code(cmd) -> None:
     if git_dir is None or _users_own(cmd, git_dir):
         return
     where = cmd.place(git_dir).cls
+    made = f"a repository in {where}, which a line could have made"
+    hooks = git_repository.hooks_dir(git_dir)
     for path in git_repository.config_files(git_dir):
         entries = git_repository.config_entries(path)
         if entries is git_repository.UNREADABLE:
@@ -156,24 +178,28 @@ def repository_code(cmd) -> None:
                      f"git reads {path}, which the gate cannot read as git does (it may make git run programs)")
             continue
         for key, value in entries:
-            if config_key_runs_code(key, value):
+            if key == "core.hookspath" and value:   # the hooks are there (relative: to the work tree's top)
+                top = looked[-1] if looked and git_dir.startswith(looked[-1] + "/") else git_dir
+                hooks = os.path.realpath(posixpath.join(top, value))
+            elif config_key_runs_code(key, value):
                 shown = "" if value is None else f" = {value[:60]}"
-                cmd.does("run-code", "git.repository.config-code",
-                         f"git runs what {path} sets ({key}{shown}): a repository in {where}, which a line "
-                         "could have made")
+                cmd.does("run-code", "git.repository.config-code", f"git runs what {path} sets ({key}{shown}): {made}")
                 break
-    found = git_repository.hooks(git_dir)
+    verb = o.operands[0] if o.operands else ""
+    if verb in HOOKLESS:
+        return
+    found = git_repository.hooks(hooks)
+    if verb in HOOKS_OF:
+        found = [name for name in found if name in HOOKS_OF[verb]]
     if found:
-        cmd.does("run-code", "git.repository.hooks",
-                 f"git runs the hooks of {git_dir} ({', '.join(found[:4])}): a repository in {where}, which a "
-                 "line could have made")
+        cmd.does("run-code", "git.repository.hooks", f"git runs the hooks in {hooks} ({', '.join(found[:4])}): {made}")
 
 
 def _users_own(cmd, git_dir: str) -> bool:
     """The project's own repository (the one the agent was started in: its hooks and config are the
     project's), or one where a line cannot make files without being asked."""
     ctx = cmd.ctx
-    own, _ = git_repository.discover(ctx.project_root)
+    own, _ = git_repository.discover(ctx.project_root)     # (real paths, as git_dir is)
     if own is not None:
         common = git_repository.common_dir(own)
         if git_dir in (own, common) or git_dir.startswith(common + "/"):

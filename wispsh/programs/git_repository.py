@@ -4,8 +4,10 @@ command starts), and the settings and hooks in it that run programs.
 `git -C /tmp/r status` runs the `core.fsmonitor` of /tmp/r's config, and `git ls-remote` its
 `core.sshCommand`: a repository is code. The rules (programs/git.py) judge the repositories a line could
 have made without being asked by what their config and hooks run; this module only finds and reads them.
-Bounded: at most MAX_LEVELS directories up, MAX_CONFIG bytes of a config file, MAX_HOOKS hook names; a
-config git would refuse or that this reader cannot follow is reported as unreadable (judged as code).
+Paths are resolved as the kernel resolves them (git walks up the physical directory, and follows `.git`
+files and `commondir` from where they really are). Bounded: MAX_CONFIG bytes of a config file, MAX_HOOKS
+hook names; a config git would refuse or that this reader cannot follow is reported as unreadable (judged
+as code).
 """
 from __future__ import annotations
 
@@ -13,7 +15,6 @@ import os
 import posixpath
 import stat
 
-MAX_LEVELS = 64
 MAX_CONFIG = 256 * 1024
 MAX_HOOKS = 64
 UNREADABLE = None       # what config_entries returns for a config it cannot read as git does
@@ -41,16 +42,16 @@ def gitfile_target(path: str) -> str | None:
     if not text.startswith("gitdir:"):
         return None
     target = text[len("gitdir:"):].strip()
-    return posixpath.normpath(posixpath.join(posixpath.dirname(path), target)) if target else None
+    return os.path.realpath(posixpath.join(posixpath.dirname(path), target)) if target else None
 
 
 def discover(start: str) -> tuple[str | None, list[str]]:
     """(the git dir git uses for a command started in `start`, or None when there is none; every directory it
     looked in, from `start` up to the one it stopped at). At each level git takes `.git` (a directory that is
     a git dir, or a `.git` file), then the directory itself as a bare repository."""
-    here = posixpath.normpath(start)
+    here = os.path.realpath(start)
     looked: list[str] = []
-    for _ in range(MAX_LEVELS):
+    while True:                         # each step is one component shorter: it ends at /
         looked.append(here)
         dot_git = posixpath.join(here, ".git")
         try:
@@ -60,7 +61,7 @@ def discover(start: str) -> tuple[str | None, list[str]]:
         if stat.S_ISREG(mode):
             return gitfile_target(dot_git) or dot_git, looked
         if stat.S_ISDIR(mode) and is_git_directory(dot_git):
-            return dot_git, looked
+            return os.path.realpath(dot_git), looked
         if is_git_directory(here):
             return here, looked
         parent = posixpath.dirname(here)
@@ -77,7 +78,7 @@ def common_dir(git_dir: str) -> str:
             named = fh.read(4096).decode("utf-8", "surrogateescape").strip()
     except OSError:
         return git_dir
-    return posixpath.normpath(posixpath.join(git_dir, named)) if named else git_dir
+    return os.path.realpath(posixpath.join(git_dir, named)) if named else git_dir
 
 
 def config_files(git_dir: str) -> list[str]:
@@ -87,15 +88,18 @@ def config_files(git_dir: str) -> list[str]:
     return [name for name in dict.fromkeys(names) if os.path.lexists(name)]
 
 
-def hooks(git_dir: str) -> list[str]:
-    """The hooks the repository holds (its hooks/ directory, without git's `.sample` files)."""
-    where = posixpath.join(common_dir(git_dir), "hooks")
+def hooks(where: str) -> list[str]:
+    """The hooks in a hooks directory (without git's `.sample` files), by name."""
     try:
-        names = sorted(os.listdir(where))[:MAX_HOOKS * 4]
+        names = sorted(os.listdir(where))
     except OSError:
         return []
     return [name for name in names if not name.endswith(".sample") and
             os.path.isfile(posixpath.join(where, name))][:MAX_HOOKS]
+
+
+def hooks_dir(git_dir: str) -> str:
+    return posixpath.join(common_dir(git_dir), "hooks")
 
 
 def config_entries(path: str) -> list[tuple[str, str | None]] | None:
@@ -116,7 +120,7 @@ def parse_config(text: str) -> list[tuple[str, str | None]] | None:
     """git-config(1)'s syntax: `[section]`, `[section "subsection"]`, the old `[section.subsection]`,
     `name = value` (quotes, the escapes \\n \\t \\b \\" \\\\, a backslash continuing the line, `#` and `;`
     comments outside quotes), a header and a variable on one line."""
-    lines = text.split("\n")
+    lines = text.removeprefix("\ufeff").split("\n")       # (git skips a UTF-8 byte order mark)
     entries: list[tuple[str, str | None]] = []
     section = None
     i = 0
