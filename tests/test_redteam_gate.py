@@ -536,6 +536,8 @@ def outside():
     ": ${{BASH_CMDS[ls]:=/bin/rm}}; ls -rf victim",
     "shopt -s expand_aliases; BASH_ALIASES[ls]='rm -rf'\nls victim",
     ": ${{P:=ls}}; $P -rf victim",                                   # `:=` keeps a P the environment set
+    "find {ssh} -maxdepth 0 -execdir touch .ssh/rc \\;",           # -execdir runs above a start's own match
+    "find {home} -maxdepth 1 -name .ssh -execdir sh -c 'echo x > .ssh/rc' \\;",
     # python -m puts the current directory first: the line's own json/ is what runs
     "mkdir -p {out}/json; echo 'import shutil; shutil.rmtree(\"{victim}\")' > {out}/json/__init__.py; "
     "cd {out} && python3 -m json.tool /dev/null",
@@ -630,6 +632,7 @@ REPOSITORY_ATTACKS = [
     ("bare-clean", "printf '[core]\\n\\tsshCommand = touch {marker}; false\\n[remote \"o\"]\\n\\turl = ssh://x.example/r\\n' "
                    ">> {out}/c/config && git -C {out}/c ls-remote o"),
     # a second red team, against the first fix
+    ("gitfile", "find {out} -maxdepth 1 -name w -execdir git -C w status \\;"),   # run where the match is
     ("link-up", "cd {out}/a/link && git status"),
     ("link-up", "git -C {out}/a/link/.. status"),
     ("deep", "cd {out}/evil/" + "/".join(["d"] * 70) + " && git status"),

@@ -15,10 +15,11 @@ runs, the container rules say (Facts.images, Facts.runs_images).
 """
 from __future__ import annotations
 
+import posixpath
 from _operator import attrgetter
 
 from wispsh.model import Finding, Judged, Part, Verdict, replace
-from wispsh.policy import engine
+from wispsh.policy import engine, places
 from wispsh.policy.cmd import NO_IMAGES
 from wispsh.policy.engine import READ_BY_NAME
 from wispsh.policy.line import printed_text
@@ -26,6 +27,7 @@ from wispsh.programs.grammar import UNKNOWN
 from wispsh.programs.sources import IMAGE_STORE_VARIABLES
 
 MAX_PIPED_TEXT = 20_000
+FIND_IN_DIR = frozenset({"-execdir", "-okdir"})
 
 
 def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
@@ -45,6 +47,7 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
     bodies: dict = {}       # function name -> its body parts' facts (for its calls)
     cds, cd_may_fail, chain_end, chain_pipeline = 0, False, None, None     # see the cd below
     tied: set = set()       # names `declare -n` made another's (see below)
+    in_found_dirs: dict = {}    # a part find's -execdir/-okdir runs in the directory of each match -> where
     for index in sorted(range(len(parts)), key=lambda k: parts[k].span[0]):     # (stable: a holder first)
         part = parts[index]
         if part.parent is None and chain_end is not None:
@@ -76,13 +79,18 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
         if part.origin == "find -exec" and part.parent is not None and part.parent < index:
             starts = judged[part.parent].facts.found_under
             found_file = starts[0] if len(starts) == 1 else None
+            if any(word in FIND_IN_DIR for word in parts[part.parent].argv):
+                in_found_dirs[index] = _found_dirs(found_file, ctx, cwd)
+        elif part.parent in in_found_dirs:
+            in_found_dirs[index] = in_found_dirs[part.parent]   # (the code it holds runs there too)
+        here, also = in_found_dirs.get(index, (cwd, None))
         fed_names = ()
         if part.pipeline is not None and key is not None and "xargs" in key.wrappers and part.parent is None:
             before = named.get(part.pipeline)
             if before is not None and before[0] == part.stage - 1:
                 fed_names = before[1]      # `ls ~/.ssh/id_* | xargs cat`: the names are what xargs appends
         uses_vars = bool(line_vars) and (_uses_variables(part) or not line_vars.keys().isdisjoint(READ_BY_NAME))
-        moved = cwd != ctx.cwd or uses_vars or found_file is not None or bool(fed_names)
+        moved = here != ctx.cwd or uses_vars or found_file is not None or bool(fed_names)
         if known is None:
             alone = engine.judge(part, key, ctx)
             same[signature] = (key, alone.verdict, alone.facts)
@@ -99,19 +107,26 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
         if not moved:
             item = alone
         else:
-            cmd = engine.analyse(seen, key, ctx, cwd=cwd, line_vars=line_vars, found_file=found_file,
+            cmd = engine.analyse(seen, key, ctx, cwd=here, line_vars=line_vars, found_file=found_file,
                                  fed_names=fed_names, images=images)
+            if also is not None:        # a start path's own match: -execdir runs in the directory above it
+                above = engine.analyse(seen, key, ctx, cwd=also, line_vars=line_vars, found_file=found_file,
+                                       fed_names=fed_names, images=images)
+                if engine.verdict_of(above).level > engine.verdict_of(cmd).level:
+                    cmd = above
             where = (f" (for every file find finds under {found_file.rsplit('/', 1)[0] or '/'})"
                      if found_file is not None
                      else f" (for the names the stage before prints: {', '.join(fed_names[:3])})" if fed_names
-                     else f" (in {cwd})" if cwd != ctx.cwd else " (with the line's own variables)" if uses_vars
+                     else f" (in {here})" if here != ctx.cwd and here != UNKNOWN
+                     else " (in a directory known only at run time)" if here != ctx.cwd
+                     else " (with the line's own variables)" if uses_vars
                      else " (its image built by the line before it)")
             again = engine.verdict_of(cmd)
             again = Verdict(again.level, tuple(Finding(f.level, f.rule, f.reason + where, f.kind)
                                                 for f in again.findings), again.effects)
             # the cd and variables' certainty (the images' is the `&&` chain, above)
-            sure = found_file is None and not fed_names and not (cd_may_fail and cwd != ctx.cwd) and (
-                not (cwd != ctx.cwd or uses_vars) or certain and "||" not in line[last_mover_end:part.span[0]])
+            sure = found_file is None and not fed_names and not (cd_may_fail and here != ctx.cwd) and (
+                not (here != ctx.cwd or uses_vars) or certain and "||" not in line[last_mover_end:part.span[0]])
             verdict = again if sure or again.level > alone.verdict.level else alone.verdict
             item = Judged(part, key, verdict, cmd.facts.summary())
         if functions and key is not None and functions.get(key.program, len(line)) < part.span[0]:
@@ -120,11 +135,11 @@ def judge_in_order(parts, key_for, ctx, line: str) -> tuple[Judged, ...]:
                 body = bodies[key.program] = [judged[k].facts for k in _function_body(
                     parts, functions[key.program], index, function_starts)]
             if moved:
-                item = _function_call(item, seen, key, ctx, cwd, line_vars, body)
+                item = _function_call(item, seen, key, ctx, here, line_vars, body)
             else:       # the same call again: judged the same
                 called = same.get((signature, "call"))
                 if called is None:
-                    called = same[(signature, "call")] = _function_call(item, seen, key, ctx, cwd, line_vars, body)
+                    called = same[(signature, "call")] = _function_call(item, seen, key, ctx, here, line_vars, body)
                 item = Judged(part, key, called.verdict, called.facts)
         judged[index] = item
         if part.pipeline is not None:
@@ -244,6 +259,20 @@ def _function_body(parts, start: int, before: int, starts: dict) -> list[int]:
             body.append(k)
             inside.add(k)
     return body
+
+
+def _found_dirs(found_file, ctx, cwd: str) -> tuple[str, str | None]:
+    """Where find's -execdir runs its command: in the directory of each match, so the start path and what is
+    under it, and, for the start path itself, the directory above it (`find ~/.ssh -maxdepth 0 -execdir touch
+    .ssh/rc \\;` runs in ~). (where, the directory above or None); several start paths, or one known only at
+    run time: a directory known only at run time."""
+    if found_file is None or UNKNOWN in found_file or UNKNOWN in cwd:
+        return UNKNOWN, None
+    start = found_file.rsplit("/", 1)[0] or "/"
+    where = places.place(start, ctx, cwd).path
+    if start in (".", "./") or where == "/":
+        return where, None
+    return where, posixpath.dirname(where)
 
 
 def _function_call(item: Judged, seen, key, ctx, cwd, line_vars, body=()) -> Judged:
