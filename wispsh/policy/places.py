@@ -195,6 +195,8 @@ def _normal(directory: str) -> bool:
 
 def _place(word: str, ctx, cwd: str) -> Place:
     text = expand_tilde(word, ctx, cwd)
+    if UNKNOWN in cwd and not text.startswith("/"):
+        text = UNKNOWN + "/" + text     # from a directory known only at run time: as `$D/name`
     glob = False
     if UNKNOWN in text:
         head = text.split(UNKNOWN, 1)[0]
